@@ -1,0 +1,33 @@
+# sportmafia: every target creates .venv and installs the project on first use.
+PYTHON ?= python3
+VENV   ?= .venv
+PY     := $(VENV)/bin/python
+STAMP  := $(VENV)/.installed
+
+.PHONY: run test bench lint clean
+
+$(STAMP): pyproject.toml
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e '.[dev]'
+	touch $(STAMP)
+
+## run: play and print one demo game (until the server exists)
+run: $(STAMP)
+	$(VENV)/bin/sportmafia demo
+
+## test: the whole suite (unit, property, golden records)
+test: $(STAMP)
+	$(PY) -m pytest
+
+## bench: the benchmarks, one JSON line per figure
+bench: $(STAMP)
+	$(PY) bench/engine.py
+
+## lint: ruff everywhere, mypy --strict on the pure layers
+lint: $(STAMP)
+	$(VENV)/bin/ruff check src tests bench
+	$(VENV)/bin/mypy
+
+clean:
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis

@@ -1,0 +1,133 @@
+"""The ``sportmafia`` command."""
+
+from __future__ import annotations
+
+import json
+import random
+import sys
+from collections import Counter
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+
+from .bots import play_random
+from .engine import RecordError, describe_event_line, load, replay, summary, to_record
+from .engine.describe import ROLE_NAMES, RESULT_NAMES, TEAM_NAMES, t
+from .rules import PRESETS, RuleSetError, get_ruleset
+
+app = typer.Typer(add_completion=False, no_args_is_help=True, help="sportmafia: Mafia for clubs and tournaments.")
+out = Console(highlight=False)
+err = Console(stderr=True, highlight=False)
+
+DEMO_NAMES = ["Ворон", "Лиса", "Кардинал", "Бостон", "Мята", "Граф", "Скай", "Пилот", "Тень", "Маэстро",
+              "Вега", "Янтарь", "Шторм", "Рысь", "Нота", "Феникс"]
+
+
+@app.callback()
+def main() -> None:
+    """sportmafia: Mafia for clubs and tournaments."""
+
+
+def _print_course(game_events: list[tuple[int, object]], names: tuple[str, ...], lang: str) -> None:
+    for i, ev in game_events:
+        line = describe_event_line(ev, lang, names)  # type: ignore[arg-type]
+        if line:
+            style = "bold" if line.startswith("—") else ""
+            out.print(f"[dim]{i:4}[/dim] {line}", style=style, markup=True)
+
+
+@app.command()
+def demo(
+    preset: Annotated[str, typer.Option(help=f"Rule set: {', '.join(PRESETS)}.")] = "club",
+    players: Annotated[int, typer.Option(help="Table size (default: the smallest the preset allows).")] = 0,
+    seed: Annotated[int, typer.Option(help="Seed of the random game.")] = 7,
+    lang: Annotated[str, typer.Option(help="ru or en.")] = "ru",
+    save: Annotated[Path | None, typer.Option(help="Also write the game record to this file.")] = None,
+) -> None:
+    """Play one random demo game and print it: rule set, seats, every event and the outcome."""
+    try:
+        rs = get_ruleset(preset)
+        n = players or rs.min_players
+        rs.check_table(n)
+    except RuleSetError as exc:
+        err.print(f"[red]{exc.message(lang)}[/red]")
+        raise typer.Exit(2) from None
+    names = DEMO_NAMES[:n] if n <= len(DEMO_NAMES) else None
+    game = play_random(rs, n, seed, names)
+    ru = lang == "ru"
+    out.print(f"[bold]{'Правила' if ru else 'Rule set'}:[/bold] {rs.name} · {n} {'игроков' if ru else 'players'} · seed {seed}")
+    for s in range(1, n + 1):
+        out.print(f"  {s:2}. {game.names[s - 1]:<10} {t(ROLE_NAMES, game.roles[s], lang)}")
+    _print_course(list(enumerate(game.log)), game.names, lang)
+    _print_outcome(game, lang)
+    if save:
+        save.write_text(json.dumps(to_record(game), ensure_ascii=False, indent=1), encoding="utf-8")
+        out.print(f"{'Запись игры' if ru else 'Game record'}: {save}")
+
+
+def _print_outcome(game: object, lang: str) -> None:
+    from .engine import Game
+
+    assert isinstance(game, Game)
+    ru = lang == "ru"
+    if not game.over:
+        out.print("[yellow]" + ("Игра не закончена." if ru else "The game is not finished.") + "[/yellow]")
+        return
+    team = t(TEAM_NAMES, game.winner, lang)
+    why = t(RESULT_NAMES, game.result, lang)
+    out.print(f"[bold green]{'Итог' if ru else 'Outcome'}: {team} — {why}[/bold green]")
+
+
+@app.command("replay")
+def replay_cmd(
+    file: Annotated[Path, typer.Argument(help="A game record (JSON, docs/game-record.md).")],
+    as_json: Annotated[bool, typer.Option("--json", help="Print the outcome as one JSON object.")] = False,
+    lang: Annotated[str, typer.Option(help="ru or en.")] = "en",
+) -> None:
+    """Re-run a game record through the engine, checking every event, and print the course and outcome."""
+    try:
+        record = load(file)
+        course: list[tuple[int, object]] = []
+        game = replay(record, on_event=lambda i, ev: course.append((i, ev)))
+    except FileNotFoundError:
+        err.print(f"{file}: no such file")
+        raise typer.Exit(2) from None
+    except RecordError as exc:
+        err.print(f"{file}: {exc}")
+        raise typer.Exit(1) from None
+    if as_json:
+        sys.stdout.write(json.dumps(summary(game), ensure_ascii=False) + "\n")
+        return
+    out.print(f"[bold]{game.rules.name}[/bold] · {game.n} · {len(game.log)} events")
+    _print_course(course, game.names, lang)
+    _print_outcome(game, lang)
+
+
+@app.command()
+def simulate(
+    preset: Annotated[str, typer.Option(help=f"Rule set: {', '.join(PRESETS)}.")] = "club",
+    players: Annotated[int, typer.Option(help="Table size (default: the smallest the preset allows).")] = 0,
+    games: Annotated[int, typer.Option(help="How many games.")] = 1000,
+    seed: Annotated[int, typer.Option(help="First seed.")] = 0,
+) -> None:
+    """Play many random legal games and print how they ended, as JSON."""
+    rs = get_ruleset(preset)
+    n = players or rs.min_players
+    rs.check_table(n)
+    winners: Counter[str] = Counter()
+    results: Counter[str] = Counter()
+    events = 0
+    for k in range(games):
+        game = play_random(rs, n, seed + k)
+        winners[str(game.winner)] += 1
+        results[game.result] += 1
+        events += len(game.log)
+    print(json.dumps({"preset": preset, "players": n, "games": games, "winners": dict(winners),
+                      "results": dict(results), "events_per_game": round(events / max(games, 1), 1)}))
+
+
+if __name__ == "__main__":  # pragma: no cover
+    random.seed()
+    app()

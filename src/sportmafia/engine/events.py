@@ -1,0 +1,363 @@
+"""Events: what happened, in the order it happened. The game is the fold of its events.
+
+Every command the engine accepts becomes one *action* event (what the actor did: :class:`Nominated`,
+:class:`VoteCast`, :class:`Advanced`, …) followed by the *consequence* events the rules draw from it
+(:class:`Step`, :class:`PlayerLeft`, :class:`GameEnded`, …). An action and its consequences are undone
+together. Each event has a stable JSON form: ``{"type": "player_left", "seat": 5, "how": "vote", ...}``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    type: ClassVar[str] = ""
+    action: ClassVar[bool] = False
+    """True for the event that records a command (the first of its group)."""
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"type": self.type}
+        for f in dataclasses.fields(self):
+            value = getattr(self, f.name)
+            if isinstance(value, tuple):
+                value = [list(v) if isinstance(v, tuple) else v for v in value]
+            out[f.name] = value
+        return out
+
+
+# --- action events --------------------------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class Dealt(Event):
+    type: ClassVar[str] = "dealt"
+    action: ClassVar[bool] = True
+    roles: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class FirstSpeakerDrawn(Event):
+    type: ClassVar[str] = "first_speaker_drawn"
+    action: ClassVar[bool] = True
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class LotDrawn(Event):
+    type: ClassVar[str] = "lot_drawn"
+    action: ClassVar[bool] = True
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class Advanced(Event):
+    type: ClassVar[str] = "advanced"
+    action: ClassVar[bool] = True
+
+
+@dataclass(frozen=True, slots=True)
+class Nominated(Event):
+    type: ClassVar[str] = "nominated"
+    action: ClassVar[bool] = True
+    by: int
+    target: int
+    named: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Withdrawn(Event):
+    type: ClassVar[str] = "withdrawn"
+    action: ClassVar[bool] = True
+    by: int
+    target: int
+
+
+@dataclass(frozen=True, slots=True)
+class VoteCast(Event):
+    type: ClassVar[str] = "vote_cast"
+    action: ClassVar[bool] = True
+    voter: int
+    candidate: int
+
+
+@dataclass(frozen=True, slots=True)
+class LiftVoteCast(Event):
+    type: ClassVar[str] = "lift_vote_cast"
+    action: ClassVar[bool] = True
+    voter: int
+
+
+@dataclass(frozen=True, slots=True)
+class ShotFired(Event):
+    type: ClassVar[str] = "shot_fired"
+    action: ClassVar[bool] = True
+    shooter: int
+    target: int
+
+
+@dataclass(frozen=True, slots=True)
+class KillChosen(Event):
+    type: ClassVar[str] = "kill_chosen"
+    action: ClassVar[bool] = True
+    target: int
+
+
+@dataclass(frozen=True, slots=True)
+class Checked(Event):
+    """``found``: the Don found the Sheriff, or the Sheriff/Commissar found a black player."""
+
+    type: ClassVar[str] = "checked"
+    action: ClassVar[bool] = True
+    checker: int
+    target: int
+    found: bool
+
+
+@dataclass(frozen=True, slots=True)
+class BestMoveNamed(Event):
+    type: ClassVar[str] = "best_move_named"
+    action: ClassVar[bool] = True
+    seat: int
+    guesses: tuple[int, ...]
+    black: int
+
+
+@dataclass(frozen=True, slots=True)
+class Fouled(Event):
+    type: ClassVar[str] = "fouled"
+    action: ClassVar[bool] = True
+    seat: int
+    reason: str
+    technical: bool
+    count: int
+
+
+@dataclass(frozen=True, slots=True)
+class Sanctioned(Event):
+    """``sanction``: warning, game, round, tournament or ban (B.sanctions)."""
+
+    type: ClassVar[str] = "sanctioned"
+    action: ClassVar[bool] = True
+    seat: int
+    offence: str
+    sanction: str
+
+
+@dataclass(frozen=True, slots=True)
+class Removed(Event):
+    type: ClassVar[str] = "removed"
+    action: ClassVar[bool] = True
+    seat: int
+    reason: str
+    scope: str
+
+
+@dataclass(frozen=True, slots=True)
+class Awarded(Event):
+    type: ClassVar[str] = "awarded"
+    action: ClassVar[bool] = True
+    winner: str
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class TeamDefeated(Event):
+    type: ClassVar[str] = "team_defeated"
+    action: ClassVar[bool] = True
+    team: str
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class Overridden(Event):
+    type: ClassVar[str] = "overridden"
+    action: ClassVar[bool] = True
+    winner: str | None
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class ProtestVoted(Event):
+    type: ClassVar[str] = "protest_voted"
+    action: ClassVar[bool] = True
+    outcome: str
+    voters: tuple[int, ...]
+    passed: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Undone(Event):
+    """The action at log index ``seq`` and its consequences are undone (kept in the log)."""
+
+    type: ClassVar[str] = "undone"
+    action: ClassVar[bool] = True
+    seq: int
+
+
+# --- consequence events ---------------------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class Step(Event):
+    """The game moves to a new step. ``seat``: the speaker, candidate or checker (0 for none);
+    ``round``: the speaking round, or the index of the candidate being voted on."""
+
+    type: ClassVar[str] = "step"
+    step: str
+    day: int
+    seat: int = 0
+    round: int = 0
+    seconds: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class VotingStarted(Event):
+    """``kind``: vote, revote, lift or leaders; ``candidates`` in voting order."""
+
+    type: ClassVar[str] = "voting_started"
+    kind: str
+    candidates: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class DefaultVotes(Event):
+    type: ClassVar[str] = "default_votes"
+    candidate: int
+    voters: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class VoteResult(Event):
+    """``outcome``: out, tie, lift, stay, nobody, removed-leads, all-tied, no-lift, single-day1,
+    cancelled, no-candidates."""
+
+    type: ClassVar[str] = "vote_result"
+    kind: str
+    tally: tuple[tuple[int, int], ...]
+    leaving: tuple[int, ...]
+    outcome: str
+
+
+@dataclass(frozen=True, slots=True)
+class VoteCancelled(Event):
+    type: ClassVar[str] = "vote_cancelled"
+    day: int
+    clause: str
+
+
+@dataclass(frozen=True, slots=True)
+class Muted(Event):
+    """The player's regular speech of ``day`` is taken by his third foul (A.foul.three)."""
+
+    type: ClassVar[str] = "muted"
+    seat: int
+    day: int
+
+
+@dataclass(frozen=True, slots=True)
+class Expelled(Event):
+    """A removal that follows from a foul or a sanction (the 4th foul, two technical fouls, B.sanctions)."""
+
+    type: ClassVar[str] = "expelled"
+    seat: int
+    reason: str
+    scope: str
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerLeft(Event):
+    """``how``: vote, lift, kill, lot or removal; ``night``: during a night (else a day)."""
+
+    type: ClassVar[str] = "player_left"
+    seat: int
+    how: str
+    day: int
+    night: bool
+
+
+@dataclass(frozen=True, slots=True)
+class NightResult(Event):
+    """``killed``: the seat killed this night, 0 for a miss."""
+
+    type: ClassVar[str] = "night_result"
+    night: int
+    killed: int
+
+
+@dataclass(frozen=True, slots=True)
+class GameEnded(Event):
+    """``winner``: red, black or None (draw or annulled); ``result``: why (see docs/game-record.md)."""
+
+    type: ClassVar[str] = "game_ended"
+    winner: str | None
+    result: str
+
+
+EVENTS: dict[str, type[Event]] = {
+    e.type: e
+    for e in (Dealt, FirstSpeakerDrawn, LotDrawn, Advanced, Nominated, Withdrawn, VoteCast, LiftVoteCast,
+              ShotFired, KillChosen, Checked, BestMoveNamed, Fouled, Sanctioned, Removed, Awarded,
+              TeamDefeated, Overridden, ProtestVoted, Undone, Step, VotingStarted, DefaultVotes, VoteResult,
+              VoteCancelled, Muted, Expelled, PlayerLeft, NightResult, GameEnded)
+}
+
+
+def event_from_json(data: Any) -> Event:
+    """Parse an event's JSON form; raises ``ValueError`` naming what is wrong."""
+    if not isinstance(data, dict):
+        raise ValueError("an event is a JSON object")
+    name = data.get("type")
+    cls = EVENTS.get(name) if isinstance(name, str) else None
+    if cls is None:
+        raise ValueError(f"unknown event type {name!r}")
+    fields = {f.name: f for f in dataclasses.fields(cls)}
+    kwargs: dict[str, Any] = {}
+    for key, value in data.items():
+        if key == "type":
+            continue
+        if key not in fields:
+            raise ValueError(f"{name}: unknown field {key!r}")
+        kwargs[key] = _coerce(name, key, str(fields[key].type), value)
+    missing = [f for f, spec in fields.items() if f not in kwargs and spec.default is dataclasses.MISSING]
+    if missing:
+        raise ValueError(f"{name}: missing field {missing[0]!r}")
+    return cls(**kwargs)
+
+
+def _coerce(kind: str, key: str, text: str, value: Any) -> Any:
+    optional = "None" in text
+    if value is None:
+        if optional:
+            return None
+        raise ValueError(f"{kind}.{key}: must not be null")
+    if text.startswith("tuple[tuple"):
+        if not isinstance(value, list) or not all(
+            isinstance(p, list) and len(p) == 2 and all(_is_int(x) for x in p) for p in value
+        ):
+            raise ValueError(f"{kind}.{key}: expected a list of pairs of whole numbers")
+        return tuple((int(a), int(b)) for a, b in value)
+    if text.startswith("tuple"):
+        if not isinstance(value, list):
+            raise ValueError(f"{kind}.{key}: expected a list")
+        want_int = "int" in text
+        for v in value:
+            if want_int and not _is_int(v):
+                raise ValueError(f"{kind}.{key}: expected whole numbers")
+            if not want_int and not isinstance(v, str):
+                raise ValueError(f"{kind}.{key}: expected strings")
+        return tuple(value)
+    if text.startswith("int"):
+        if not _is_int(value):
+            raise ValueError(f"{kind}.{key}: expected a whole number")
+        return value
+    if text.startswith("bool"):
+        if not isinstance(value, bool):
+            raise ValueError(f"{kind}.{key}: expected true or false")
+        return value
+    if not isinstance(value, str):
+        raise ValueError(f"{kind}.{key}: expected a string")
+    return value
+
+
+def _is_int(v: Any) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)

@@ -1,0 +1,170 @@
+"""Views: the only way game information leaves the engine.
+
+``view(game, viewer)`` builds what one viewer may see now, as plain JSON data:
+
+* ``"host"`` (the host or judge): everything, roles and night actions included;
+* a seat number: the public table, plus his own role, his black teammates if he is black, and the
+  results of his own checks;
+* ``"spectator"``: public facts only (seats, who left and how, fouls, nominations, votes, the phase);
+* ``"after"``: everything, and only once the game is over.
+
+``visible_events(game, viewer)`` filters and redacts the log the same way, for clients that follow a game
+event by event. Nothing else is sent to any client.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from . import events as E
+from .describe import step_banner
+from .game import BLACK_ROLES, NIGHT_STEPS, Game, team_of
+
+Viewer = str | int
+
+
+class HiddenView(PermissionError):
+    """The viewer may not see this (the after-the-game view of a game in progress)."""
+
+
+def _check_viewer(game: Game, viewer: Viewer) -> None:
+    if isinstance(viewer, bool) or (isinstance(viewer, int) and not 1 <= viewer <= game.n):
+        raise ValueError(f"no seat {viewer}")
+    if isinstance(viewer, str) and viewer not in ("host", "spectator", "after"):
+        raise ValueError(f"unknown viewer {viewer!r}")
+    if viewer == "after" and not game.over:
+        raise HiddenView("the after-the-game view opens when the game is over")
+
+
+def view(game: Game, viewer: Viewer) -> dict[str, Any]:
+    """What ``viewer`` may see now (see the module doc)."""
+    _check_viewer(game, viewer)
+    full = viewer in ("host", "after")
+    night = game.step in NIGHT_STEPS
+    seats = []
+    for s in range(1, game.n + 1):
+        fouls = game.fouls[s]
+        if night and not full and viewer != s:
+            fouls -= game.night_fouls[s]
+        left = game.left.get(s)
+        entry: dict[str, Any] = {
+            "seat": s,
+            "name": game.names[s - 1],
+            "alive": game.alive[s],
+            "left": {"how": left[0], "day": left[1], "night": left[2]} if left else None,
+            "fouls": fouls,
+            "technical_fouls": game.tech[s],
+            "muted_day": game.mute_day[s] or None,
+            "warnings": sum(1 for _, sn in game.sanctions[s] if sn == "warning"),
+            "removed": game.removed.get(s),
+            "nominated_by": list(game.nominators.get(s, ())),
+        }
+        if full:
+            entry["role"] = game.roles[s] or None
+        seats.append(entry)
+    out: dict[str, Any] = {
+        "viewer": viewer,
+        "ruleset": game.rules.name,
+        "players": game.n,
+        "phase": game.phase,
+        "step": game.step,
+        "day": game.day,
+        "seat": game.seat,
+        "round": game.round,
+        "seconds": game.seconds,
+        "banner": {"en": step_banner(game.step, game.day, game.seat, "en"),
+                   "ru": step_banner(game.step, game.day, game.seat, "ru")},
+        "seats": seats,
+        "candidates": list(game.candidates),
+        "vote": {
+            "kind": game.vote_kind,
+            "candidates": list(game.vote_candidates),
+            "votes": {str(v): c for v, c in sorted(game.votes.items())},
+            "lift": sorted(game.lift_yes),
+        },
+        "vote_cancelled": game.day in game.cancelled_days,
+        "night_kills": {str(k): v for k, v in sorted(game.night_kills.items())},
+        "best_move": None,
+        "unnamed_night_fouls": sum(game.night_fouls) if night and not full else 0,
+        "over": game.over,
+        "winner": game.winner,
+        "result": game.result,
+        "protest": None,
+    }
+    if game.best_move:
+        seat, guesses, black = game.best_move
+        out["best_move"] = {"seat": seat, "guesses": list(guesses), "black": black if full else None}
+    if game.protest:
+        outcome, voters, passed = game.protest
+        out["protest"] = {"outcome": outcome, "voters": list(voters), "passed": passed}
+    if full:
+        out["night"] = {
+            "shots": {str(k): list(v) for k, v in sorted(game.shots.items())},
+            "kill": game.kill_target or None,
+        }
+        out["checks"] = [_check_json(c) for c in game.checks]
+    elif isinstance(viewer, int):
+        out["you"] = _you(game, viewer)
+    return out
+
+
+def _check_json(c: tuple[int, int, int, bool]) -> dict[str, Any]:
+    night, checker, target, found = c
+    return {"night": night, "checker": checker, "target": target, "found": found}
+
+
+def _you(game: Game, seat: int) -> dict[str, Any]:
+    role = game.roles[seat]
+    you: dict[str, Any] = {"seat": seat, "role": role or None, "team": team_of(role) if role else None,
+                           "teammates": [], "checks": []}
+    if role in BLACK_ROLES:
+        you["teammates"] = [
+            {"seat": s, "role": game.roles[s]} for s in range(1, game.n + 1)
+            if s != seat and game.roles[s] in BLACK_ROLES
+        ]
+    you["checks"] = [_check_json(c) for c in game.checks if c[1] == seat]
+    return you
+
+
+def visible_events(game: Game, viewer: Viewer, since: int = 0) -> list[dict[str, Any]]:
+    """The log from index ``since`` as ``viewer`` may see it: ``{"seq": i, **event}`` or a redacted form.
+
+    Night actions and checks are left out (the checker sees his own); the deal shows a seat its own card;
+    a foul given at night is shown without the player's name to everyone but him and the host.
+    """
+    _check_viewer(game, viewer)
+    full = viewer in ("host", "after")
+    out: list[dict[str, Any]] = []
+    night = False
+    for i, ev in enumerate(game.log):
+        if isinstance(ev, E.Step):
+            night = ev.step in NIGHT_STEPS
+        if i < since:
+            continue
+        if full:
+            out.append({"seq": i, **ev.to_json()})
+            continue
+        item = _redact(game, ev, viewer, night)
+        if item is not None:
+            out.append({"seq": i, **item})
+    return out
+
+
+def _redact(game: Game, ev: E.Event, viewer: Viewer, night: bool) -> dict[str, Any] | None:
+    seat = viewer if isinstance(viewer, int) else 0
+    if isinstance(ev, E.Dealt):
+        item: dict[str, Any] = {"type": "dealt"}
+        if seat:
+            item["role"] = ev.roles[seat - 1]
+            if ev.roles[seat - 1] in BLACK_ROLES:
+                item["teammates"] = [s for s, r in enumerate(ev.roles, 1) if r in BLACK_ROLES and s != seat]
+        return item
+    if isinstance(ev, E.ShotFired | E.KillChosen):
+        return None
+    if isinstance(ev, E.Checked):
+        return ev.to_json() if ev.checker == seat else None
+    if isinstance(ev, E.BestMoveNamed):
+        return {"type": ev.type, "seat": ev.seat, "guesses": list(ev.guesses)}
+    if night and isinstance(ev, E.Fouled | E.Muted) and ev.seat != seat:
+        return {"type": ev.type, "seat": None} if isinstance(ev, E.Fouled) else None
+    return ev.to_json()

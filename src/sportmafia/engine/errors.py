@@ -73,6 +73,8 @@ MESSAGES: dict[str, tuple[str, str, str]] = {
     "protest-twice": ("A.protest", "The protest has already been voted.", "Протест уже голосовался."),
     "protest-no-winner": ("A.protest", "There is no winning team to protest against.",
                           "Нет команды-победителя, против которой протест."),
+    "protest-judge": ("A.judge", "The judge's decision cannot be appealed by a protest.",
+                      "Решение судьи обжалованию не подлежит."),
     "no-team-defeat": ("F.team-defeat", "These rules have no team defeat.",
                        "В этих правилах нет командного поражения."),
     "bad-team": ("A.award", "A team is 'red' or 'black'.", "Команда: «red» или «black»."),

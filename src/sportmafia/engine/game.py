@@ -132,9 +132,11 @@ class Game:
         self.protest: tuple[str, tuple[int, ...], bool] | None = None
         self.results: list[tuple[str | None, str]] = []
         self._groups: list[int] = []
-        self._version = 0
         self._legal: list[C.Command] | None = None
+        self._step_legal: list[C.Command] | None = None
         self._always: list[C.Command] | None = None
+        self._nom_rows: dict[int, list[C.Command]] = {}
+        self._speech_legal: dict[tuple[Any, ...], list[C.Command]] = {}
 
     def _refold(self) -> None:
         log = self.log
@@ -210,10 +212,8 @@ class Game:
     # ------------------------------------------------------------------------------------------------
     # the fold
     def _apply(self, ev: E.Event) -> None:
-        self._version += 1
-        self._legal = None
-        handler = _APPLY[type(ev)]
-        handler(self, ev)
+        self._legal = self._step_legal = None
+        _APPLY[type(ev)](self, ev)
 
     def _a_dealt(self, ev: E.Dealt) -> None:
         self.roles = ["", *ev.roles]
@@ -337,6 +337,8 @@ class Game:
         self.left[ev.seat] = (ev.how, ev.day, ev.night)
         self.departures.append((ev.seat, ev.how, ev.day, ev.night))
         self._always = None
+        self._nom_rows = {}
+        self._speech_legal = {}
 
     def _a_night_result(self, ev: E.NightResult) -> None:
         self.night_kills[ev.night] = ev.killed
@@ -384,11 +386,13 @@ class Game:
         return out
 
     def _emit(self, ev: E.Event) -> None:
+        log = self.log
         if ev.action:
-            self._groups.append(len(self.log))
-        self.log.append(ev)
+            self._groups.append(len(log))
+        log.append(ev)
         self._out.append(ev)
-        self._apply(ev)
+        self._legal = self._step_legal = None
+        _APPLY[type(ev)](self, ev)
 
     # --- checks shared by handlers -------------------------------------------------------------------
     def _need_live_game(self) -> None:
@@ -398,7 +402,7 @@ class Game:
             raise RuleViolation("not-dealt")
 
     def _need_seat(self, seat: int) -> None:
-        if not isinstance(seat, int) or isinstance(seat, bool) or not 1 <= seat <= self.n:
+        if type(seat) is not int or not 1 <= seat <= self.n:
             raise RuleViolation("bad-seat", seat=seat, n=self.n)
 
     def _need_alive(self, seat: int, clause: str = "A.nom.dead") -> None:
@@ -479,13 +483,14 @@ class Game:
 
     # --- day: speeches and nominations ------------------------------------------------------------
     def _x_advance(self, cmd: C.Advance, rng: Rng | None) -> None:
-        self._need_live_game()
         step = self.step
+        if self.over or step == "deal":
+            self._need_live_game()
         if step in ("first_speaker", "lot"):
             raise RuleViolation("need-rng", clause="B.speech.order" if step == "first_speaker" else "B.lot")
         if step == "kill" and not self.kill_target:
             raise RuleViolation("kill-required")
-        self._emit(E.Advanced())
+        self._emit(_ADVANCED)
         self._advance()
 
     def _advance(self) -> None:
@@ -527,7 +532,7 @@ class Game:
             clause = "F.remove.vote" if rs.removal_rule == "fiim" else "A.remove.day"
             raise RuleViolation("vote-cancelled", clause=clause)
         if len(self.speech_noms) >= rs.nominations_per_speech:
-            raise RuleViolation("one-nomination", seat=cmd.by)
+            raise RuleViolation("one-nomination", clause="B.rounds" if rs.intro_day else None, seat=cmd.by)
         # A.nom.first-free: of several numbers named, the first not yet nominated is accepted.
         target = 0
         for t in named:
@@ -822,12 +827,14 @@ class Game:
         self._need_live_game()
         self._need_seat(cmd.voter)
         self._need_seat(cmd.candidate)
+        # B.vote: a tournament vote's refusals cite the tournament clause, not the club's.
+        clause = "B.vote" if self.rules.nomination_style == "leaders" else None
         if self.step != "voting":
-            raise self._wrong_step("vote", "A.vote.order")
+            raise self._wrong_step("vote", clause or "A.vote.order")
         if not self.alive[cmd.voter]:
-            raise RuleViolation("cannot-vote", seat=cmd.voter)
+            raise RuleViolation("cannot-vote", clause=clause, seat=cmd.voter)
         if cmd.voter in self.votes:
-            raise RuleViolation("already-voted", seat=cmd.voter)
+            raise RuleViolation("already-voted", clause=clause, seat=cmd.voter)
         if self.rules.nomination_style == "leaders":
             if cmd.candidate not in self.vote_candidates or not self.alive[cmd.candidate]:
                 raise RuleViolation("not-a-leader", target=cmd.candidate)
@@ -985,17 +992,8 @@ class Game:
         rs = self.rules
         if killed:
             return False
-        if rs.misses_win:
-            streak = 0
-            j = night
-            while j >= 1 and self.night_kills.get(j, -1) == 0:
-                streak += 1
-                if any(how in ("vote", "lift") and d == j and not nt for _, how, d, nt in self.departures):
-                    break
-                j -= 1
-            if streak >= rs.misses_win:
-                self._emit(E.GameEnded("red", "misses"))
-                return True
+        # A.night.four first: at four players every such run is also a run of misses (nobody can have left
+        # in between), so the specific rule names the result.
         if rs.four_player_nights:
             streak = 0
             j = night
@@ -1004,6 +1002,19 @@ class Game:
                 j -= 1
             if streak >= rs.four_player_nights:
                 self._emit(E.GameEnded("red", "four-nights"))
+                return True
+        if rs.misses_win:
+            streak = 0
+            j = night
+            while j >= 1 and self.night_kills.get(j, -1) == 0:
+                streak += 1
+                # A.remove.day: a day removal counts as eliminated by that day's vote.
+                if any(how in ("vote", "lift", "removal") and d == j and not nt
+                       for _, how, d, nt in self.departures):
+                    break
+                j -= 1
+            if streak >= rs.misses_win:
+                self._emit(E.GameEnded("red", "misses"))
                 return True
         return False
 
@@ -1187,6 +1198,8 @@ class Game:
             raise RuleViolation("protest-twice")
         if self.winner is None:
             raise RuleViolation("protest-no-winner")
+        if self.result == "override":  # A.judge: the judge's decision cannot be appealed
+            raise RuleViolation("protest-judge")
         if cmd.outcome not in ("annul", "reverse"):
             raise RuleViolation("bad-team", clause="A.protest")
         for s in cmd.voters:
@@ -1226,17 +1239,25 @@ class Game:
         self._cmd_tech = [C.Foul(s, technical=True) for s in seats]
         self._cmd_remove = [C.Remove(s) for s in seats]
 
-    def legal_commands(self, actor: int | None = None) -> list[C.Command]:
+    def legal_commands(self, actor: int | None = None, extras: bool = True) -> list[C.Command]:
         """What ``actor`` (None: the host or judge; a seat: that player) may do now.
 
-        Chance commands are listed with their outcome empty (execute them with a random generator);
-        commands whose ``needs_reason`` is true are templates whose reason must be filled in.
+        With ``extras`` false, only the current step's own commands (the host's "Next", nominations,
+        votes, shots, checks, chance draws), without the ones available at any moment (fouls, removals,
+        judge decisions, undo). Chance commands are listed with their outcome empty (execute them with a
+        random generator); commands whose ``needs_reason`` is true are templates whose reason must be
+        filled in. The list returned is shared: do not change it.
         """
-        cmds = self._legal
-        if cmds is None:
-            cmds = self._legal = self._compute_legal()
+        if extras:
+            cmds = self._legal
+            if cmds is None:
+                cmds = self._legal = self._compute_legal()
+        else:
+            cmds = self._step_legal
+            if cmds is None:
+                cmds = self._step_legal = self._compute_step_legal()
         if actor is None:
-            return list(cmds)
+            return cmds
         return [c for c in cmds if c.actor_seat() == actor]
 
     def _always_available(self) -> list[C.Command]:
@@ -1257,37 +1278,66 @@ class Game:
             out += [C.Award("red"), C.Award("black")]
         if rs.team_defeat:
             out += [C.TeamDefeat("red"), C.TeamDefeat("black")]
-        out += [C.Override("red"), C.Override("black"), C.Override(None)]
+        out += _OVERRIDES
         self._always = out
         return out
 
     def _compute_legal(self) -> list[C.Command]:
         rs = self.rules
-        undo: list[C.Command] = [_UNDO] if self._groups else []
+        out = list(self.legal_commands(None, False))
         if self.over:
-            out: list[C.Command] = [C.Override("red"), C.Override("black"), C.Override(None)]
-            if rs.protest and self.protest is None and self.winner is not None:
-                out += [C.Protest("annul", ()), C.Protest("reverse", ())]
-            return out + undo
+            out += _OVERRIDES
+        elif self.step != "deal":
+            out += self._always_available()
+            seat = self.seat
+            if self.step == "last_word" and not self.alive[seat]:
+                if rs.fouls:
+                    out.append(self._cmd_foul[seat])
+                    if rs.technical_fouls:
+                        out.append(self._cmd_tech[seat])
+                if rs.sanctions:
+                    out += [C.Sanction(seat, o) for o in SANCTIONS]
+                if seat not in self.removed:
+                    out.append(self._cmd_remove[seat])
+        if self._groups:
+            out.append(_UNDO)
+        return out
+
+    def _compute_step_legal(self) -> list[C.Command]:
+        rs = self.rules
+        if self.over:
+            if rs.protest and self.protest is None and self.winner is not None and self.result != "override":
+                return [C.Protest("annul", ()), C.Protest("reverse", ())]
+            return []
         step = self.step
+        out: list[C.Command]
         if step == "deal":
-            return [C.DealCards()] + undo
+            return [_DEAL]
         if step == "first_speaker":
-            out = [C.DrawFirstSpeaker()]
+            out = [_DRAW_FIRST]
         elif step == "lot":
-            out = [C.DrawLot()]
+            out = [_DRAW_LOT]
         else:
             out = [_ADVANCE] if step != "kill" or self.kill_target else []
         alive = self.alive
         seat = self.seat
         if step in ("speech", "muted"):
+            key = (seat, self.round, self.day in self.cancelled_days or self.day == 0, *self.speech_noms)
+            cached = self._speech_legal.get(key)
+            if cached is not None:
+                return cached
             if (self.day >= 1 and self.round == rs.nomination_round and self.day not in self.cancelled_days
                     and len(self.speech_noms) < rs.nominations_per_speech):
-                row = self._cmd_nominate[seat]
-                out += [row[t] for t in self._seats if alive[t] and (rs.self_nomination or t != seat)]
+                noms = self._nom_rows.get(seat)
+                if noms is None:
+                    row = self._cmd_nominate[seat]
+                    noms = [row[t] for t in self._seats if alive[t] and (rs.self_nomination or t != seat)]
+                    self._nom_rows[seat] = noms
+                out += noms
             if rs.withdrawal:
                 row = self._cmd_withdraw[seat]
                 out += [row[t] for t in self.speech_noms]
+            self._speech_legal[key] = out
         elif step == "voting":
             votes = self.votes
             if rs.nomination_style == "leaders":
@@ -1315,17 +1365,16 @@ class Game:
                 out += [row[t] for t in self._seats if alive[t] and t != seat]
         elif step == "last_word" and self._best_move_open():
             out += _best_moves(self.n, seat)
-        out += self._always_available()
-        if step == "last_word" and not alive[seat]:
-            if rs.fouls:
-                out.append(self._cmd_foul[seat])
-            if seat not in self.removed:
-                out.append(self._cmd_remove[seat])
-        return out + undo
+        return out
 
 
 _ADVANCE = C.Advance()
+_ADVANCED = E.Advanced()
 _UNDO = C.Undo()
+_DEAL = C.DealCards()
+_DRAW_FIRST = C.DrawFirstSpeaker()
+_DRAW_LOT = C.DrawLot()
+_OVERRIDES: list[C.Command] = [C.Override("red"), C.Override("black"), C.Override(None)]
 _BEST_MOVES: dict[tuple[int, int], list[C.Command]] = {}
 
 

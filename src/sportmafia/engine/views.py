@@ -51,7 +51,7 @@ def view(game: Game, viewer: Viewer) -> dict[str, Any]:
             "seat": s,
             "name": game.names[s - 1],
             "alive": game.alive[s],
-            "left": {"how": left[0], "day": left[1], "night": left[2]} if left else None,
+            "left": {"how": left[0], "day": left[1], "phase": "night" if left[2] else "day"} if left else None,
             "fouls": fouls,
             "technical_fouls": game.tech[s],
             "muted_day": game.mute_day[s] or None,

@@ -1,0 +1,225 @@
+"""Random legal games for every preset and table size, checking the engine's invariants.
+
+* the log replays to an identical state (the fold, and the checked replay of the JSON record);
+* the number of players alive matches the departures;
+* the game ends exactly when a win condition holds;
+* a seat's view never holds another player's role or another checker's results, and a spectator's view
+  holds no role and no night action;
+* every command the engine lists as legal is accepted, and every other command is refused (with the game
+  unchanged).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import random
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from sportmafia.bots import random_command
+from sportmafia.engine import (
+    BLACK_ROLES, SANCTIONS, Advance, Award, BestMove, Check, Command, DealCards, DrawFirstSpeaker, DrawLot,
+    Foul, Game, Kill, LiftVote, Nominate, Override, Protest, Remove, RuleViolation, Sanction, Shoot,
+    TeamDefeat, Undo, Vote, Withdraw, replay, to_record, view, visible_events,
+)
+from sportmafia.rules import get_ruleset
+
+TABLES = [("club", 10), ("fiim", 10)] + [("tournament", n) for n in range(12, 17)]
+RARE = {"foul": 0.03, "sanction": 0.01, "remove": 0.004, "undo": 0.02, "award": 0.0005,
+        "team_defeat": 0.0005, "override": 0.0005}
+
+
+def runs(n: int) -> settings:
+    return settings(max_examples=n, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+def play(preset: str, n: int, seed: int, check: Any = None) -> Game:
+    rs = get_ruleset(preset)
+    rng = random.Random(seed)
+    game = Game(rs, n)
+    for _ in range(5000):
+        if game.over:
+            break
+        game.execute(random_command(game, rng, RARE), rng)
+        if check:
+            check(game, rng)
+    assert game.over
+    return game
+
+
+def invariants(game: Game, rng: random.Random) -> None:
+    assert sum(game.alive[1:]) == game.alive_count == game.n - len(game.departures)
+    if game.step == "deal":
+        return
+    black = game.black_alive()
+    win = black == 0 or black >= game.alive_count - black
+    if win:
+        assert game.over, "a win condition holds but the game goes on"
+    if game.over and game.result in ("black-gone", "parity"):
+        assert game.winner == ("red" if black == 0 else "black")
+        assert win
+
+
+@pytest.mark.clause("A.win")
+@pytest.mark.clause("B.win")
+@runs(1500)
+@given(table=st.sampled_from(TABLES), seed=st.integers(0, 2**32 - 1))
+def test_random_games_replay_exactly_and_end_on_a_win(table: tuple[str, int], seed: int) -> None:
+    """Thousands of random games a run: invariants at every step; fold and record replay are exact."""
+    preset, n = table
+    game = play(preset, n, seed, invariants)
+    folded = Game.from_events(game.rules, n, game.log)
+    assert folded.snapshot() == game.snapshot()
+    record = json.loads(json.dumps(to_record(game)))
+    assert replay(record).snapshot() == game.snapshot()
+
+
+# --- secrecy ---------------------------------------------------------------------------------------
+SECRET_KEYS = {"role", "roles", "teammates", "checks", "found", "shots", "kill", "night"}
+
+
+def _keys(data: Any, path: str = "") -> list[tuple[str, Any]]:
+    found: list[tuple[str, Any]] = []
+    if isinstance(data, dict):
+        for k, v in data.items():
+            found.append((f"{path}.{k}", v))
+            found += _keys(v, f"{path}.{k}")
+    elif isinstance(data, list):
+        for i, v in enumerate(data):
+            found += _keys(v, f"{path}[{i}]")
+    return found
+
+
+def check_views(game: Game, rng: random.Random) -> None:
+    if game.step == "deal":
+        return
+    roles = game.roles
+    spectator = view(game, "spectator")
+    leaks = [p for p, _ in _keys(spectator) if p.rsplit(".", 1)[-1] in SECRET_KEYS]
+    assert not leaks, leaks
+    for s in range(1, game.n + 1):
+        v = view(game, s)
+        you = v["you"]
+        assert you["role"] == roles[s]
+        secret = [p for p, _ in _keys(v) if p.rsplit(".", 1)[-1] in SECRET_KEYS and not p.startswith(".you")]
+        assert not secret, secret
+        if roles[s] in BLACK_ROLES:
+            assert {m["seat"] for m in you["teammates"]} == {
+                t for t in range(1, game.n + 1) if t != s and roles[t] in BLACK_ROLES}
+        else:
+            assert you["teammates"] == []
+        assert all(c["checker"] == s for c in you["checks"])
+        # the public part of a seat's view is the spectator's, except his own night fouls
+        public = {k: val for k, val in v.items() if k not in ("you", "viewer", "seats", "unnamed_night_fouls")}
+        assert json.dumps({k: val for k, val in spectator.items()
+                           if k not in ("viewer", "seats", "unnamed_night_fouls")}, sort_keys=True) == \
+            json.dumps(public, sort_keys=True)
+    for ev in visible_events(game, "spectator", max(0, len(game.log) - 3)):
+        assert ev["type"] not in ("shot_fired", "kill_chosen", "checked"), ev
+        assert "roles" not in ev and "role" not in ev
+    seat = rng.randint(1, game.n)
+    for ev in visible_events(game, seat, max(0, len(game.log) - 3)):
+        if ev["type"] == "checked":
+            assert ev["checker"] == seat
+        assert ev["type"] not in ("shot_fired", "kill_chosen")
+        if ev["type"] == "dealt":
+            assert ev["role"] == roles[seat]
+
+
+@pytest.mark.clause("A.night.checks")
+@runs(150)
+@given(table=st.sampled_from(TABLES), seed=st.integers(0, 2**32 - 1))
+def test_views_never_leak_roles_checks_or_night_actions(table: tuple[str, int], seed: int) -> None:
+    """Every step of random games: each seat's view and the spectator's hold only what they may see."""
+    preset, n = table
+    play(preset, n, seed, check_views)
+
+
+def test_the_leak_check_catches_a_role_in_the_spectator_view(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The secrecy check can fail: a role field added to the spectator's payload is caught."""
+    import sportmafia.engine.views as views
+
+    real = views.view
+
+    def leaky(game: Game, viewer: Any) -> dict[str, Any]:
+        out = real(game, viewer)
+        if viewer == "spectator":
+            out["seats"][0]["role"] = game.roles[1]
+        return out
+
+    monkeypatch.setattr(__import__(__name__, fromlist=["view"]), "view", leaky)
+    with pytest.raises(AssertionError):
+        play("club", 10, 5, check_views)
+
+
+# --- legal commands ---------------------------------------------------------------------------------
+def universe(game: Game) -> list[Command]:
+    """Many commands, legal or not, including seats out of range."""
+    seats = range(0, game.n + 2)
+    out: list[Command] = [Advance(), Undo(), DealCards(), DrawFirstSpeaker(), DrawLot(),
+                          Award("red", "x"), Award("black", "x"), Override("red", "x"), Override(None, "x"),
+                          TeamDefeat("red", "x"), Protest("annul", ()), Protest("reverse", ())]
+    for a in seats:
+        out += [Foul(a), Foul(a, technical=True), Remove(a), LiftVote(a), Kill(a), BestMove(a, (1, 2))]
+        out += [Sanction(a, o) for o in list(SANCTIONS)[:2]]
+        for b in seats:
+            out += [Nominate(a, b), Withdraw(a, b), Vote(a, b), Shoot(a, b), Check(a, b)]
+    return out
+
+
+def filled(cmd: Command) -> Command:
+    return dataclasses.replace(cmd, reason="x") if cmd.needs_reason else cmd  # type: ignore[call-arg]
+
+
+def check_legal(game: Game, rng: random.Random) -> None:
+    if rng.random() > 0.05:
+        return
+    legal = {filled(c) for c in game.legal_commands()}
+    assert legal >= {filled(c) for c in game.legal_commands(None, extras=False)}
+    for cmd in legal:
+        copy = Game.from_events(game.rules, game.n, game.log)
+        copy.execute(cmd, random.Random(1))
+    before = game.snapshot()
+    every = universe(game)
+    for cmd in rng.sample(every, min(len(every), 300)):
+        if filled(cmd) in legal:
+            continue
+        try:
+            game.execute(cmd, random.Random(1))
+        except RuleViolation:
+            continue
+        raise AssertionError(f"{cmd} was not listed at {game.step} but was accepted")
+    assert game.snapshot() == before
+
+
+@pytest.mark.clause("A.judge")
+@runs(60)
+@given(table=st.sampled_from(TABLES), seed=st.integers(0, 2**32 - 1))
+def test_listed_commands_are_accepted_and_all_others_refused(table: tuple[str, int], seed: int) -> None:
+    """At random steps: every listed command executes; every other command of a large set is refused."""
+    preset, n = table
+    play(preset, n, seed, check_legal)
+
+
+def test_a_seat_may_list_and_act_only_for_itself() -> None:
+    rng = random.Random(3)
+    game = Game(get_ruleset("club"), 10)
+    game.execute(DealCards(), rng)
+    while game.step != "speech":
+        game.execute(Advance(), rng)
+    speaker = game.seat
+    mine = game.legal_commands(speaker)
+    assert mine and all(c.actor_seat() == speaker for c in mine)
+    other = speaker % 10 + 1
+    assert game.legal_commands(other) == []
+    before = game.snapshot()
+    with pytest.raises(RuleViolation) as info:
+        game.execute(Nominate(speaker, other), actor=other)
+    assert info.value.code == "not-yours"
+    assert game.snapshot() == before
+    game.execute(Nominate(speaker, other), actor=speaker)
+    assert game.candidates == [other]

@@ -3,8 +3,9 @@
 Prints one JSON line per preset:
 {"bench": "engine", "preset": "club", "games_per_s": ..., "events_per_s": ..., "replay_events_per_s": ...}
 
-The player picks a seeded random command among ``legal_commands()``, with the host's rare actions (fouls,
-removals, undo, judge decisions) rare, as a bot or a load test would. Run: ``make bench`` or
+The player picks a seeded random command among the step's ``legal_commands()``; fouls, removals,
+sanctions, undo, judge decisions and withdrawals are picked rarely (``RARE``), so that games look like
+games. Times are CPU seconds of this process (one core). Run: ``make bench`` or
 ``python bench/engine.py [--games N] [--seconds S]``.
 """
 
@@ -18,8 +19,9 @@ import time
 from sportmafia.engine import Game
 from sportmafia.rules import get_ruleset
 
-# per command: how often the rare host actions are picked
-RARE = {"foul": 0.01, "sanction": 0.002, "remove": 0.0005, "undo": 0.003, "award": 0.0001,
+# per command: how often the rare actions are picked. Withdrawals are rare at a real table too; picked
+# uniformly they would follow half of all nominations.
+RARE = {"withdraw": 0.01, "foul": 0.01, "sanction": 0.002, "remove": 0.0005, "undo": 0.003, "award": 0.0001,
         "team_defeat": 0.0001, "override": 0.0001}
 REASON = "bench"
 
@@ -31,9 +33,11 @@ def play(game: Game, rng: random.Random) -> None:
     execute = game.execute
     legal = game.legal_commands
     rare_total = sum(RARE.values())
+    withdrawal = game.rules.withdrawal
     choice = rng.choice
+    rand = rng.random
     while not game.over:
-        r = rng.random()
+        r = rand()
         cmd = None
         if r < rare_total:
             acc = 0.0
@@ -45,7 +49,8 @@ def play(game: Game, rng: random.Random) -> None:
                         cmd = choice(pool)
                     break
         if cmd is None:
-            cmd = choice(legal(None, False))
+            cmds = [c for c in legal(None, False) if c.type != "withdraw"] if withdrawal else legal(None, False)
+            cmd = cmds[int(rand() * len(cmds))]
         if cmd.needs_reason:
             cmd = dataclasses.replace(cmd, reason=REASON)  # type: ignore[call-arg]
         execute(cmd, rng)
@@ -56,18 +61,18 @@ def run(preset: str, games: int, seed: int) -> dict[str, object]:
     rng = random.Random(seed)
     sizes = list(range(rs.min_players, rs.max_players + 1))
     played: list[Game] = []
-    t0 = time.perf_counter()
+    t0 = time.process_time()
     for k in range(games):
         g = Game(rs, sizes[k % len(sizes)])
         play(g, rng)
         played.append(g)
-    t1 = time.perf_counter()
+    t1 = time.process_time()
     events = sum(len(g.log) for g in played)
     logs = [(g.n, g.log) for g in played]
-    t2 = time.perf_counter()
+    t2 = time.process_time()
     for n, log in logs:
         Game.from_events(rs, n, log)
-    t3 = time.perf_counter()
+    t3 = time.process_time()
     return {
         "bench": "engine",
         "preset": preset,

@@ -14,7 +14,7 @@ from rich.console import Console
 
 from .bots import play_random
 from .engine import RecordError, describe_event_line, load, replay, summary, to_record
-from .engine.describe import ROLE_NAMES, RESULT_NAMES, TEAM_NAMES, t
+from .engine.describe import RESULT_NAMES, ROLE_NAMES, TEAM_NAMES, t
 from .rules import PRESETS, RuleSetError, get_ruleset
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, help="sportmafia: Mafia for clubs and tournaments.")

@@ -1,14 +1,34 @@
 """How a game runs: commands, events, the game as a fold of its events, views and records."""
 
 from .commands import (
-    COMMANDS, Advance, Award, BestMove, Check, Command, DealCards, DrawFirstSpeaker, DrawLot, Foul, Kill,
-    LiftVote, Nominate, Override, Protest, Remove, Sanction, Shoot, TeamDefeat, Undo, Vote, Withdraw,
+    COMMANDS,
+    Advance,
+    Award,
+    BestMove,
+    Check,
+    Command,
+    DealCards,
+    DrawFirstSpeaker,
+    DrawLot,
+    Foul,
+    Kill,
+    LiftVote,
+    Nominate,
+    Override,
+    Protest,
+    Remove,
+    Sanction,
+    Shoot,
+    TeamDefeat,
+    Undo,
+    Vote,
+    Withdraw,
     command_from_json,
 )
+from .describe import describe as describe_event_line
 from .errors import RuleViolation
 from .events import EVENTS, Event, event_from_json
-from .game import BLACK_ROLES, FOUL_REASONS, REMOVAL_REASONS, RED_ROLES, SANCTIONS, Game, team_of
-from .describe import describe as describe_event_line
+from .game import BLACK_ROLES, FOUL_REASONS, RED_ROLES, REMOVAL_REASONS, SANCTIONS, Game, team_of
 from .record import RecordError, load, replay, summary, to_record
 from .views import HiddenView, view, visible_events
 

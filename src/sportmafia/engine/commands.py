@@ -244,7 +244,8 @@ def command_from_json(data: dict[str, Any]) -> Command:
     cls = COMMANDS.get(name) if isinstance(name, str) else None
     if cls is None:
         raise ValueError(f"unknown command type {name!r}")
-    return _build(cls, data)
+    command: Command = _build(cls, data)
+    return command
 
 
 def _build(cls: type[Any], data: dict[str, Any]) -> Any:

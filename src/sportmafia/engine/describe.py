@@ -179,7 +179,7 @@ def describe(ev: E.Event, lang: str = "en", names: tuple[str, ...] | None = None
                 return f"Лидеры на посадку: {seats(cs)}" if ru else f"Leaders for the vote: {seats(cs)}"
             word = ("Переголосование" if kind == "revote" else "В городе голосование") if ru else (
                 "Revote" if kind == "revote" else "Voting")
-            return f"{word}: {seats(cs)}" if ru else f"{word}: {seats(cs)}"
+            return f"{word}: {seats(cs)}"
         case E.VoteResult(tally=tally, leaving=leaving, outcome=outcome):
             counts = ", ".join(f"{p(c)}: {v}" for c, v in tally if c) or ""
             yes = ", ".join(str(v) for c, v in tally if not c)
@@ -221,7 +221,7 @@ def describe(ev: E.Event, lang: str = "en", names: tuple[str, ...] | None = None
         case E.Fouled(seat=s, reason=r, technical=tech, count=c):
             kind = ("техфол" if tech else "фол") if ru else ("technical foul" if tech else "foul")
             why = f" — {t(REASON_NAMES, r, lang)}" if r else ""
-            return f"{p(s)}: {kind} {c}{why}" if ru else f"{p(s)}: {kind} {c}{why}"
+            return f"{p(s)}: {kind} {c}{why}"
         case E.Muted(seat=s, day=d):
             return f"{p(s)} лишён слова в день {d}" if ru else f"{p(s)} loses his speech on day {d}"
         case E.Sanctioned(seat=s, offence=o, sanction=sn):

@@ -307,9 +307,9 @@ def event_from_json(data: Any) -> Event:
     if not isinstance(data, dict):
         raise ValueError("an event is a JSON object")
     name = data.get("type")
-    cls = EVENTS.get(name) if isinstance(name, str) else None
-    if cls is None:
+    if not isinstance(name, str) or name not in EVENTS:
         raise ValueError(f"unknown event type {name!r}")
+    cls = EVENTS[name]
     fields = {f.name: f for f in dataclasses.fields(cls)}
     kwargs: dict[str, Any] = {}
     for key, value in data.items():

@@ -364,14 +364,14 @@ class Game:
         ``actor``: None for the host or judge, or a seat number for a player acting from his device
         (he may act only for himself). Raises :class:`RuleViolation` and changes nothing otherwise.
         """
-        if actor is not None:
-            if command.actor_seat() != actor:
-                raise RuleViolation("not-yours", actor=actor)
+        if actor is not None and command.actor_seat() != actor:
+            raise RuleViolation("not-yours", actor=actor)
         handler = _EXECUTE.get(type(command))
         if handler is None:
             raise RuleViolation("unknown-command", name=type(command).__name__)
         mark = len(self.log)
-        out = self._out = []
+        out: list[E.Event] = []
+        self._out = out
         try:
             handler(self, command, rng)
         except RuleViolation:
@@ -447,7 +447,7 @@ class Game:
             roles = tuple(deck)
         self._emit(E.Dealt(roles))
         if rs.intro_day:
-            self._emit(E.Step("first_speaker", 0))
+            self._emit(_step("first_speaker", 0))
         else:
             self._start_night(0)
 
@@ -544,7 +544,7 @@ class Game:
             self._need_alive(target)
             if not rs.self_nomination and target == cmd.by:
                 raise RuleViolation("self-nomination")
-        self._emit(E.Nominated(cmd.by, target, named if cmd.also else ()))
+        self._emit(E.Nominated(cmd.by, target, named) if cmd.also else self._ev_nominated[cmd.by][target])
 
     def _x_withdraw(self, cmd: C.Withdraw, rng: Rng | None) -> None:
         self._need_live_game()
@@ -570,7 +570,7 @@ class Game:
 
     def _start_speech(self, seat: int, rnd: int) -> None:
         kind, seconds = self._speech_seconds(seat, rnd, self.day)
-        self._emit(E.Step(kind, self.day, seat, rnd, seconds))
+        self._emit(_step(kind, self.day, seat, rnd, seconds))
 
     def _next_speaker(self) -> None:
         n, alive, opener = self.n, self.alive, self.opener
@@ -597,14 +597,14 @@ class Game:
     def _start_day(self, day: int) -> None:
         """Morning of ``day``: the night's victim speaks, then the first speech (or its draw)."""
         if self.last_words:
-            self._emit(E.Step("last_word", day, self.last_words[0], 0, self.rules.last_word_seconds))
+            self._emit(_step("last_word", day, self.last_words[0], 0, self.rules.last_word_seconds))
             return
         self._first_speech_of_day(day)
 
     def _first_speech_of_day(self, day: int) -> None:
         rs = self.rules
         if rs.first_speaker == "random":
-            self._emit(E.Step("first_speaker", day))
+            self._emit(_step("first_speaker", day))
             return
         n, alive = self.n, self.alive
         if day <= 1 or not self.opener:
@@ -615,12 +615,12 @@ class Game:
             s = (start - 1 + k) % n + 1
             if alive[s]:
                 kind, seconds = self._speech_seconds(s, 0, day)
-                self._emit(E.Step(kind, day, s, 0, seconds))
+                self._emit(_step(kind, day, s, 0, seconds))
                 return
 
     def _next_last_word_or(self, then: Any) -> None:
         if self.last_words:
-            self._emit(E.Step("last_word", self.day, self.last_words[0], 0, self.rules.last_word_seconds))
+            self._emit(_step("last_word", self.day, self.last_words[0], 0, self.rules.last_word_seconds))
         else:
             then()
 
@@ -660,13 +660,13 @@ class Game:
         if len(cands) == 1:
             self._default_and_count()
         else:
-            self._emit(E.Step("voting", self.day, cands[0], 0))
+            self._emit(_step("voting", self.day, cands[0], 0))
 
     def _close_candidate(self) -> None:
         i = self.round + 1
         cands = self.vote_candidates
         if i < len(cands) - 1:
-            self._emit(E.Step("voting", self.day, cands[i], i))
+            self._emit(_step("voting", self.day, cands[i], i))
         else:
             self._default_and_count()
 
@@ -715,7 +715,7 @@ class Game:
         if kind == "vote" or (self.tie_sizes and self.tie_sizes[-1] != len(leaders)):
             self._emit(E.VoteResult(kind, t, tuple(leaders), "tie"))
             self._emit(E.VotingStarted("revote", tuple(leaders)))
-            self._emit(E.Step("tie_speech", self.day, leaders[0], 0, rs.tie_speech_seconds))
+            self._emit(_step("tie_speech", self.day, leaders[0], 0, rs.tie_speech_seconds))
             return
         # the same number tied again: the lift vote (A.tie.again, A.tie.lift)
         alive = self.alive_count
@@ -731,7 +731,7 @@ class Game:
             return
         self._emit(E.VoteResult(kind, t, tuple(leaders), "tie"))
         self._emit(E.VotingStarted("lift", tuple(leaders)))
-        self._emit(E.Step("lift", self.day))
+        self._emit(_step("lift", self.day))
 
     def _next_tie_speaker(self, step: str) -> None:
         cands = self.vote_candidates
@@ -740,10 +740,10 @@ class Game:
             c = cands[i]
             if self.alive[c]:
                 secs = self.rules.tie_speech_seconds if step == "tie_speech" else self.rules.defence_seconds
-                self._emit(E.Step(step, self.day, c, 0, secs))
+                self._emit(_step(step, self.day, c, 0, secs))
                 return
             i += 1
-        self._emit(E.Step("voting", self.day, cands[0] if step == "tie_speech" else 0, 0))
+        self._emit(_step("voting", self.day, cands[0] if step == "tie_speech" else 0, 0))
         if step == "tie_speech" and len(cands) == 1:  # pragma: no cover - a tie has two or more
             self._default_and_count()
 
@@ -766,7 +766,7 @@ class Game:
         if not cands:
             if rs.lot_without_nominations:
                 self._emit(E.VoteResult("leaders", (), (), "no-candidates"))
-                self._emit(E.Step("lot", self.day))
+                self._emit(_step("lot", self.day))
             else:
                 self._emit(E.VoteResult("leaders", (), (), "no-candidates"))
                 self._start_night_after_day()
@@ -781,7 +781,7 @@ class Game:
             chosen = set(firsts) | {c for k, c in counts if k == second}
         leaders = tuple(c for c in cands if c in chosen)
         self._emit(E.VotingStarted("leaders", leaders))
-        self._emit(E.Step("defence", self.day, leaders[0], 0, rs.defence_seconds))
+        self._emit(_step("defence", self.day, leaders[0], 0, rs.defence_seconds))
 
     def _count_leaders_vote(self) -> None:
         rs = self.rules
@@ -840,7 +840,7 @@ class Game:
                 raise RuleViolation("not-a-leader", target=cmd.candidate)
         elif cmd.candidate != self.seat:
             raise RuleViolation("not-a-candidate", target=cmd.candidate)
-        self._emit(E.VoteCast(cmd.voter, cmd.candidate))
+        self._emit(self._ev_vote[cmd.voter][cmd.candidate])
 
     def _x_lift_vote(self, cmd: C.LiftVote, rng: Rng | None) -> None:
         self._need_live_game()
@@ -863,7 +863,7 @@ class Game:
         if rs.don_checks:
             checks.append("check_don")
         checks.append("check_" + rs.checker)
-        return checks + [kill] if rs.checker_first else [kill, *checks]
+        return [*checks, kill] if rs.checker_first else [kill, *checks]
 
     def _step_possible(self, step: str) -> int:
         """The seat a night step belongs to (0 for the team), or -1 if it is skipped."""
@@ -881,7 +881,7 @@ class Game:
         for step in plan[index:]:
             seat = self._step_possible(step)
             if seat >= 0:
-                self._emit(E.Step(step, night, seat))
+                self._emit(_step(step, night, seat))
                 return
         if night == 0:
             self._first_speech_of_day(1)
@@ -1143,9 +1143,7 @@ class Game:
             elif (self.day + 1) not in self.cancelled_days:
                 self._emit(E.VoteCancelled(self.day + 1, "F.remove.vote"))
         # the removed player's own step ends
-        if step in SPEECH_STEPS and self.seat == seat:
-            self._advance()
-        elif step.startswith(("check_", "meet_")) and self.seat == seat:
+        if (step in SPEECH_STEPS and self.seat == seat) or (step.startswith(("check_", "meet_")) and self.seat == seat):
             self._advance()
         elif step == "voting" and rs.nomination_style == "leaders" and not any(
             self.alive[c] for c in self.vote_candidates
@@ -1238,6 +1236,9 @@ class Game:
         self._cmd_foul = [C.Foul(s) for s in seats]
         self._cmd_tech = [C.Foul(s, technical=True) for s in seats]
         self._cmd_remove = [C.Remove(s) for s in seats]
+        # events are immutable values: the common ones are made once per game
+        self._ev_nominated = [[E.Nominated(b, t) for t in seats] for b in seats]
+        self._ev_vote = [[E.VoteCast(v, c) for c in seats] for v in seats]
 
     def legal_commands(self, actor: int | None = None, extras: bool = True) -> list[C.Command]:
         """What ``actor`` (None: the host or judge; a seat: that player) may do now.
@@ -1321,6 +1322,7 @@ class Game:
             out = [_ADVANCE] if step != "kill" or self.kill_target else []
         alive = self.alive
         seat = self.seat
+        row: list[Any]
         if step in ("speech", "muted"):
             key = (seat, self.round, self.day in self.cancelled_days or self.day == 0, *self.speech_noms)
             cached = self._speech_legal.get(key)
@@ -1366,6 +1368,18 @@ class Game:
         elif step == "last_word" and self._best_move_open():
             out += _best_moves(self.n, seat)
         return out
+
+
+_STEPS: dict[tuple[str, int, int, int, int], E.Step] = {}
+
+
+def _step(step: str, day: int, seat: int = 0, rnd: int = 0, seconds: int = 0) -> E.Step:
+    """A Step event (shared: events are immutable, and the same steps recur in every game)."""
+    key = (step, day, seat, rnd, seconds)
+    ev = _STEPS.get(key)
+    if ev is None:
+        ev = _STEPS[key] = E.Step(step, day, seat, rnd, seconds)
+    return ev
 
 
 _ADVANCE = C.Advance()

@@ -44,8 +44,11 @@ def view(game: Game, viewer: Viewer) -> dict[str, Any]:
     seats = []
     for s in range(1, game.n + 1):
         fouls = game.fouls[s]
+        muted_day = game.mute_day[s] or None
         if night and not full and viewer != s:
             fouls -= game.night_fouls[s]
+            if game.night_fouls[s] and fouls < game.rules.foul_mute:
+                muted_day = None  # A.foul.night: a third foul tonight would name the player
         left = game.left.get(s)
         entry: dict[str, Any] = {
             "seat": s,
@@ -54,7 +57,7 @@ def view(game: Game, viewer: Viewer) -> dict[str, Any]:
             "left": {"how": left[0], "day": left[1], "phase": "night" if left[2] else "day"} if left else None,
             "fouls": fouls,
             "technical_fouls": game.tech[s],
-            "muted_day": game.mute_day[s] or None,
+            "muted_day": muted_day,
             "warnings": sum(1 for _, sn in game.sanctions[s] if sn == "warning"),
             "removed": game.removed.get(s),
             "nominated_by": list(game.nominators.get(s, ())),

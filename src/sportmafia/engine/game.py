@@ -110,6 +110,7 @@ class Game:
         self.spoke_today: set[int] = set()
         self.candidates: list[int] = []
         self.nominators: dict[int, list[int]] = {}
+        self.withdrawn_at: dict[int, int] = {}
         self.speech_noms: list[int] = []
         self.vote_kind = ""
         self.vote_candidates: list[int] = []
@@ -227,6 +228,7 @@ class Game:
             self.lift_yes = set()
             self.candidates = []
             self.nominators = {}
+            self.withdrawn_at = {}
             self.vote_started = False
             self.vote_decided = False
             self.tie_sizes = []
@@ -256,7 +258,11 @@ class Game:
         noms = self.nominators.get(ev.target)
         if noms is None:
             self.nominators[ev.target] = [ev.by]
-            self.candidates.append(ev.target)
+            place = self.withdrawn_at.pop(ev.target, None)
+            if place is not None and not self.rules.withdrawn_renominated_last:
+                self.candidates.insert(place, ev.target)  # back to his first place (option)
+            else:
+                self.candidates.append(ev.target)
         else:
             if not noms:
                 self.candidates.append(ev.target)
@@ -267,6 +273,7 @@ class Game:
         noms = self.nominators[ev.target]
         noms.remove(ev.by)
         if not noms:
+            self.withdrawn_at[ev.target] = self.candidates.index(ev.target)
             self.candidates.remove(ev.target)
             del self.nominators[ev.target]
         self.speech_noms.remove(ev.target)
@@ -1030,6 +1037,16 @@ class Game:
         winner = self._winner_by_count()
         if winner:
             self._emit(E.GameEnded(winner, "black-gone" if winner == "red" else "parity"))
+
+    def final_words(self) -> list[int]:
+        """A.win: the players whose departure ended the game still speak their final minute (no command
+        follows; fouls during it change nothing, so the engine refuses them as after the game)."""
+        if not self.over or self.result not in ("black-gone", "parity") or not self.departures:
+            return []
+        _, how, day, night = self.departures[-1]
+        if how == "removal":
+            return []
+        return [s for s, h, d, nt in self.departures if (h, d, nt) == (how, day, night) and h != "removal"][-3:]
 
     def _x_best_move(self, cmd: C.BestMove, rng: Rng | None) -> None:
         self._need_live_game()

@@ -90,6 +90,7 @@ def view(game: Game, viewer: Viewer) -> dict[str, Any]:
         "best_move": None,
         "unnamed_night_fouls": sum(game.night_fouls) if night and not full else 0,
         "over": game.over,
+        "final_words": game.final_words(),
         "winner": game.winner,
         "result": game.result,
         "protest": None,

@@ -92,10 +92,10 @@ def replay_cmd(
         course: list[tuple[int, object]] = []
         game = replay(record, on_event=lambda i, ev: course.append((i, ev)))
     except FileNotFoundError:
-        err.print(f"{file}: no such file")
+        err.print(f"{file}: no such file", markup=False)
         raise typer.Exit(2) from None
     except RecordError as exc:
-        err.print(f"{file}: {exc}")
+        err.print(f"{file}: {exc}", markup=False)
         raise typer.Exit(1) from None
     if as_json:
         sys.stdout.write(json.dumps(summary(game), ensure_ascii=False) + "\n")

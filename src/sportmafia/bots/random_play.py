@@ -50,7 +50,8 @@ def play_random(ruleset: RuleSet, players: int, seed: int, names: Sequence[str] 
     for _ in range(max_commands):
         if game.over:
             # after the game: a protest now and then, else stop
-            if game.winner is not None and ruleset.protest and game.protest is None and rng.random() < rare.get("protest", 0):
+            protest_open = any(c.type == "protest" for c in game.legal_commands())
+            if protest_open and rng.random() < rare.get("protest", 0):
                 voters = tuple(s for s in range(1, players + 1) if rng.random() < 0.6)
                 from ..engine import Protest
 

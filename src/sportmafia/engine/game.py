@@ -664,7 +664,7 @@ class Game:
 
     def _start_vote(self, kind: str, cands: list[int]) -> None:
         self._emit(E.VotingStarted(kind, tuple(cands)))
-        if len(cands) == 1:
+        if len(cands) == 1 and self.rules.default_vote:
             self._default_and_count()
         else:
             self._emit(_step("voting", self.day, cands[0], 0))
@@ -672,7 +672,7 @@ class Game:
     def _close_candidate(self) -> None:
         i = self.round + 1
         cands = self.vote_candidates
-        if i < len(cands) - 1:
+        if i < len(cands) - 1 or (i == len(cands) - 1 and not self.rules.default_vote):
             self._emit(_step("voting", self.day, cands[i], i))
         else:
             self._default_and_count()
@@ -873,12 +873,22 @@ class Game:
         return [*checks, kill] if rs.checker_first else [kill, *checks]
 
     def _step_possible(self, step: str) -> int:
-        """The seat a night step belongs to (0 for the team), or -1 if it is skipped."""
-        who = step.split("_", 1)[1] if "_" in step else ""
+        """0 if the night step takes place, -1 if it is skipped.
+
+        A role's step (the Don's or the Sheriff's meeting or check) takes place even when that player has
+        left, as at a real table where the host still calls the role: skipping it, or naming the seat in
+        the step, would tell everyone who holds the role. The checker is found from the deal.
+        """
         if step in ("meet_black", "shooting", "kill"):
             return 0 if self.black_alive() else -1
-        seat = self.seat_of(who)
-        return seat if seat and self.alive[seat] else -1
+        return 0
+
+    def checker_seat(self) -> int:
+        """The seat whose check step this is (0 if not a check step, or if that player has left)."""
+        if not self.step.startswith("check_"):
+            return 0
+        seat = self.seat_of(self.step[6:])
+        return seat if seat and self.alive[seat] else 0
 
     def _start_night(self, night: int) -> None:
         self._run_night_from(night, 0)
@@ -951,7 +961,7 @@ class Game:
         clause = "B.night" if self.rules.checker == "commissar" else "A.night.checks"
         if not self.step.startswith("check_"):
             raise self._wrong_step("check", clause)
-        if cmd.checker != self.seat:
+        if cmd.checker != self.checker_seat():
             raise RuleViolation("not-checker", clause=clause, seat=cmd.checker)
         if cmd.checker in self.checked_tonight:
             raise RuleViolation("already-checked", clause=clause, seat=cmd.checker)
@@ -1160,7 +1170,7 @@ class Game:
             elif (self.day + 1) not in self.cancelled_days:
                 self._emit(E.VoteCancelled(self.day + 1, "F.remove.vote"))
         # the removed player's own step ends
-        if (step in SPEECH_STEPS and self.seat == seat) or (step.startswith(("check_", "meet_")) and self.seat == seat):
+        if step in SPEECH_STEPS and self.seat == seat:
             self._advance()
         elif step == "voting" and rs.nomination_style == "leaders" and not any(
             self.alive[c] for c in self.vote_candidates
@@ -1379,9 +1389,10 @@ class Game:
             if not self.kill_target:
                 out += [self._cmd_kill[t] for t in self._seats if alive[t]]
         elif step.startswith("check_"):
-            if seat not in self.checked_tonight:
-                row = self._cmd_check[seat]
-                out += [row[t] for t in self._seats if alive[t] and t != seat]
+            checker = self.checker_seat()
+            if checker and checker not in self.checked_tonight:
+                row = self._cmd_check[checker]
+                out += [row[t] for t in self._seats if alive[t] and t != checker]
         elif step == "last_word" and self._best_move_open():
             out += _best_moves(self.n, seat)
         return out

@@ -168,14 +168,21 @@ def replay(record: dict[str, Any], on_event: Callable[[int, E.Event], None] | No
             if got != want:
                 found = got.to_json() if got is not None else "the end of the record"
                 raise RecordError(f"the rules give {want.to_json()}, the record has {found}", j,
-                                  _clause_of(want))
+                                  _clause_of(want, game.rules.name))
             if on_event:
                 on_event(j, want)
         i += len(produced)
     return game
 
 
-def _clause_of(ev: E.Event) -> str:
+def _clause_of(ev: E.Event, preset: str) -> str:
+    """The clause that governs a consequence the record got wrong."""
+    if isinstance(ev, E.VoteCancelled):
+        return ev.clause
+    if preset == "tournament":
+        return {"step": "B.speech.order", "voting_started": "B.leaders", "vote_result": "B.vote",
+                "player_left": "B.win", "night_result": "B.night", "game_ended": "B.win",
+                "expelled": "B.sanctions"}.get(ev.type, "record")
     return {
         "step": "A.speech.order", "voting_started": "A.vote.order", "default_votes": "A.vote.default",
         "vote_result": "A.vote.result", "vote_cancelled": "A.remove.day", "muted": "A.foul.three",

@@ -7,8 +7,20 @@ import random
 import pytest
 
 from sportmafia.engine import (
-    Advance, Award, Check, DealCards, Foul, Game, Kill, Nominate, Override, Remove, RuleViolation, Shoot,
-    Undo, Vote,
+    Advance,
+    Award,
+    Check,
+    DealCards,
+    Foul,
+    Game,
+    Kill,
+    Nominate,
+    Override,
+    Remove,
+    RuleViolation,
+    Shoot,
+    Undo,
+    Vote,
     command_from_json,
 )
 from sportmafia.rules import get_ruleset
@@ -109,9 +121,12 @@ def test_a_dead_sheriff_does_not_check() -> None:
     assert not game.alive[6]
     advance_until(game, "shooting", day=2)
     game.execute(Advance())
-    game.execute(Advance())  # past the Don's check: no Sheriff step follows
-    assert game.step != "check_sheriff"
-    refused(game, Check(6, 3), "wrong-step")
+    game.execute(Advance())  # past the Don's check
+    # the host still calls the Sheriff (skipping the step would tell the table he is gone), but the dead
+    # Sheriff cannot check
+    assert game.step == "check_sheriff" and game.seat == 0
+    refused(game, Check(6, 3), "not-checker", "A.night.checks")
+    assert [c.type for c in game.legal_commands(None, extras=False)] == ["advance"]
 
 
 def test_commands_after_the_game_ended() -> None:

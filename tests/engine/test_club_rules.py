@@ -245,7 +245,8 @@ def test_setup_ten_seats_three_black_dealt_at_random() -> None:
 
 @pytest.mark.clause("A.night0")
 def test_night0_meetings_without_shot_or_check() -> None:
-    """A.night0: the black team meets, then the Don, then the Sheriff meets the host; no kill, no check."""
+    """A.night0: the black team meets, then the Don, then the Sheriff meets the host; no kill, no check.
+    The role steps do not name the seat (that would tell the table who holds the role)."""
     game = Game(CLUB, 10)
     events = game.execute(DealCards(roles=CLUB_DECK))
     assert steps(events) == [("meet_black", 0, 0)]
@@ -253,11 +254,13 @@ def test_night0_meetings_without_shot_or_check() -> None:
     refused(game, Shoot(DON, 1), code="wrong-step", clause="A.night.shoot")
     refused(game, Check(DON, SHERIFF), code="wrong-step", clause="A.night.checks")
     events = adv(game)
-    assert steps(events) == [("meet_don", DON, 0)]
+    assert steps(events) == [("meet_don", 0, 0)]
+    assert game.seat == 0 and view(game, "spectator")["seat"] == 0
     refused(game, Check(DON, SHERIFF), code="wrong-step", clause="A.night.checks")
     refused(game, Shoot(MAFIA_A, 1), code="wrong-step")
     events = adv(game)
-    assert steps(events) == [("meet_sheriff", SHERIFF, 0)]
+    assert steps(events) == [("meet_sheriff", 0, 0)]
+    assert game.seat == 0 and view(game, "spectator")["seat"] == 0
     refused(game, Check(SHERIFF, DON), code="wrong-step", clause="A.night.checks")
     refused(game, Nominate(1, 2), code="wrong-step")
     events = adv(game)
@@ -270,15 +273,22 @@ def test_night0_meetings_without_shot_or_check() -> None:
 
 
 @pytest.mark.clause("A.night0")
-def test_night0_skips_the_meeting_of_a_player_removed_at_night0() -> None:
-    """A.night0: a Sheriff removed during night 0 has no meeting with the host; day 1 still opens."""
+def test_night0_still_calls_the_meeting_of_a_player_removed_at_night0() -> None:
+    """A.night0: the host still calls a Sheriff removed during night 0 (skipping the call would tell the
+    table who held the role), but nothing happens at that meeting; day 1 then opens."""
     game = new_game("club")
     adv(game)  # meet_don
     events = run(game, Remove(SHERIFF, "peeping"))
     assert one(events, E.PlayerLeft).seat == SHERIFF
     assert not game.alive[SHERIFF] and game.step == "meet_don"
     events = adv(game)
+    assert steps(events) == [("meet_sheriff", 0, 0)]
+    assert not game.alive[SHERIFF]
+    refused(game, Check(SHERIFF, DON), code="wrong-step", clause="A.night.checks")
+    assert [c.type for c in game.legal_commands(None, extras=False)] == ["advance"]
+    events = adv(game)
     assert steps(events) == [("speech", 1, 60)]
+    assert not of(game.log, E.Checked)
 
 
 @pytest.mark.clause("A.speech.order")
@@ -1200,14 +1210,20 @@ def test_remove_night_black_who_had_not_shot_shot_judged_among_the_rest() -> Non
 
 @pytest.mark.clause("A.remove.night")
 def test_remove_night_checker_removed_loses_his_check() -> None:
-    """A.remove.night: a Don removed during his check leaves at once: the night goes on to the Sheriff."""
+    """A.remove.night: a Don removed during his check leaves at once and loses his check; the step itself
+    goes on (the host ends it as usual), then the Sheriff checks."""
     game = new_game("club")
     nominate_all(game, [])
     to_shooting(game)
     adv(game)
-    assert game.step == "check_don"
+    assert game.step == "check_don" and game.checker_seat() == DON
     events = run(game, Remove(DON, "peeping"))
-    assert steps(events) == [("check_sheriff", SHERIFF, 0)]
+    assert one(events, E.PlayerLeft).seat == DON
+    assert not steps(events) and game.step == "check_don" and game.checker_seat() == 0
+    refused(game, Check(DON, SHERIFF), code="not-checker")
+    assert [c.type for c in game.legal_commands(None, extras=False)] == ["advance"]
+    events = adv(game)
+    assert steps(events) == [("check_sheriff", 0, 0)] and game.checker_seat() == SHERIFF
     refused(game, Check(DON, SHERIFF), code="not-checker")
     events = finish_night(game)
     assert one(events, E.NightResult).killed == 0
@@ -1281,7 +1297,8 @@ def test_night_checks_order_shot_don_sheriff_and_a_shot_sheriff_still_checks() -
     refused(game, Check(DON, SHERIFF), code="wrong-step", clause="A.night.checks")
     run(game, *[Shoot(s, SHERIFF) for s in BLACK])
     events = adv(game)
-    assert steps(events) == [("check_don", DON, 0)]
+    assert steps(events) == [("check_don", 0, 0)] and game.checker_seat() == DON
+    assert view(game, "spectator")["seat"] == 0
     refused(game, Check(SHERIFF, 4), code="not-checker", clause="A.night.checks")
     refused(game, Check(DON, DON), code="check-self")
     refused(game, Shoot(DON, 1), code="wrong-step")
@@ -1289,7 +1306,8 @@ def test_night_checks_order_shot_don_sheriff_and_a_shot_sheriff_still_checks() -
     assert events == [E.Checked(DON, SHERIFF, True)]
     refused(game, Check(DON, 1), code="already-checked", clause="A.night.checks")
     events = adv(game)
-    assert steps(events) == [("check_sheriff", SHERIFF, 0)]
+    assert steps(events) == [("check_sheriff", 0, 0)] and game.checker_seat() == SHERIFF
+    assert view(game, "spectator")["seat"] == 0
     assert game.alive[SHERIFF]
     events = run(game, Check(SHERIFF, MAFIA_B))
     assert events == [E.Checked(SHERIFF, MAFIA_B, True)]
@@ -1306,18 +1324,28 @@ def test_night_checks_order_shot_don_sheriff_and_a_shot_sheriff_still_checks() -
 
 @pytest.mark.clause("A.night.checks")
 def test_night_checks_dead_checker_does_not_check() -> None:
-    """A.night.checks: a dead checker does not check: his step is skipped."""
+    """A.night.checks: a dead checker does not check: the host still calls his step (skipping it would
+    tell the table who held the role), but the step only ends."""
     game = new_game("club")
     nominate_all(game, [])
     shoot_all(game, SHERIFF)  # the Sheriff dies on night 1
     vote_out(game, DON)  # the Don leaves on day 2
     to_shooting(game)
     events = adv(game)
-    assert not [s for s in steps(events) if s[0].startswith("check_")]
+    assert steps(events) == [("check_don", 0, 0)] and game.checker_seat() == 0
+    refused(game, Check(DON, 1), code="not-checker", clause="A.night.checks")
+    assert [c.type for c in game.legal_commands(None, extras=False)] == ["advance"]
+    events = adv(game)
+    assert steps(events) == [("check_sheriff", 0, 0)] and game.checker_seat() == 0
+    refused(game, Check(SHERIFF, 1), code="not-checker", clause="A.night.checks")
+    assert [c.type for c in game.legal_commands(None, extras=False)] == ["advance"]
+    events = adv(game)
     assert one(events, E.NightResult).night == 2
     assert game.phase == "day"
-    night2 = [e for e in game.log if isinstance(e, E.Step) and e.day == 2 and e.step.startswith("check")]
-    assert night2 == []
+    night2 = [(e.step, e.seat) for e in game.log
+              if isinstance(e, E.Step) and e.day == 2 and e.step.startswith("check")]
+    assert night2 == [("check_don", 0), ("check_sheriff", 0)]
+    assert not [c for c in game.checks if c[0] == 2]
 
 
 @pytest.mark.clause("A.night.misses")

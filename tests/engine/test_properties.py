@@ -22,9 +22,35 @@ from hypothesis import strategies as st
 
 from sportmafia.bots import random_command
 from sportmafia.engine import (
-    BLACK_ROLES, SANCTIONS, Advance, Award, BestMove, Check, Command, DealCards, DrawFirstSpeaker, DrawLot,
-    Foul, Game, Kill, LiftVote, Nominate, Override, Protest, Remove, RuleViolation, Sanction, Shoot,
-    TeamDefeat, Undo, Vote, Withdraw, replay, to_record, view, visible_events,
+    BLACK_ROLES,
+    SANCTIONS,
+    Advance,
+    Award,
+    BestMove,
+    Check,
+    Command,
+    DealCards,
+    DrawFirstSpeaker,
+    DrawLot,
+    Foul,
+    Game,
+    Kill,
+    LiftVote,
+    Nominate,
+    Override,
+    Protest,
+    Remove,
+    RuleViolation,
+    Sanction,
+    Shoot,
+    TeamDefeat,
+    Undo,
+    Vote,
+    Withdraw,
+    replay,
+    to_record,
+    view,
+    visible_events,
 )
 from sportmafia.rules import get_ruleset
 

@@ -112,7 +112,7 @@ def last_words(game: Game) -> list[tuple[int, int]]:
 
 
 def night(game: Game, kill: int, check: int = 0) -> list[E.Event]:
-    """Play a night N>=1: the Commissar checks ``check`` (0: skips), the mafia kills ``kill``."""
+    """Play a night N>=1: the Commissar checks ``check`` (0: no check), the mafia kills ``kill``."""
     out: list[E.Event] = []
     if game.step == "check_commissar":
         if check:
@@ -258,7 +258,8 @@ def test_b_flow_day_zero_introductions_and_night_zero_meetings() -> None:
     refused(game, Kill(1), code="wrong-step", clause="B.night")
     refused(game, Check(COMMISSAR, 2), code="wrong-step", clause="B.night")
     events += game.execute(Advance())
-    assert (game.step, game.seat) == ("meet_commissar", COMMISSAR)
+    assert (game.step, game.seat) == ("meet_commissar", 0)  # the step does not name the Commissar
+    assert view(game, "spectator")["seat"] == 0
     refused(game, Check(COMMISSAR, 2), code="wrong-step")
     refused(game, Kill(1), code="wrong-step")
     events += game.execute(Advance())
@@ -635,7 +636,8 @@ def test_b_night_commissar_checks_then_the_mafia_kills() -> None:
     speeches(game, 1, {1: 4})
     defences(game)
     vote(game, {})
-    assert (game.step, game.day, game.seat) == ("check_commissar", 1, COMMISSAR)
+    assert (game.step, game.day, game.seat) == ("check_commissar", 1, 0)  # the seat is not named
+    assert game.checker_seat() == COMMISSAR and view(game, "spectator")["seat"] == 0
     refused(game, Kill(8), code="wrong-step", clause="B.night")
     refused(game, Check(2, 5), code="not-checker", clause="B.night")
     refused(game, Check(COMMISSAR, COMMISSAR), code="check-self")
@@ -673,8 +675,9 @@ def test_b_night_check_answers_not_mafia_for_peaceful() -> None:
 
 
 @pytest.mark.clause("B.night")
-def test_b_night_dead_commissar_does_not_wake_and_kill_every_night() -> None:
-    """B.night: with the Commissar gone the night is the kill alone; one kill every night but night 0."""
+def test_b_night_dead_commissar_is_still_called_but_cannot_check_and_kill_every_night() -> None:
+    """B.night: with the Commissar gone the host still calls him (skipping the call would tell the table
+    who held the role), but there is no check; one kill every night but night 0."""
     game = day1()
     speeches(game, 1, {1: 4})
     defences(game)
@@ -684,6 +687,11 @@ def test_b_night_dead_commissar_does_not_wake_and_kill_every_night() -> None:
     speeches(game, 1, {1: 4})
     defences(game)
     vote(game, {})
+    assert (game.step, game.day, game.seat) == ("check_commissar", 2, 0)
+    assert not game.alive[COMMISSAR] and game.checker_seat() == 0
+    refused(game, Check(COMMISSAR, 2), code="not-checker", clause="B.night")
+    assert [c.type for c in game.legal_commands(None, extras=False)] == ["advance"]
+    game.execute(Advance())
     assert (game.step, game.day) == ("kill", 2)
     events = night(game, 10)
     assert E.NightResult(2, 10) in events

@@ -213,7 +213,6 @@ class Game:
     # ------------------------------------------------------------------------------------------------
     # the fold
     def _apply(self, ev: E.Event) -> None:
-        self._legal = self._step_legal = None
         _APPLY[type(ev)](self, ev)
 
     def _a_dealt(self, ev: E.Dealt) -> None:
@@ -334,6 +333,7 @@ class Game:
 
     def _a_cancelled(self, ev: E.VoteCancelled) -> None:
         self.cancelled_days.add(ev.day)
+        self._speech_legal = {}
 
     def _a_muted(self, ev: E.Muted) -> None:
         self.mute_day[ev.seat] = ev.day
@@ -376,29 +376,28 @@ class Game:
         handler = _EXECUTE.get(type(command))
         if handler is None:
             raise RuleViolation("unknown-command", name=type(command).__name__)
-        mark = len(self.log)
-        out: list[E.Event] = []
-        self._out = out
+        log = self.log
+        mark = len(log)
         try:
             handler(self, command, rng)
         except RuleViolation:
-            if len(self.log) != mark:  # pragma: no cover - handlers check before they emit
-                del self.log[mark:]
+            if len(log) != mark:  # pragma: no cover - handlers check before they emit
+                del log[mark:]
                 self._refold()
             raise
         except Exception:
-            del self.log[mark:]
+            del log[mark:]
             self._refold()
             raise
-        return out
+        self._legal = self._step_legal = None
+        return log[mark:]
 
     def _emit(self, ev: E.Event) -> None:
+        """Append an event to the log and fold it in (handlers emit only after every check passed)."""
         log = self.log
         if ev.action:
             self._groups.append(len(log))
         log.append(ev)
-        self._out.append(ev)
-        self._legal = self._step_legal = None
         _APPLY[type(ev)](self, ev)
 
     # --- checks shared by handlers -------------------------------------------------------------------
@@ -497,7 +496,9 @@ class Game:
             raise RuleViolation("need-rng", clause="B.speech.order" if step == "first_speaker" else "B.lot")
         if step == "kill" and not self.kill_target:
             raise RuleViolation("kill-required")
-        self._emit(_ADVANCED)
+        log = self.log
+        self._groups.append(len(log))
+        log.append(_ADVANCED)  # the action event of "Next" (it changes no state by itself)
         self._advance()
 
     def _advance(self) -> None:
@@ -1243,29 +1244,29 @@ class Game:
         if not self._groups:
             raise RuleViolation("nothing-to-undo")
         seq = self._groups[-1]
-        ev = E.Undone(seq)
-        self.log.append(ev)
-        self._out.append(ev)
+        self.log.append(E.Undone(seq))
         self._refold()
 
     # ------------------------------------------------------------------------------------------------
     # legal commands
     def _build_command_tables(self) -> None:
-        n = self.n
-        seats = range(n + 1)
-        self._cmd_nominate = [[C.Nominate(b, t) for t in seats] for b in seats]
-        self._cmd_withdraw = [[C.Withdraw(b, t) for t in seats] for b in seats]
-        self._cmd_vote = [[C.Vote(v, c) for c in seats] for v in seats]
-        self._cmd_lift = [C.LiftVote(v) for v in seats]
-        self._cmd_shoot = [[C.Shoot(s, t) for t in seats] for s in seats]
-        self._cmd_check = [[C.Check(s, t) for t in seats] for s in seats]
-        self._cmd_kill = [C.Kill(t) for t in seats]
-        self._cmd_foul = [C.Foul(s) for s in seats]
-        self._cmd_tech = [C.Foul(s, technical=True) for s in seats]
-        self._cmd_remove = [C.Remove(s) for s in seats]
-        # events are immutable values: the common ones are made once per game
-        self._ev_nominated = [[E.Nominated(b, t) for t in seats] for b in seats]
-        self._ev_vote = [[E.VoteCast(v, c) for c in seats] for v in seats]
+        """Commands and events are immutable values: the ones listed often are made once per table size."""
+        tables = _TABLES.get(self.n)
+        if tables is None:
+            tables = _TABLES[self.n] = _Tables(self.n)
+        t = tables
+        self._cmd_nominate = t.nominate
+        self._cmd_withdraw = t.withdraw
+        self._cmd_vote = t.vote
+        self._cmd_lift = t.lift
+        self._cmd_shoot = t.shoot
+        self._cmd_check = t.check
+        self._cmd_kill = t.kill
+        self._cmd_foul = t.foul
+        self._cmd_tech = t.tech
+        self._cmd_remove = t.remove
+        self._ev_nominated = t.ev_nominated
+        self._ev_vote = t.ev_vote
 
     def legal_commands(self, actor: int | None = None, extras: bool = True) -> list[C.Command]:
         """What ``actor`` (None: the host or judge; a seat: that player) may do now.
@@ -1287,6 +1288,13 @@ class Game:
         if actor is None:
             return cmds
         return [c for c in cmds if c.actor_seat() == actor]
+
+    def step_commands(self) -> list[C.Command]:
+        """``legal_commands(None, extras=False)``: the host's commands of the current step (shared list)."""
+        cmds = self._step_legal
+        if cmds is None:
+            cmds = self._step_legal = self._compute_step_legal()
+        return cmds
 
     def _always_available(self) -> list[C.Command]:
         cached = self._always
@@ -1332,72 +1340,130 @@ class Game:
         return out
 
     def _compute_step_legal(self) -> list[C.Command]:
-        rs = self.rules
         if self.over:
+            rs = self.rules
             if rs.protest and self.protest is None and self.winner is not None and self.result != "override":
                 return [C.Protest("annul", ()), C.Protest("reverse", ())]
             return []
         step = self.step
-        out: list[C.Command]
-        if step == "deal":
-            return [_DEAL]
-        if step == "first_speaker":
-            out = [_DRAW_FIRST]
-        elif step == "lot":
-            out = [_DRAW_LOT]
-        else:
-            out = [_ADVANCE] if step != "kill" or self.kill_target else []
-        alive = self.alive
-        seat = self.seat
-        row: list[Any]
-        if step in ("speech", "muted"):
-            key = (seat, self.round, self.day in self.cancelled_days or self.day == 0, *self.speech_noms)
+        if step == "speech" or step == "muted":
+            key = (self.seat, self.round, self.day, *self.speech_noms)
             cached = self._speech_legal.get(key)
-            if cached is not None:
-                return cached
-            if (self.day >= 1 and self.round == rs.nomination_round and self.day not in self.cancelled_days
-                    and len(self.speech_noms) < rs.nominations_per_speech):
-                noms = self._nom_rows.get(seat)
-                if noms is None:
-                    row = self._cmd_nominate[seat]
-                    noms = [row[t] for t in self._seats if alive[t] and (rs.self_nomination or t != seat)]
-                    self._nom_rows[seat] = noms
-                out += noms
-            if rs.withdrawal:
-                row = self._cmd_withdraw[seat]
-                out += [row[t] for t in self.speech_noms]
-            self._speech_legal[key] = out
-        elif step == "voting":
-            votes = self.votes
-            if rs.nomination_style == "leaders":
-                cands = [c for c in self.vote_candidates if alive[c]]
-                for v in self._seats:
-                    if alive[v] and v not in votes:
-                        row = self._cmd_vote[v]
-                        out += [row[c] for c in cands]
-            else:
-                out += [self._cmd_vote[v][seat] for v in self._seats if alive[v] and v not in votes]
-        elif step == "lift":
-            out += [self._cmd_lift[v] for v in self._seats if alive[v] and v not in self.lift_yes]
-        elif step == "shooting":
-            roles = self.roles
-            for s in self._seats:
-                if alive[s] and roles[s] in BLACK_ROLES and len(self.shots.get(s, ())) < 2:
-                    row = self._cmd_shoot[s]
-                    out += [row[t] for t in self._seats if alive[t]]
-        elif step == "kill":
-            if not self.kill_target:
-                out += [self._cmd_kill[t] for t in self._seats if alive[t]]
-        elif step.startswith("check_"):
-            checker = self.checker_seat()
-            if checker and checker not in self.checked_tonight:
-                row = self._cmd_check[checker]
-                out += [row[t] for t in self._seats if alive[t] and t != checker]
-        elif step == "last_word" and self._best_move_open():
-            out += _best_moves(self.n, seat)
+            if cached is None:
+                cached = self._speech_legal[key] = self._legal_speech()
+            return cached
+        cmds: list[C.Command] = _STEP_LEGAL[step](self)
+        return cmds
+
+    def _legal_speech(self) -> list[C.Command]:
+        rs, seat, noms_now = self.rules, self.seat, self.speech_noms
+        out: list[C.Command] = [_ADVANCE]
+        row: list[Any]
+        if (self.day >= 1 and self.round == rs.nomination_round and self.day not in self.cancelled_days
+                and len(noms_now) < rs.nominations_per_speech):
+            noms = self._nom_rows.get(seat)
+            if noms is None:
+                alive, row = self.alive, self._cmd_nominate[seat]
+                noms = [row[t] for t in self._seats if alive[t] and (rs.self_nomination or t != seat)]
+                self._nom_rows[seat] = noms
+            out += noms
+        if rs.withdrawal:
+            row = self._cmd_withdraw[seat]
+            out += [row[t] for t in noms_now]
         return out
 
+    def _legal_advance_only(self) -> list[C.Command]:
+        return [_ADVANCE]
 
+    def _legal_voting(self) -> list[C.Command]:
+        alive, votes = self.alive, self.votes
+        out: list[C.Command] = [_ADVANCE]
+        table = self._cmd_vote
+        if self.rules.nomination_style == "leaders":
+            cands = [c for c in self.vote_candidates if alive[c]]
+            for v in self._seats:
+                if alive[v] and v not in votes:
+                    row = table[v]
+                    out += [row[c] for c in cands]
+        else:
+            seat = self.seat
+            out += [table[v][seat] for v in self._seats if alive[v] and v not in votes]
+        return out
+
+    def _legal_lift(self) -> list[C.Command]:
+        alive, yes, row = self.alive, self.lift_yes, self._cmd_lift
+        return [_ADVANCE, *[row[v] for v in self._seats if alive[v] and v not in yes]]
+
+    def _legal_shooting(self) -> list[C.Command]:
+        alive, roles, shots = self.alive, self.roles, self.shots
+        out: list[C.Command] = [_ADVANCE]
+        targets = [t for t in self._seats if alive[t]]
+        for s in self._seats:
+            if alive[s] and roles[s] in BLACK_ROLES and len(shots.get(s, ())) < 2:
+                row = self._cmd_shoot[s]
+                out += [row[t] for t in targets]
+        return out
+
+    def _legal_kill(self) -> list[C.Command]:
+        if self.kill_target:
+            return [_ADVANCE]
+        alive, row = self.alive, self._cmd_kill
+        return [row[t] for t in self._seats if alive[t]]
+
+    def _legal_check(self) -> list[C.Command]:
+        out: list[C.Command] = [_ADVANCE]
+        checker = self.checker_seat()
+        if checker and checker not in self.checked_tonight:
+            alive, row = self.alive, self._cmd_check[checker]
+            out += [row[t] for t in self._seats if alive[t] and t != checker]
+        return out
+
+    def _legal_last_word(self) -> list[C.Command]:
+        if self._best_move_open():
+            return [_ADVANCE, *_best_moves(self.n, self.seat)]
+        return [_ADVANCE]
+
+
+class _Tables:
+    """The commands and events of a table of ``n`` seats, indexed by seat (0 unused)."""
+
+    def __init__(self, n: int) -> None:
+        seats = range(n + 1)
+        self.nominate = [[C.Nominate(b, t) for t in seats] for b in seats]
+        self.withdraw = [[C.Withdraw(b, t) for t in seats] for b in seats]
+        self.vote = [[C.Vote(v, c) for c in seats] for v in seats]
+        self.lift = [C.LiftVote(v) for v in seats]
+        self.shoot = [[C.Shoot(s, t) for t in seats] for s in seats]
+        self.check = [[C.Check(s, t) for t in seats] for s in seats]
+        self.kill = [C.Kill(t) for t in seats]
+        self.foul = [C.Foul(s) for s in seats]
+        self.tech = [C.Foul(s, technical=True) for s in seats]
+        self.remove = [C.Remove(s) for s in seats]
+        self.ev_nominated = [[E.Nominated(b, t) for t in seats] for b in seats]
+        self.ev_vote = [[E.VoteCast(v, c) for c in seats] for v in seats]
+
+
+_TABLES: dict[int, _Tables] = {}
+
+_STEP_LEGAL: dict[str, Any] = {
+    "deal": lambda game: [C.DealCards()],
+    "first_speaker": lambda game: [C.DrawFirstSpeaker()],
+    "lot": lambda game: [C.DrawLot()],
+    "voting": Game._legal_voting,
+    "lift": Game._legal_lift,
+    "shooting": Game._legal_shooting,
+    "kill": Game._legal_kill,
+    "check_don": Game._legal_check,
+    "check_sheriff": Game._legal_check,
+    "check_commissar": Game._legal_check,
+    "last_word": Game._legal_last_word,
+    "tie_speech": Game._legal_advance_only,
+    "defence": Game._legal_advance_only,
+    "meet_black": Game._legal_advance_only,
+    "meet_don": Game._legal_advance_only,
+    "meet_sheriff": Game._legal_advance_only,
+    "meet_commissar": Game._legal_advance_only,
+}
 _STEPS: dict[tuple[str, int, int, int, int], E.Step] = {}
 
 
@@ -1413,9 +1479,6 @@ def _step(step: str, day: int, seat: int = 0, rnd: int = 0, seconds: int = 0) ->
 _ADVANCE = C.Advance()
 _ADVANCED = E.Advanced()
 _UNDO = C.Undo()
-_DEAL = C.DealCards()
-_DRAW_FIRST = C.DrawFirstSpeaker()
-_DRAW_LOT = C.DrawLot()
 _OVERRIDES: list[C.Command] = [C.Override("red"), C.Override("black"), C.Override(None)]
 _BEST_MOVES: dict[tuple[int, int], list[C.Command]] = {}
 

@@ -1645,3 +1645,48 @@ def test_the_player_whose_departure_ends_the_game_has_a_final_word() -> None:
     assert game.final_words() == [7]
     assert view(game, "spectator")["final_words"] == [7]
     refused(game, Foul(7), "game-over", "A.win")
+
+
+@pytest.mark.clause("A.remove.vote")
+def test_a_vote_cast_by_a_player_removed_during_the_vote_no_longer_counts() -> None:
+    """A.remove.vote D: the voting goes on after a removal; only the living vote, so a hand raised by the
+    removed player before he left is not counted."""
+    game = new_game("club")
+    advance_until(game, "speech", day=1, seat=1)
+    game.execute(Nominate(1, 5))
+    game.execute(Advance())
+    game.execute(Nominate(2, 6))
+    advance_until(game, "voting")
+    for voter in (1, 2, 8, 9, 10):
+        game.execute(Vote(voter, 5))
+    game.execute(Remove(10, "insult"))  # removed during voting: leaves, the vote goes on
+    assert game.step == "voting" and game.votes[10] == 5
+    game.execute(Advance())  # 5 keeps 4 living votes; 3, 4, 5, 6 and 7 default to 6
+    result = [e for e in game.log if e.type == "vote_result"][-1]
+    assert dict(result.tally) == {5: 4, 6: 5}  # with 10's hand it would have been a 5-5 tie
+    assert result.outcome == "out" and result.leaving == (6,)
+
+
+@pytest.mark.clause("A.vote.default")
+def test_without_the_default_vote_the_last_candidate_is_voted_on_too() -> None:
+    """A.vote.default as an option: a club variant without it votes on the last candidate like the others,
+    and a player who raised no hand gives no vote."""
+    from sportmafia.rules import CLUB
+
+    from ..conftest import CLUB_DECK
+
+    game = new_game(CLUB.variant("no-default", default_vote=False), roles=CLUB_DECK)
+    advance_until(game, "speech", day=1, seat=1)
+    game.execute(Nominate(1, 5))
+    game.execute(Advance())
+    game.execute(Nominate(2, 6))
+    advance_until(game, "voting")
+    game.execute(Vote(1, 5))
+    game.execute(Advance())
+    assert (game.step, game.seat) == ("voting", 6)
+    game.execute(Vote(2, 6))
+    game.execute(Vote(3, 6))
+    game.execute(Advance())
+    result = [e for e in game.log if e.type == "vote_result"][-1]
+    assert dict(result.tally) == {5: 1, 6: 2} and result.leaving == (6,)
+    assert not any(e.type == "default_votes" for e in game.log)

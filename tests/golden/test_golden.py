@@ -309,7 +309,7 @@ def test_covers_are_clause_ids() -> None:
     """``meta.covers`` names rulebook clauses (the shared rulebook, or the project's docs/rules), or "undo"
     (the host's undo, which the rulebook states without an id)."""
     texts = [p.read_text(encoding="utf-8") for p in (GOLDEN.parent.parent / "docs" / "rules").glob("*.md")]
-    rulebook = Path("/work/shared/docs/RULEBOOK.md")
+    rulebook = GOLDEN.parent.parent.parent / "shared" / "docs" / "RULEBOOK.md"
     if rulebook.exists():
         texts.append(rulebook.read_text(encoding="utf-8"))
     ids = {m for text in texts for m in re.findall(r"(?:\*\*|### )([ABFT]\.[\w.-]*\w)", text)}

@@ -689,9 +689,12 @@ class Game:
         self._count_club_vote()
 
     def _tally(self) -> list[tuple[int, int]]:
+        """Votes per candidate. D: a vote cast by a player who has since left the table (removed during the
+        vote) no longer counts: only the living vote (A.vote.one, B.vote)."""
         counts = dict.fromkeys(self.vote_candidates, 0)
-        for c in self.votes.values():
-            if c in counts:
+        alive = self.alive
+        for v, c in self.votes.items():
+            if c in counts and alive[v]:
                 counts[c] += 1
         return list(counts.items())
 
@@ -757,7 +760,7 @@ class Game:
 
     def _count_lift(self) -> None:
         leaders = tuple(self.vote_candidates)
-        yes = len(self.lift_yes)
+        yes = sum(1 for v in self.lift_yes if self.alive[v])
         tally = ((0, yes),)
         if yes * 2 > self.alive_count:
             self._emit(E.VoteResult("lift", tally, leaders, "lift"))
@@ -795,8 +798,8 @@ class Game:
         rs = self.rules
         cands = [c for c in self.vote_candidates if self.alive[c]]
         counts = dict.fromkeys(cands, 0)
-        for c in self.votes.values():
-            if c in counts:
+        for v, c in self.votes.items():
+            if c in counts and self.alive[v]:
                 counts[c] += 1
         tally = tuple(counts.items())
         if not cands:

@@ -12,7 +12,7 @@ from typing import Annotated
 import typer
 from rich.console import Console
 
-from .bots import play_random
+from .bots import play_plausible, play_random
 from .engine import RecordError, describe_event_line, load, replay, summary, to_record
 from .engine.describe import RESULT_NAMES, ROLE_NAMES, TEAM_NAMES, t
 from .rules import PRESETS, RuleSetError, get_ruleset
@@ -55,7 +55,7 @@ def demo(
         err.print(f"[red]{exc.message(lang)}[/red]")
         raise typer.Exit(2) from None
     names = DEMO_NAMES[:n] if n <= len(DEMO_NAMES) else None
-    game = play_random(rs, n, seed, names)
+    game = play_plausible(rs, n, seed, names)
     ru = lang == "ru"
     out.print(f"[bold]{'Правила' if ru else 'Rule set'}:[/bold] {rs.name} · {n} {'игроков' if ru else 'players'} · seed {seed}")
     for s in range(1, n + 1):

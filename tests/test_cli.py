@@ -1,0 +1,79 @@
+"""The sportmafia command: demo, replay and simulate; and the bots behind them."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from sportmafia.bots import play_plausible, play_random
+from sportmafia.cli import app
+from sportmafia.engine import replay, to_record
+from sportmafia.rules import PRESETS, get_ruleset
+
+runner = CliRunner()
+
+
+def test_demo_prints_the_rule_set_seats_events_and_outcome(tmp_path: Path) -> None:
+    out = tmp_path / "game.json"
+    result = runner.invoke(app, ["demo", "--seed", "3", "--save", str(out)])
+    assert result.exit_code == 0, result.output
+    text = result.output
+    assert "Правила: club" in text and "Ворон" in text
+    assert "День 1" in text and "Ночь 0" in text
+    assert "Итог:" in text
+    record = json.loads(out.read_text(encoding="utf-8"))
+    assert replay(record).over
+
+
+def test_demo_in_english_for_a_tournament_table() -> None:
+    result = runner.invoke(app, ["demo", "--preset", "tournament", "--players", "13", "--lang", "en"])
+    assert result.exit_code == 0, result.output
+    assert "Rule set: tournament · 13 players" in result.output
+    assert "Commissar" in result.output and "Outcome:" in result.output
+
+
+def test_demo_refuses_a_table_the_rule_set_does_not_deal() -> None:
+    result = runner.invoke(app, ["demo", "--preset", "tournament", "--players", "10", "--lang", "en"])
+    assert result.exit_code == 2
+    assert "12-16" in result.output
+
+
+def test_replay_prints_the_course_and_json(tmp_path: Path) -> None:
+    game = play_plausible(get_ruleset("fiim"), 10, 4)
+    path = tmp_path / "g.json"
+    path.write_text(json.dumps(to_record(game)), encoding="utf-8")
+    result = runner.invoke(app, ["replay", str(path), "--json"])
+    assert result.exit_code == 0, result.output
+    summary = json.loads(result.output)
+    assert summary["winner"] == game.winner and summary["events"] == len(game.log)
+    assert [d["seat"] for d in summary["departures"]] == [s for s, *_ in game.departures]
+    text = runner.invoke(app, ["replay", str(path)]).output
+    assert "Night 1" in text
+
+
+def test_replay_of_a_missing_or_broken_file_exits_non_zero(tmp_path: Path) -> None:
+    assert runner.invoke(app, ["replay", str(tmp_path / "none.json")]).exit_code == 2
+    bad = tmp_path / "bad.json"
+    bad.write_text("{not json", encoding="utf-8")
+    result = runner.invoke(app, ["replay", str(bad)])
+    assert result.exit_code == 1 and "[record]" in result.output
+
+
+def test_simulate_reports_how_games_ended() -> None:
+    result = runner.invoke(app, ["simulate", "--games", "30", "--preset", "fiim"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert sum(data["winners"].values()) == 30
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_bots_play_whole_games_the_same_way_for_a_seed(preset: str) -> None:
+    rs = get_ruleset(preset)
+    for seed in range(20):
+        a = play_plausible(rs, rs.min_players, seed)
+        assert a.over and a.log == play_plausible(rs, rs.min_players, seed).log
+        b = play_random(rs, rs.max_players, seed)
+        assert b.over and b.log == play_random(rs, rs.max_players, seed).log

@@ -12,7 +12,18 @@ import random
 from collections.abc import Sequence
 
 from ..engine import (
-    BLACK_ROLES, FOUL_REASONS, Advance, BestMove, Check, Command, Foul, Game, Kill, LiftVote, Nominate, Shoot,
+    BLACK_ROLES,
+    FOUL_REASONS,
+    Advance,
+    BestMove,
+    Check,
+    Command,
+    Foul,
+    Game,
+    Kill,
+    LiftVote,
+    Nominate,
+    Shoot,
     Vote,
 )
 from ..rules import RuleSet

@@ -1,0 +1,28 @@
+"""The storage layer: games as append-only event logs in SQLite (default) or PostgreSQL.
+
+See ``docs/store.md``. The usual start::
+
+    store = open_store()   # $SPORTMAFIA_DATABASE_URL, else ./var/sportmafia.db
+    upgrade(store.engine)  # apply the shipped migrations
+"""
+
+from .db import database_url, make_engine
+from .migrate import current_revision, head_revision, upgrade
+from .models import Base, Club, GameEvent, StoredGame
+from .store import (
+    AppendResult,
+    ClubNotFound,
+    CorruptLog,
+    GameNotFound,
+    GameSummary,
+    StaleSequence,
+    Store,
+    StoreError,
+    open_store,
+)
+
+__all__ = [
+    "AppendResult", "Base", "Club", "ClubNotFound", "CorruptLog", "GameEvent", "GameNotFound", "GameSummary",
+    "StaleSequence", "Store", "StoreError", "StoredGame", "current_revision", "database_url", "head_revision",
+    "make_engine", "open_store", "upgrade",
+]

@@ -1,0 +1,76 @@
+"""Where the database is and how to connect to it."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import Engine, create_engine, event
+from sqlalchemy.engine import URL, make_url
+from sqlalchemy.pool import ConnectionPoolEntry
+
+URL_ENV = "SPORTMAFIA_DATABASE_URL"
+DATA_ENV = "SPORTMAFIA_DATA"
+DEFAULT_DATA = "./var/"
+SQLITE_FILE = "sportmafia.db"
+BUSY_TIMEOUT_MS = 15_000
+"""How long a SQLite writer waits for another writer's transaction before giving up."""
+
+IMMEDIATE = "sportmafia_sqlite_immediate"
+"""Execution option: on SQLite, begin the transaction with ``BEGIN IMMEDIATE`` (take the write lock first)."""
+
+
+def database_url(url: str | None = None) -> str:
+    """The database to use: ``url``, else ``$SPORTMAFIA_DATABASE_URL``, else the SQLite file
+    ``sportmafia.db`` in ``$SPORTMAFIA_DATA`` (default ``./var/``, created if missing)."""
+    if url:
+        return url
+    env = os.environ.get(URL_ENV)
+    if env:
+        return env
+    folder = Path(os.environ.get(DATA_ENV) or DEFAULT_DATA).expanduser()
+    folder.mkdir(parents=True, exist_ok=True)
+    return f"sqlite:///{(folder / SQLITE_FILE).resolve()}"
+
+
+def normalize_url(url: str | URL) -> URL:
+    """``postgresql://`` and ``postgres://`` URLs use psycopg 3 (the driver this package installs)."""
+    if isinstance(url, str) and url.startswith("postgres://"):
+        url = "postgresql://" + url[len("postgres://"):]
+    parsed = make_url(url)
+    if parsed.drivername == "postgresql":
+        parsed = parsed.set(drivername="postgresql+psycopg")
+    return parsed
+
+
+def make_engine(url: str | URL | None = None, **kwargs: Any) -> Engine:
+    """An engine for ``url`` (see :func:`database_url`). SQLite files run in WAL mode with foreign keys
+    on and a busy timeout, and SQLAlchemy (not the sqlite3 module) emits ``BEGIN``, so that reads are
+    transactional and writers can take the lock first."""
+    parsed = normalize_url(url if url is not None else database_url())
+    if parsed.get_backend_name() == "sqlite":
+        engine = create_engine(parsed, **kwargs)
+        _configure_sqlite(engine, memory=parsed.database in (None, "", ":memory:"))
+        return engine
+    kwargs.setdefault("pool_pre_ping", True)
+    return create_engine(parsed, **kwargs)
+
+
+def _configure_sqlite(engine: Engine, memory: bool) -> None:
+    @event.listens_for(engine, "connect")
+    def _on_connect(dbapi_connection: Any, _record: ConnectionPoolEntry) -> None:
+        dbapi_connection.isolation_level = None  # sqlite3 emits no BEGIN of its own; see _on_begin
+        cursor = dbapi_connection.cursor()
+        try:
+            if not memory:
+                cursor.execute("PRAGMA journal_mode=WAL")
+            cursor.execute("PRAGMA foreign_keys=ON")
+            cursor.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
+        finally:
+            cursor.close()
+
+    @event.listens_for(engine, "begin")
+    def _on_begin(conn: Any) -> None:
+        immediate = conn.get_execution_options().get(IMMEDIATE, False)
+        conn.exec_driver_sql("BEGIN IMMEDIATE" if immediate else "BEGIN")

@@ -1,0 +1,55 @@
+"""Run the shipped Alembic migrations from code (the app calls :func:`upgrade` when it starts)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from alembic import command
+from alembic.config import Config
+from alembic.runtime.migration import MigrationContext
+from alembic.script import ScriptDirectory
+from sqlalchemy import Engine
+
+from .db import IMMEDIATE, make_engine
+
+MIGRATIONS = Path(__file__).resolve().parent / "migrations"
+_PG_LOCK = 0x5D0A_F1A0
+"""PostgreSQL advisory lock key: two processes starting at once migrate one after the other."""
+
+
+def alembic_config(url: str | None = None) -> Config:
+    """An Alembic config pointing at the migrations inside the package (no alembic.ini needed)."""
+    cfg = Config()
+    cfg.set_main_option("script_location", str(MIGRATIONS).replace("%", "%%"))
+    if url:
+        cfg.set_main_option("sqlalchemy.url", url.replace("%", "%%"))
+    return cfg
+
+
+def head_revision() -> str:
+    head = ScriptDirectory.from_config(alembic_config()).get_current_head()
+    assert head is not None
+    return head
+
+
+def current_revision(engine: Engine) -> str | None:
+    """The revision the database is at (None for a database never migrated)."""
+    with engine.connect() as conn:
+        return MigrationContext.configure(conn).get_current_revision()
+
+
+def upgrade(engine_or_url: Engine | str | None = None, revision: str = "head") -> None:
+    """Bring the database up to ``revision`` in one transaction. Safe to call on every start, and from
+    several processes at once (they take a lock and run one after the other)."""
+    owned = not isinstance(engine_or_url, Engine)
+    engine = make_engine(engine_or_url) if not isinstance(engine_or_url, Engine) else engine_or_url
+    try:
+        with engine.execution_options(**{IMMEDIATE: True}).begin() as conn:
+            if conn.dialect.name == "postgresql":
+                conn.exec_driver_sql(f"SELECT pg_advisory_xact_lock({_PG_LOCK})")
+            cfg = alembic_config()
+            cfg.attributes["connection"] = conn
+            command.upgrade(cfg, revision)
+    finally:
+        if owned:
+            engine.dispose()

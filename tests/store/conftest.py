@@ -1,0 +1,97 @@
+"""Store tests run the same functions on SQLite (a temp file) and on PostgreSQL.
+
+PostgreSQL: ``$SPORTMAFIA_TEST_POSTGRES_URL`` or ``postgresql+psycopg://postgres@127.0.0.1:5432/test``. Each
+test gets a schema of its own (made fresh, dropped afterwards), so runs never collide. When the server
+cannot be reached the PostgreSQL cases are skipped with the reason, except when ``CI`` is "true": there
+they fail, so that CI never passes without having run them.
+"""
+
+from __future__ import annotations
+
+import os
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+
+import psycopg
+import pytest
+from sqlalchemy.engine import make_url
+
+from sportmafia.store import Store, open_store, upgrade
+
+PG_ENV = "SPORTMAFIA_TEST_POSTGRES_URL"
+PG_DEFAULT = "postgresql+psycopg://postgres@127.0.0.1:5432/test"
+BACKENDS = ("sqlite", "postgresql")
+
+_pg_state: dict[str, str | None] = {}
+
+
+def pg_url() -> str:
+    return os.environ.get(PG_ENV) or PG_DEFAULT
+
+
+def _libpq_dsn(url: str) -> str:
+    return make_url(url).set(drivername="postgresql").render_as_string(hide_password=False)
+
+
+def pg_unreachable() -> str | None:
+    """None when PostgreSQL answers, else why not (asked once per run)."""
+    if "reason" not in _pg_state:
+        try:
+            with psycopg.connect(_libpq_dsn(pg_url()), connect_timeout=3) as conn:
+                conn.execute("SELECT 1")
+            _pg_state["reason"] = None
+        except Exception as exc:
+            detail = " ".join(str(exc).split())
+            _pg_state["reason"] = f"PostgreSQL at {pg_url()} cannot be reached ({type(exc).__name__}: {detail})"
+    return _pg_state["reason"]
+
+
+def pytest_report_header() -> str:
+    reason = pg_unreachable()
+    return f"store backends: sqlite, postgresql ({'reachable' if reason is None else reason})"
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    reason = _pg_state.get("reason")
+    if reason:
+        terminalreporter.write_line(f"store tests: PostgreSQL cases not run: {reason}", yellow=True)
+
+
+def _require_pg() -> None:
+    reason = pg_unreachable()
+    if reason is None:
+        return
+    if os.environ.get("CI") == "true":
+        pytest.fail(f"{reason} (CI=true: the PostgreSQL store tests must run)", pytrace=False)
+    pytest.skip(reason)
+
+
+@pytest.fixture(params=BACKENDS)
+def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    """The URL of an empty database on each backend."""
+    if request.param == "sqlite":
+        yield f"sqlite:///{tmp_path / 'store.db'}"
+        return
+    _require_pg()
+    schema = f"sm_test_{uuid.uuid4().hex[:12]}"
+    dsn = _libpq_dsn(pg_url())
+    with psycopg.connect(dsn, autocommit=True) as conn:
+        conn.execute(f'CREATE SCHEMA "{schema}"')
+    try:
+        yield make_url(pg_url()).update_query_dict({"options": f"-csearch_path={schema}"}).render_as_string(
+            hide_password=False)
+    finally:
+        with psycopg.connect(dsn, autocommit=True) as conn:
+            conn.execute(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
+
+
+@pytest.fixture
+def store(db_url: str) -> Iterator[Store]:
+    """A migrated store on each backend."""
+    upgrade(db_url)
+    s = open_store(db_url)
+    try:
+        yield s
+    finally:
+        s.close()

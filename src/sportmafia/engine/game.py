@@ -71,6 +71,8 @@ class Game:
         self.log: list[E.Event] = []
         self._seats = range(1, players + 1)
         self._build_command_tables()
+        rs = ruleset
+        self._nom_key = (players, rs.self_nomination, rs.withdrawal, rs.nominations_per_speech)
         self._reset()
 
     @classmethod
@@ -93,6 +95,9 @@ class Game:
         self.roles: list[str] = [""] * (n + 1)
         self.alive: list[bool] = [False] + [True] * n
         self.alive_count = n
+        self.alive_mask = (1 << (n + 1)) - 2  # bit s set: seat s is at the table
+        self.voted_mask = 0  # bit v set: v has voted in the current vote
+        self.black_count = 0
         self.left: dict[int, tuple[str, int, bool]] = {}
         self.departures: list[tuple[int, str, int, bool]] = []
         self.removed: dict[int, str] = {}
@@ -136,8 +141,6 @@ class Game:
         self._legal: list[C.Command] | None = None
         self._step_legal: list[C.Command] | None = None
         self._always: list[C.Command] | None = None
-        self._nom_rows: dict[int, list[C.Command]] = {}
-        self._speech_legal: dict[tuple[Any, ...], list[C.Command]] = {}
 
     def _refold(self) -> None:
         log = self.log
@@ -196,8 +199,8 @@ class Game:
             return 0
 
     def black_alive(self) -> int:
-        roles, alive = self.roles, self.alive
-        return sum(1 for s in self._seats if alive[s] and roles[s] in BLACK_ROLES)
+        """Black players at the table (0 before the deal)."""
+        return self.black_count
 
     def _winner_by_count(self) -> str | None:
         black = self.black_alive()
@@ -217,6 +220,7 @@ class Game:
 
     def _a_dealt(self, ev: E.Dealt) -> None:
         self.roles = ["", *ev.roles]
+        self.black_count = sum(1 for s in self._seats if self.alive[s] and self.roles[s] in BLACK_ROLES)
 
     def _a_step(self, ev: E.Step) -> None:
         step = ev.step
@@ -224,6 +228,7 @@ class Game:
             self.day = ev.day
             self.spoke_today = set()
             self.votes = {}
+            self.voted_mask = 0
             self.lift_yes = set()
             self.candidates = []
             self.nominators = {}
@@ -279,6 +284,7 @@ class Game:
 
     def _a_vote(self, ev: E.VoteCast) -> None:
         self.votes[ev.voter] = ev.candidate
+        self.voted_mask |= 1 << ev.voter
 
     def _a_lift_vote(self, ev: E.LiftVoteCast) -> None:
         self.lift_yes.add(ev.voter)
@@ -317,6 +323,7 @@ class Game:
         self.vote_kind = ev.kind
         self.vote_candidates = list(ev.candidates)
         self.votes = {}
+        self.voted_mask = 0
         self.lift_yes = set()
         self.vote_started = True
 
@@ -333,7 +340,6 @@ class Game:
 
     def _a_cancelled(self, ev: E.VoteCancelled) -> None:
         self.cancelled_days.add(ev.day)
-        self._speech_legal = {}
 
     def _a_muted(self, ev: E.Muted) -> None:
         self.mute_day[ev.seat] = ev.day
@@ -341,11 +347,12 @@ class Game:
     def _a_left(self, ev: E.PlayerLeft) -> None:
         self.alive[ev.seat] = False
         self.alive_count -= 1
+        self.alive_mask &= ~(1 << ev.seat)
+        if self.roles[ev.seat] in BLACK_ROLES:
+            self.black_count -= 1
         self.left[ev.seat] = (ev.how, ev.day, ev.night)
         self.departures.append((ev.seat, ev.how, ev.day, ev.night))
         self._always = None
-        self._nom_rows = {}
-        self._speech_legal = {}
 
     def _a_night_result(self, ev: E.NightResult) -> None:
         self.night_kills[ev.night] = ev.killed
@@ -503,10 +510,10 @@ class Game:
 
     def _advance(self) -> None:
         step = self.step
-        if step.startswith("meet_"):
-            self._next_meeting(step[5:])
-        elif step in ("speech", "muted"):
+        if step == "speech" or step == "muted":
             self._next_speaker()
+        elif step.startswith("meet_"):
+            self._next_meeting(step[5:])
         elif step == "last_word":
             self._next_last_word_or(self._after_last_words)
         elif step == "tie_speech":
@@ -1350,26 +1357,29 @@ class Game:
             return []
         step = self.step
         if step == "speech" or step == "muted":
-            key = (self.seat, self.round, self.day, *self.speech_noms)
-            cached = self._speech_legal.get(key)
+            # The list depends only on the table, the rule set's nomination options, the speaker, who is
+            # at the table, whether he may nominate now and what he has nominated in this speech: it is
+            # shared by all games (commands are immutable values).
+            noms = self.speech_noms
+            day = self.day
+            open_now = day >= 1 and self.round == self.rules.nomination_round and day not in self.cancelled_days
+            key = (self._nom_key, self.seat, self.alive_mask, open_now, *noms)
+            cached = _SPEECH_LEGAL.get(key)
             if cached is None:
-                cached = self._speech_legal[key] = self._legal_speech()
+                if len(_SPEECH_LEGAL) > _CACHE_LIMIT:
+                    _SPEECH_LEGAL.clear()
+                cached = _SPEECH_LEGAL[key] = self._legal_speech(open_now)
             return cached
         cmds: list[C.Command] = _STEP_LEGAL[step](self)
         return cmds
 
-    def _legal_speech(self) -> list[C.Command]:
+    def _legal_speech(self, open_now: bool) -> list[C.Command]:
         rs, seat, noms_now = self.rules, self.seat, self.speech_noms
         out: list[C.Command] = [_ADVANCE]
         row: list[Any]
-        if (self.day >= 1 and self.round == rs.nomination_round and self.day not in self.cancelled_days
-                and len(noms_now) < rs.nominations_per_speech):
-            noms = self._nom_rows.get(seat)
-            if noms is None:
-                alive, row = self.alive, self._cmd_nominate[seat]
-                noms = [row[t] for t in self._seats if alive[t] and (rs.self_nomination or t != seat)]
-                self._nom_rows[seat] = noms
-            out += noms
+        if open_now and len(noms_now) < rs.nominations_per_speech:
+            alive, row = self.alive, self._cmd_nominate[seat]
+            out += [row[t] for t in self._seats if alive[t] and (rs.self_nomination or t != seat)]
         if rs.withdrawal:
             row = self._cmd_withdraw[seat]
             out += [row[t] for t in noms_now]
@@ -1390,7 +1400,14 @@ class Game:
                     out += [row[c] for c in cands]
         else:
             seat = self.seat
+            key = (self.n, seat, self.alive_mask & ~self.voted_mask)
+            cached = _VOTE_LEGAL.get(key)
+            if cached is not None:
+                return cached
             out += [table[v][seat] for v in self._seats if alive[v] and v not in votes]
+            if len(_VOTE_LEGAL) > _CACHE_LIMIT:
+                _VOTE_LEGAL.clear()
+            _VOTE_LEGAL[key] = out
         return out
 
     def _legal_lift(self) -> list[C.Command]:
@@ -1447,6 +1464,10 @@ class _Tables:
 
 
 _TABLES: dict[int, _Tables] = {}
+# Legal-command lists shared by all games, keyed by what they depend on (bounded: cleared when full).
+_CACHE_LIMIT = 200_000
+_SPEECH_LEGAL: dict[tuple[Any, ...], list[C.Command]] = {}
+_VOTE_LEGAL: dict[tuple[int, int, int], list[C.Command]] = {}
 
 _STEP_LEGAL: dict[str, Any] = {
     "deal": lambda game: [C.DealCards()],

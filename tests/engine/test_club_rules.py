@@ -200,15 +200,21 @@ def nine_players() -> Game:
     return game
 
 
-def four_players() -> Game:
-    """Day 4 with 3 (Don), 6 (Sheriff), 9 and 10 at the table: 1 black, 3 red."""
-    game = new_game("club")
+def down_to_five(game: Game) -> None:
+    """From the deal to day 3's vote: mafia 4 and 7 voted out, 1 and 2 shot, 5 voted out (5 left: 3, 6, 8,
+    9, 10; night 3 is next)."""
     advance_until(game, "speech", day=1, seat=1)
     vote_out(game, MAFIA_A)
     shoot_all(game, 1)
     vote_out(game, MAFIA_B)
     shoot_all(game, 2)
     vote_out(game, 5)
+
+
+def four_players() -> Game:
+    """Day 4 with 3 (Don), 6 (Sheriff), 9 and 10 at the table: 1 black, 3 red."""
+    game = new_game("club")
+    down_to_five(game)
     shoot_all(game, 8)
     to_speeches(game)
     assert game.living() == [3, 6, 9, 10] and game.day == 4 and not game.over
@@ -794,12 +800,7 @@ def test_tie_four_lift_needs_three_of_four_and_is_an_option() -> None:
     assert one(events, E.VoteResult).outcome == "stay" and game.living() == [3, 6, 9, 10]
     variant = CLUB.variant("club-no-lift4", lift_two_at_four=False)
     game = new_game(variant, roles=CLUB_DECK)
-    advance_until(game, "speech", day=1, seat=1)
-    vote_out(game, MAFIA_A)
-    shoot_all(game, 1)
-    vote_out(game, MAFIA_B)
-    shoot_all(game, 2)
-    vote_out(game, 5)
+    down_to_five(game)
     shoot_all(game, 8)
     nominate_all(game, [9, 10])
     cast(game, {9: [3, 9]})
@@ -1022,12 +1023,7 @@ def test_foul_short_muted_player_speaks_30s_at_four_and_three_players() -> None:
 def test_foul_short_not_at_five_players() -> None:
     """A.foul.short: with 5 players at the table a muted player loses his whole speech (no 30 s)."""
     game = new_game("club")
-    advance_until(game, "speech", day=1, seat=1)
-    vote_out(game, MAFIA_A)
-    shoot_all(game, 1)
-    vote_out(game, MAFIA_B)
-    shoot_all(game, 2)
-    vote_out(game, 5)
+    down_to_five(game)
     to_shooting(game)
     assert game.alive_count == 5
     run(game, Foul(9), Foul(9), Foul(9))
@@ -1421,12 +1417,7 @@ def test_night_four_counts_only_nights_at_four_players() -> None:
     """A.night.four: nights with more than four players at the table do not count towards it."""
     variant = CLUB.variant("club-no-misses", misses_win=0)
     game = new_game(variant, roles=CLUB_DECK)
-    advance_until(game, "speech", day=1, seat=1)
-    vote_out(game, MAFIA_A)
-    shoot_all(game, 1)
-    vote_out(game, MAFIA_B)
-    shoot_all(game, 2)
-    vote_out(game, 5)
+    down_to_five(game)
     miss_night(game)  # night 3 at 5 players
     nominate_all(game, [])
     miss_night(game)  # night 4 at 5 players

@@ -6,7 +6,7 @@ scenario returns its :class:`Table`; the record ``to_record(game, meta={"title",
 ``<name>.json`` in this folder.
 
 The outcomes are NOT taken from here: ``expected.json`` is written by hand from the rulebook
-(/work/shared/docs/RULEBOOK.md) and ``test_golden.py`` compares the engine's replay with it. The helpers of
+(`../shared/docs/RULEBOOK.md`, restated in `docs/rules/`) and ``test_golden.py`` compares the engine's replay with it. The helpers of
 :class:`Table` press only the buttons a host would press (``Advance``, ``Vote``, ``Shoot``...) and check
 that the game is where the script believes it is (whose speech, which candidate, who got the default
 votes), so a script that drifts from the game fails here instead of writing a record that means something

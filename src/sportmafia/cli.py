@@ -128,6 +128,34 @@ def simulate(
                       "results": dict(results), "events_per_game": round(events / max(games, 1), 1)}))
 
 
+@app.command()
+def serve(
+    host: Annotated[str, typer.Option(help="The address to listen on.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="The port to listen on.")] = 8000,
+) -> None:
+    """Run the server: the JSON API on the database of $SPORTMAFIA_DATABASE_URL (or SQLite in
+    $SPORTMAFIA_DATA). The first start makes a demo club and the admin account and prints its password once."""
+    import uvicorn
+
+    from .store import open_store
+    from .web import create_app, ensure_demo
+
+    store = open_store(migrate=True)
+    setup = ensure_demo(store)
+    web_app = create_app(store)
+    out.print(f"sportmafia is running at http://{host}:{port}", markup=False)
+    if setup.created:
+        out.print(f"First start: log in as '{setup.login}'", markup=False)
+        if setup.password is not None:
+            out.print(f"  password: {setup.password}   (shown only this once: write it down)", markup=False)
+        else:
+            out.print("  password: the one in SPORTMAFIA_ADMIN_PASSWORD", markup=False)
+    try:
+        uvicorn.run(web_app, host=host, port=port, log_level="info")
+    finally:
+        store.close()
+
+
 if __name__ == "__main__":  # pragma: no cover
     random.seed()
     app()

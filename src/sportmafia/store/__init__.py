@@ -8,21 +8,25 @@ See ``docs/store.md``. The usual start::
 
 from .db import database_url, make_engine
 from .migrate import current_revision, head_revision, upgrade
-from .models import Base, Club, GameEvent, StoredGame
+from .models import USER_ROLES, Base, Club, ClubPlayer, GameEvent, StoredGame, User
 from .store import (
     AppendResult,
     ClubNotFound,
     CorruptLog,
     GameNotFound,
     GameSummary,
+    LoginTaken,
+    RosterPlayer,
     StaleSequence,
     Store,
     StoreError,
+    UserRecord,
     open_store,
 )
 
 __all__ = [
-    "AppendResult", "Base", "Club", "ClubNotFound", "CorruptLog", "GameEvent", "GameNotFound", "GameSummary",
-    "StaleSequence", "Store", "StoreError", "StoredGame", "current_revision", "database_url", "head_revision",
-    "make_engine", "open_store", "upgrade",
+    "USER_ROLES", "AppendResult", "Base", "Club", "ClubNotFound", "ClubPlayer", "CorruptLog", "GameEvent",
+    "GameNotFound", "GameSummary", "LoginTaken", "RosterPlayer", "StaleSequence", "Store", "StoreError",
+    "StoredGame", "User", "UserRecord", "current_revision", "database_url", "head_revision", "make_engine",
+    "open_store", "upgrade",
 ]

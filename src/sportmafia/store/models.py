@@ -1,4 +1,5 @@
-"""The tables: clubs, games (a summary row per game) and game events (the append-only log).
+"""The tables: clubs, their rosters and users, games (a summary row per game) and game events (the
+append-only log).
 
 A game *is* its event log: ``game_events`` holds every event the engine produced, numbered by ``seq`` from 0
 (the index of the event in :attr:`Game.log`, the same number ``visible_events`` and ``Undone.seq`` use). The
@@ -33,6 +34,7 @@ NAMING_CONVENTION = {
 """Constraint names are fixed by convention so that migrations can name what they alter."""
 
 STATUSES = ("dealing", "playing", "over")
+USER_ROLES = ("admin", "host", "judge")
 
 
 def utcnow() -> datetime:
@@ -88,4 +90,29 @@ class GameEvent(Base):
     """``event.to_json()``, type included."""
     command_id: Mapped[str | None] = mapped_column(String(64), nullable=True)
     """The client's id of the command, on the command's action event (the first of its group)."""
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class ClubPlayer(Base):
+    """A name on a club's roster (the players a host picks when seating a table)."""
+
+    __tablename__ = "club_players"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    club_id: Mapped[int] = mapped_column(ForeignKey("clubs.id"), index=True)
+    name: Mapped[str] = mapped_column(String(64))
+
+
+class User(Base):
+    """An account of a club: an admin, a host or a judge. ``password_hash`` is an argon2 hash (the web
+    layer hashes; the store never sees a password)."""
+
+    __tablename__ = "users"
+    __table_args__ = (CheckConstraint("role IN ('admin', 'host', 'judge')", name="role"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    club_id: Mapped[int] = mapped_column(ForeignKey("clubs.id"), index=True)
+    login: Mapped[str] = mapped_column(String(64), unique=True)
+    password_hash: Mapped[str] = mapped_column(String(255))
+    role: Mapped[str] = mapped_column(String(16))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)

@@ -23,7 +23,7 @@ from ..engine import Command, Event, Game, event_from_json, to_record
 from ..engine.game import Rng
 from ..rules import RuleSet, get_ruleset
 from .db import IMMEDIATE, make_engine
-from .models import Club, GameEvent, StoredGame, utcnow
+from .models import USER_ROLES, Club, ClubPlayer, GameEvent, StoredGame, User, utcnow
 
 COMMAND_ID_MAX = 64
 """The longest command id the store keeps (a UUID is 36 characters)."""
@@ -58,6 +58,14 @@ class StaleSequence(StoreError):
         self.game_id = game_id
         self.expected = expected
         self.next_seq = next_seq
+
+
+class LoginTaken(StoreError):
+    """Another user already has this login."""
+
+    def __init__(self, login: str) -> None:
+        super().__init__(f"the login {login!r} is taken")
+        self.login = login
 
 
 class CorruptLog(StoreError):
@@ -97,6 +105,31 @@ class GameSummary:
     next_seq: int
     created_at: datetime
     updated_at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class UserRecord:
+    """A user's row. ``password_hash`` is what the web layer stored (argon2); never a password."""
+
+    id: int
+    club_id: int
+    login: str
+    password_hash: str
+    role: str
+    created_at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class RosterPlayer:
+    """A name on a club's roster."""
+
+    id: int
+    club_id: int
+    name: str
+
+
+def _user(row: User) -> UserRecord:
+    return UserRecord(row.id, row.club_id, row.login, row.password_hash, row.role, _utc(row.created_at))
 
 
 def _status(game: Game) -> str:
@@ -189,6 +222,58 @@ class Store:
             rows = s.scalars(select(StoredGame).where(StoredGame.club_id == club_id)
                              .order_by(StoredGame.created_at.desc(), StoredGame.id))
             return [_summary(row) for row in rows]
+
+    # --- users and rosters ----------------------------------------------------------------------------
+    def create_user(self, club_id: int, login: str, password_hash: str, role: str) -> UserRecord:
+        """A new user of the club. ``password_hash`` is already hashed by the caller; ``role`` is one of
+        ``admin``, ``host``, ``judge``. Raises :class:`ClubNotFound` or :class:`LoginTaken`."""
+        if role not in USER_ROLES:
+            raise ValueError(f"a role is one of {', '.join(USER_ROLES)}, not {role!r}")
+        try:
+            with self._write.begin() as s:
+                if s.get(Club, club_id) is None:
+                    raise ClubNotFound(club_id)
+                if s.scalar(select(User.id).where(User.login == login)) is not None:
+                    raise LoginTaken(login)
+                user = User(club_id=club_id, login=login, password_hash=password_hash, role=role,
+                            created_at=utcnow())
+                s.add(user)
+                s.flush()
+                return _user(user)
+        except IntegrityError:
+            raise LoginTaken(login) from None
+
+    def find_user(self, login: str) -> UserRecord | None:
+        """The user with this login, or None."""
+        with self._read() as s:
+            row = s.scalar(select(User).where(User.login == login))
+            return None if row is None else _user(row)
+
+    def get_user(self, user_id: int) -> UserRecord | None:
+        """The user with this id, or None."""
+        with self._read() as s:
+            row = s.get(User, user_id)
+            return None if row is None else _user(row)
+
+    def count_users(self) -> int:
+        with self._read() as s:
+            return int(s.scalar(select(func.count()).select_from(User)) or 0)
+
+    def add_club_players(self, club_id: int, names: Sequence[str]) -> list[int]:
+        """Put names on the club's roster; returns their ids in order. Raises :class:`ClubNotFound`."""
+        with self._write.begin() as s:
+            if s.get(Club, club_id) is None:
+                raise ClubNotFound(club_id)
+            rows = [ClubPlayer(club_id=club_id, name=name) for name in names]
+            s.add_all(rows)
+            s.flush()
+            return [row.id for row in rows]
+
+    def club_players(self, club_id: int) -> list[RosterPlayer]:
+        """The club's roster, in the order the names were added."""
+        with self._read() as s:
+            rows = s.scalars(select(ClubPlayer).where(ClubPlayer.club_id == club_id).order_by(ClubPlayer.id))
+            return [RosterPlayer(row.id, row.club_id, row.name) for row in rows]
 
     # --- reading logs ---------------------------------------------------------------------------------
     def load(self, game_id: str) -> Game:

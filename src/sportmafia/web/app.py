@@ -1,0 +1,49 @@
+"""The web application: ``create_app(store)`` builds the FastAPI app of the JSON API (``docs/api.md``)."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+from fastapi import FastAPI
+from starlette.middleware.sessions import SessionMiddleware
+
+from .. import __version__
+from ..store import Store, open_store
+from . import auth, games
+from .errors import install_error_handlers
+from .security import MAX_BODY, BodyLimitMiddleware, CsrfMiddleware, LoginLimiter, load_secret_key
+
+SESSION_COOKIE = "sportmafia_session"
+SESSION_MAX_AGE = 14 * 24 * 3600
+
+
+def create_app(store: Store | None = None, *, secret_key: str | None = None, https_only: bool = False,
+               login_limiter: LoginLimiter | None = None) -> FastAPI:
+    """The app on ``store`` (default: ``open_store(migrate=True)``, closed when the app stops). The session
+    cookie is signed with ``secret_key``, else ``$SPORTMAFIA_SECRET_KEY``, else a key generated once and
+    kept in ``$SPORTMAFIA_DATA/secret_key`` (mode 0600). ``https_only`` marks the cookie Secure."""
+    owned = store is None
+    the_store = store if store is not None else open_store(migrate=True)
+
+    @asynccontextmanager
+    async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        yield
+        if owned:
+            the_store.close()
+
+    # no /docs or /redoc pages: they load their scripts from a CDN, and venues have poor internet
+    app = FastAPI(title="sportmafia", version=__version__, lifespan=lifespan, docs_url=None, redoc_url=None,
+                  description="The JSON API of the host console: accounts and live games saved as they go. "
+                              "See docs/api.md.")
+    app.state.store = the_store
+    app.state.login_limiter = login_limiter or LoginLimiter()
+    install_error_handlers(app)
+    app.include_router(auth.router)
+    app.include_router(games.router)
+    # added last = outermost: body limit, then the session, then CSRF (which reads the session)
+    app.add_middleware(CsrfMiddleware)
+    app.add_middleware(SessionMiddleware, secret_key=secret_key or load_secret_key(), session_cookie=SESSION_COOKIE,
+                       max_age=SESSION_MAX_AGE, same_site="lax", https_only=https_only)
+    app.add_middleware(BodyLimitMiddleware, limit=MAX_BODY)
+    return app

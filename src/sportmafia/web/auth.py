@@ -1,0 +1,93 @@
+"""Accounts: login, logout, who am I, and new users (admins only)."""
+
+from __future__ import annotations
+
+import secrets
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends, Request
+
+from ..store import LoginTaken, Store, UserRecord
+from .errors import ApiError, forbidden, not_logged_in
+from .schemas import LoginIn, NewUserIn
+from .security import LoginLimiter, hash_password, verify_password
+
+router = APIRouter(prefix="/api", tags=["accounts"])
+
+
+def get_store(request: Request) -> Store:
+    store: Store = request.app.state.store
+    return store
+
+
+def current_user(request: Request, store: Annotated[Store, Depends(get_store)]) -> UserRecord:
+    """The logged-in user (401 otherwise)."""
+    uid = request.session.get("uid")
+    if not isinstance(uid, int):
+        raise not_logged_in()
+    user = store.get_user(uid)
+    if user is None:
+        request.session.clear()
+        raise not_logged_in()
+    return user
+
+
+StoreDep = Annotated[Store, Depends(get_store)]
+UserDep = Annotated[UserRecord, Depends(current_user)]
+
+
+def _user_json(user: UserRecord) -> dict[str, Any]:
+    return {"id": user.id, "login": user.login, "role": user.role, "club_id": user.club_id}
+
+
+def _me(request: Request, user: UserRecord) -> dict[str, Any]:
+    return {"user": _user_json(user), "csrf_token": request.session.get("csrf")}
+
+
+@router.post("/login", summary="Log in: sets the session cookie, returns the user and the CSRF token")
+def login(body: LoginIn, request: Request, store: StoreDep) -> dict[str, Any]:
+    limiter: LoginLimiter = request.app.state.login_limiter
+    address = request.client.host if request.client else "unknown"
+    keys = (f"login:{body.login.casefold()}", f"addr:{address}")
+    wait = limiter.retry_after(*keys)
+    if wait is not None:
+        seconds = max(1, int(wait + 0.999))
+        raise ApiError(429, "too-many-attempts", f"Too many failed logins; try again in {seconds} s.",
+                       f"Слишком много неудачных входов; попробуйте через {seconds} с.",
+                       headers={"Retry-After": str(seconds)})
+    user = store.find_user(body.login)
+    if not verify_password(user.password_hash if user else None, body.password) or user is None:
+        limiter.failed(*keys)
+        raise ApiError(401, "bad-login", "Wrong login or password.", "Неверный логин или пароль.")
+    limiter.succeeded(keys[0])
+    request.session.clear()
+    request.session["uid"] = user.id
+    request.session["csrf"] = secrets.token_urlsafe(32)
+    return _me(request, user)
+
+
+@router.post("/logout", summary="Log out: forget the session")
+def logout(request: Request) -> dict[str, Any]:
+    request.session.clear()
+    return {"ok": True}
+
+
+@router.get("/me", summary="The logged-in user and the session's CSRF token")
+def me(request: Request, user: UserDep) -> dict[str, Any]:
+    return _me(request, user)
+
+
+@router.post("/users", status_code=201, summary="Create a user of your club (admins only)")
+def create_user(body: NewUserIn, user: UserDep, store: StoreDep) -> dict[str, Any]:
+    if user.role != "admin":
+        raise forbidden("Only an admin creates users.", "Создавать пользователей может только администратор.")
+    try:
+        new = store.create_user(user.club_id, body.login, hash_password(body.password), body.role)
+    except LoginTaken:
+        raise ApiError(409, "login-taken", "This login is taken.", "Этот логин занят.") from None
+    return _user_json(new)
+
+
+@router.get("/players", summary="Your club's roster: the names a game's seats can be filled from")
+def players(user: UserDep, store: StoreDep) -> dict[str, Any]:
+    return {"players": [{"id": p.id, "name": p.name} for p in store.club_players(user.club_id)]}

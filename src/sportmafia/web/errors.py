@@ -1,0 +1,103 @@
+"""The API's errors: every one is ``{"error": {"code", "clause"?, "en", "ru"}}`` with a fitting status."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from ..engine import RuleViolation
+from ..store import GameNotFound
+
+RULE_VIOLATION_STATUS = 409
+"""A command the rules refuse now conflicts with the game's state: 409 Conflict."""
+
+
+class ApiError(Exception):
+    """An error answered as ``{"error": {...}, **extra}`` with ``status``."""
+
+    def __init__(self, status: int, code: str, en: str, ru: str, *, clause: str | None = None,
+                 extra: dict[str, Any] | None = None, headers: dict[str, str] | None = None) -> None:
+        super().__init__(en)
+        self.status = status
+        self.code = code
+        self.en = en
+        self.ru = ru
+        self.clause = clause
+        self.extra = extra or {}
+        self.headers = headers
+
+    def body(self) -> dict[str, Any]:
+        return error_body(self.code, self.en, self.ru, self.clause, **self.extra)
+
+    def response(self) -> JSONResponse:
+        return JSONResponse(self.body(), status_code=self.status, headers=self.headers)
+
+
+def error_body(code: str, en: str, ru: str, clause: str | None = None, **extra: Any) -> dict[str, Any]:
+    error: dict[str, Any] = {"code": code}
+    if clause:
+        error["clause"] = clause
+    error["en"] = en
+    error["ru"] = ru
+    return {"error": error, **extra}
+
+
+def not_logged_in() -> ApiError:
+    return ApiError(401, "not-logged-in", "Log in first.", "Сначала войдите.")
+
+
+def game_not_found() -> ApiError:
+    return ApiError(404, "not-found", "No such game.", "Такой игры нет.")
+
+
+def forbidden(en: str = "Your account may not do this.", ru: str = "Вашей учётной записи это недоступно.") -> ApiError:
+    return ApiError(403, "forbidden", en, ru)
+
+
+_HTTP_CODES: dict[int, tuple[str, str, str]] = {
+    404: ("not-found", "Not found.", "Не найдено."),
+    405: ("method-not-allowed", "This method is not allowed here.", "Этот метод здесь не поддерживается."),
+    413: ("too-large", "The request body is too large.", "Тело запроса слишком велико."),
+}
+
+
+def _validation_details(exc: RequestValidationError) -> list[dict[str, Any]]:
+    return [{"loc": [str(part) for part in err.get("loc", ())], "msg": str(err.get("msg", "")),
+             "type": str(err.get("type", ""))} for err in exc.errors()]
+
+
+def install_error_handlers(app: FastAPI) -> None:
+    """Every error the app can answer, in the one JSON shape."""
+
+    async def api_error(_request: Request, exc: Exception) -> JSONResponse:
+        assert isinstance(exc, ApiError)
+        return exc.response()
+
+    async def validation_error(_request: Request, exc: Exception) -> JSONResponse:
+        assert isinstance(exc, RequestValidationError)
+        details = _validation_details(exc)
+        where = "; ".join(f"{'.'.join(d['loc'])}: {d['msg']}" for d in details[:5])
+        return JSONResponse(error_body("invalid", f"The request is not valid: {where}.",
+                                       f"Запрос неверен: {where}.", details=details), status_code=422)
+
+    async def rule_violation(_request: Request, exc: Exception) -> JSONResponse:
+        assert isinstance(exc, RuleViolation)
+        return JSONResponse({"error": exc.to_json()}, status_code=RULE_VIOLATION_STATUS)
+
+    async def game_missing(_request: Request, _exc: Exception) -> JSONResponse:
+        return game_not_found().response()
+
+    async def http_error(_request: Request, exc: Exception) -> JSONResponse:
+        assert isinstance(exc, StarletteHTTPException)
+        code, en, ru = _HTTP_CODES.get(exc.status_code, (f"http-{exc.status_code}", str(exc.detail), str(exc.detail)))
+        return JSONResponse(error_body(code, en, ru), status_code=exc.status_code, headers=exc.headers)
+
+    app.add_exception_handler(ApiError, api_error)
+    app.add_exception_handler(RequestValidationError, validation_error)
+    app.add_exception_handler(RuleViolation, rule_violation)
+    app.add_exception_handler(GameNotFound, game_missing)
+    app.add_exception_handler(StarletteHTTPException, http_error)

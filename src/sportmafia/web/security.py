@@ -1,0 +1,193 @@
+"""Passwords (argon2), the session secret, the login rate limit, CSRF and the request body limit."""
+
+from __future__ import annotations
+
+import hmac
+import json
+import os
+import secrets
+import threading
+import time
+from collections import deque
+from collections.abc import Callable
+from pathlib import Path
+
+from argon2 import PasswordHasher
+from argon2.exceptions import InvalidHashError, VerificationError
+from starlette.datastructures import Headers
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from ..store.db import DATA_ENV, DEFAULT_DATA
+from .errors import error_body
+
+SECRET_ENV = "SPORTMAFIA_SECRET_KEY"
+SECRET_FILE = "secret_key"
+CSRF_HEADER = "X-CSRF-Token"
+MAX_BODY = 64 * 1024
+"""The largest request body the API reads (64 KiB); larger ones are refused with 413."""
+UNSAFE_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+
+_hasher = PasswordHasher()
+_DUMMY_HASH = _hasher.hash(secrets.token_urlsafe(16))
+"""Verified against when a login does not exist, so that an unknown login takes as long as a wrong password."""
+
+
+def hash_password(password: str) -> str:
+    """An argon2id hash of ``password`` (argon2-cffi's default parameters)."""
+    return _hasher.hash(password)
+
+
+def verify_password(password_hash: str | None, password: str) -> bool:
+    """Whether ``password`` matches; with no hash (no such user) it still spends the time of one check."""
+    try:
+        return _hasher.verify(password_hash or _DUMMY_HASH, password) and password_hash is not None
+    except (VerificationError, InvalidHashError):
+        return False
+
+
+def data_folder() -> Path:
+    return Path(os.environ.get(DATA_ENV) or DEFAULT_DATA).expanduser()
+
+
+def load_secret_key() -> str:
+    """``$SPORTMAFIA_SECRET_KEY``, else the key kept in ``$SPORTMAFIA_DATA/secret_key`` (made on first use,
+    mode 0600), so that sessions survive a restart."""
+    env = os.environ.get(SECRET_ENV)
+    if env:
+        return env
+    folder = data_folder()
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / SECRET_FILE
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:
+        key = path.read_text(encoding="ascii").strip()
+        if key:
+            return key
+        raise RuntimeError(f"{path} is empty: delete it or set {SECRET_ENV}") from None
+    key = secrets.token_urlsafe(48)
+    with os.fdopen(fd, "w", encoding="ascii") as f:
+        f.write(key + "\n")
+    return key
+
+
+class LoginLimiter:
+    """Failed logins per key (a login, a client address) in a sliding window. After ``max_failures``
+    failures within ``window`` seconds the key is blocked until the oldest of them is ``window`` old.
+    In memory, per process."""
+
+    def __init__(self, max_failures: int = 5, window: float = 300.0,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self.max_failures = max_failures
+        self.window = window
+        self.clock = clock
+        self._failures: dict[str, deque[float]] = {}
+        self._lock = threading.Lock()
+
+    def _recent(self, key: str, now: float) -> deque[float] | None:
+        times = self._failures.get(key)
+        if times is None:
+            return None
+        while times and times[0] <= now - self.window:
+            times.popleft()
+        if not times:
+            del self._failures[key]
+            return None
+        return times
+
+    def retry_after(self, *keys: str) -> float | None:
+        """Seconds until the keys may try again, or None when none of them is blocked."""
+        now = self.clock()
+        wait = 0.0
+        with self._lock:
+            for key in keys:
+                times = self._recent(key, now)
+                if times is not None and len(times) >= self.max_failures:
+                    wait = max(wait, times[-self.max_failures] + self.window - now)
+        return wait if wait > 0 else None
+
+    def failed(self, *keys: str) -> None:
+        now = self.clock()
+        with self._lock:
+            if len(self._failures) > 50_000:  # bound the memory: forget what has expired
+                for key in list(self._failures):
+                    self._recent(key, now)
+            for key in keys:
+                times = self._recent(key, now) or self._failures.setdefault(key, deque())
+                times.append(now)
+                if len(times) > self.max_failures:
+                    times.popleft()
+
+    def succeeded(self, key: str) -> None:
+        with self._lock:
+            self._failures.pop(key, None)
+
+
+async def _send_json(send: Send, status: int, body: dict[str, object]) -> None:
+    payload = json.dumps(body, ensure_ascii=False).encode()
+    await send({"type": "http.response.start", "status": status,
+                "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(payload)).encode())]})
+    await send({"type": "http.response.body", "body": payload})
+
+
+class BodyLimitMiddleware:
+    """Refuse request bodies larger than ``limit`` bytes with 413, whether announced by Content-Length or
+    streamed (the body is read first, at most ``limit + 1`` bytes of it, and handed on whole)."""
+
+    def __init__(self, app: ASGIApp, limit: int = MAX_BODY) -> None:
+        self.app = app
+        self.limit = limit
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        too_large = error_body("too-large", f"The request body is larger than {self.limit // 1024} KiB.",
+                               f"Тело запроса больше {self.limit // 1024} КиБ.")
+        length = Headers(scope=scope).get("content-length")
+        if length is not None and length.isdigit() and int(length) > self.limit:
+            await _send_json(send, 413, too_large)
+            return
+        body = bytearray()
+        while True:
+            message = await receive()
+            if message["type"] != "http.request":
+                return  # the client went away
+            body += message.get("body", b"")
+            if len(body) > self.limit:
+                await _send_json(send, 413, too_large)
+                return
+            if not message.get("more_body", False):
+                break
+        replayed = False
+
+        async def replay() -> Message:
+            nonlocal replayed
+            if not replayed:
+                replayed = True
+                return {"type": "http.request", "body": bytes(body), "more_body": False}
+            return await receive()
+
+        await self.app(scope, replay, send)
+
+
+class CsrfMiddleware:
+    """A state-changing request (POST, PUT, PATCH, DELETE) made with a logged-in session must carry the
+    session's token in ``X-CSRF-Token``; otherwise 403, before any route runs. Sits inside Starlette's
+    SessionMiddleware (it reads ``scope["session"]``)."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http" and scope["method"] in UNSAFE_METHODS:
+            token = scope.get("session", {}).get("csrf")
+            if isinstance(token, str) and token:
+                given = Headers(scope=scope).get(CSRF_HEADER, "")
+                if not hmac.compare_digest(given.encode(), token.encode()):
+                    code = "csrf-missing" if not given else "csrf-wrong"
+                    await _send_json(send, 403, error_body(
+                        code, f"Send the session's {CSRF_HEADER} header (from GET /api/me) with every change.",
+                        f"Каждое изменение должно нести заголовок {CSRF_HEADER} этой сессии (из GET /api/me)."))
+                    return
+        await self.app(scope, receive, send)

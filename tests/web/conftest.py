@@ -1,0 +1,85 @@
+"""Web tests run on SQLite and on PostgreSQL, like the store tests (the same ``db_url`` fixture: each
+PostgreSQL test in a fresh schema; skipped with the reason when PostgreSQL cannot be reached, failing when
+``CI=true``)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from sportmafia.store import Store
+from sportmafia.web import create_app, ensure_demo
+from sportmafia.web.security import CSRF_HEADER
+from tests.store.conftest import db_url, store
+
+__all__ = ["db_url", "store"]
+
+ADMIN_PASSWORD = "correct horse battery"
+
+
+@dataclass
+class Api:
+    """A test client with the session's CSRF token added to every change."""
+
+    client: TestClient
+    store: Store
+    club_id: int
+    csrf: str | None = None
+
+    def login(self, login: str = "admin", password: str = ADMIN_PASSWORD) -> dict[str, Any]:
+        r = self.client.post("/api/login", json={"login": login, "password": password},
+                             headers=self._headers())
+        assert r.status_code == 200, r.text
+        body: dict[str, Any] = r.json()
+        self.csrf = body["csrf_token"]
+        return body
+
+    def _headers(self) -> dict[str, str]:
+        return {CSRF_HEADER: self.csrf} if self.csrf else {}
+
+    def post(self, path: str, json: Any = None, **kwargs: Any) -> Any:
+        return self.client.post(path, json=json, headers=self._headers(), **kwargs)
+
+    def get(self, path: str, **kwargs: Any) -> Any:
+        return self.client.get(path, **kwargs)
+
+    def new_game(self, players: int = 10, **body: Any) -> str:
+        roster = [p["id"] for p in self.get("/api/players").json()["players"]][:players]
+        r = self.post("/api/games", {"preset": "club", "players": players, "roster": roster, **body})
+        assert r.status_code == 201, r.text
+        game_id: str = r.json()["id"]
+        return game_id
+
+    def command(self, game_id: str, command: dict[str, Any], expected_seq: int, command_id: str) -> Any:
+        return self.post(f"/api/games/{game_id}/commands",
+                         {"command": command, "expected_seq": expected_seq, "command_id": command_id})
+
+
+@pytest.fixture
+def app_client(store: Store, monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[TestClient, int]]:
+    monkeypatch.setenv("SPORTMAFIA_ADMIN_PASSWORD", ADMIN_PASSWORD)
+    setup = ensure_demo(store)
+    assert setup.created and setup.password is None and setup.club_id is not None
+    app = create_app(store, secret_key="test-secret")
+    with TestClient(app) as client:
+        yield client, setup.club_id
+
+
+@pytest.fixture
+def api(app_client: tuple[TestClient, int], store: Store) -> Api:
+    """Logged in as the demo club's admin."""
+    client, club_id = app_client
+    a = Api(client, store, club_id)
+    a.login()
+    return a
+
+
+@pytest.fixture
+def anon(app_client: tuple[TestClient, int], store: Store) -> Api:
+    """Not logged in."""
+    client, club_id = app_client
+    return Api(client, store, club_id)

@@ -1,0 +1,100 @@
+"""The final (T.final): the best of the preliminary standings play more games.
+
+The regulation: "Финалисты сыграют дополнительно по 3 игры каждый". How many finalists, how many games
+each, and whether the preliminary points carry over are settings (:class:`FinalSettings`).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from .groups import TournamentError
+from .results import GameResult
+from .scoring import REGULATION, ScoringSystem
+from .standings import DEFAULT_TIE_BREAKS, Adjustment, Row, Sanction, standings
+
+
+@dataclass(frozen=True)
+class FinalSettings:
+    """``finalists``: how many reach the final; ``games_each``: final games per finalist; ``carry_over``:
+    whether preliminary points count in the final table (the regulation sums all points: True)."""
+
+    finalists: int = 12
+    games_each: int = 3
+    carry_over: bool = True
+
+
+def finalists(rows: Sequence[Row], k: int, include_ties: bool = False) -> list[str]:
+    """The ``k`` best participants who are not disqualified (T.final).
+
+    When the place at the cut is shared with someone below it, the judge decides (T.judge): the call is
+    refused, unless ``include_ties`` takes everyone sharing that place.
+    """
+    if k < 1:
+        raise TournamentError("T.final", "the final needs at least one finalist",
+                              "в финале должен быть хотя бы один участник")
+    ranked = [r for r in rows if not r.disqualified and r.place is not None]
+    if len(ranked) < k:
+        raise TournamentError("T.final", f"{k} finalists wanted, only {len(ranked)} participants rank",
+                              f"нужно {k} финалистов, в таблице только {len(ranked)} участников")
+    chosen = ranked[:k]
+    cut = chosen[-1].place
+    tied_below = [r.participant for r in ranked[k:] if r.place == cut]
+    if tied_below:
+        if not include_ties:
+            tied = [r.participant for r in ranked if r.place == cut]
+            raise TournamentError(
+                "T.final", f"place {cut} at the cut is shared by {', '.join(tied)}: the judge decides",
+                f"место {cut} на границе финала делят {', '.join(tied)}: решает судья")
+        chosen += [r for r in ranked[k:] if r.place == cut]
+    return [r.participant for r in chosen]
+
+
+def final_standings(prelim_rows: Sequence[Row], final_results: Iterable[GameResult],
+                    system: ScoringSystem = REGULATION, carry_over: bool = True,
+                    tie_breaks: Sequence[str] = DEFAULT_TIE_BREAKS, finalist_ids: Sequence[str] | None = None,
+                    games_each: int | None = None, sanctions: Iterable[Sanction] = (),
+                    adjustments: Iterable[Adjustment] = ()) -> list[Row]:
+    """The final table (T.final): the finalists first, ranked by their final points (plus the
+    preliminary points when ``carry_over``), then everyone else in preliminary order.
+
+    ``finalist_ids`` defaults to every participant who played a final game. ``games_each``, when given,
+    refuses a table where a finalist has played a different number of final games.
+    """
+    final_results = list(final_results)
+    played = Counter(pid for r in final_results for pid in r.participants)
+    chosen = list(finalist_ids) if finalist_ids is not None else sorted(played)
+    outsiders = sorted(set(played) - set(chosen))
+    if outsiders:
+        raise TournamentError("T.final", f"{', '.join(outsiders)} played a final game but are not finalists",
+                              f"{', '.join(outsiders)} сыграли в финале, но не являются финалистами")
+    if games_each is not None:
+        off = sorted(p for p in chosen if played[p] != games_each)
+        if off:
+            raise TournamentError(
+                "T.final", f"each finalist plays {games_each} final games; not so for {', '.join(off)}",
+                f"каждый финалист играет {games_each} игры финала; это не так для {', '.join(off)}")
+    prelim = {r.participant: r for r in prelim_rows}
+    carried = {p: prelim[p].points if p in prelim else 0.0 for p in chosen} if carry_over else {}
+    prelim_sanctions = [s for p in chosen if p in prelim for s in prelim[p].sanctions]
+    rows = standings(final_results, system, tie_breaks, sanctions=[*prelim_sanctions, *sanctions],
+                     adjustments=adjustments, participants=chosen, carried=carried)
+    ranked = [r for r in rows if not r.disqualified]
+    dropped = [r for r in rows if r.disqualified]
+    rest = [r for r in prelim_rows if r.participant not in set(chosen)]
+    offset = len(ranked)
+    out = list(ranked)
+    for r in rest:
+        place = None if r.disqualified or r.place is None else r.place + offset - _above(prelim_rows, chosen, r)
+        out.append(dataclasses.replace(r, place=place))
+    out.sort(key=lambda r: (r.place is None, r.place or 0))
+    return out + dropped
+
+
+def _above(rows: Sequence[Row], chosen: Sequence[str], row: Row) -> int:
+    """How many finalists ranked above ``row`` in the preliminary table (to renumber the rest)."""
+    return sum(1 for r in rows if r.participant in set(chosen) and r.place is not None
+               and row.place is not None and r.place < row.place)

@@ -23,6 +23,7 @@ test: $(STAMP)
 ## bench: the benchmarks, one JSON line per figure
 bench: $(STAMP)
 	$(PY) bench/engine.py
+	$(PY) bench/seating.py
 
 ## lint: ruff everywhere, mypy --strict on the pure layers
 lint: $(STAMP)

@@ -129,6 +129,40 @@ def simulate(
 
 
 @app.command()
+def seat(
+    players: Annotated[int, typer.Option(help="Number of players (indices from 0).")],
+    table: Annotated[str, typer.Option(help="Table size (10: who does not fill a table sits out in turn) or range (12-16: everyone plays).")],
+    rounds: Annotated[int, typer.Option(help="Number of rounds.")],
+    games_per_player: Annotated[int | None, typer.Option(help="Games per player, if fewer than the rounds.")] = None,
+    seed: Annotated[int, typer.Option(help="Seed of the search (same seed, same seating).")] = 1,
+    out_file: Annotated[Path, typer.Option("--out", help="Where to write the seating JSON.")] = Path("seating.json"),
+    lang: Annotated[str, typer.Option(help="ru or en (error messages).")] = "en",
+) -> None:
+    """Seat a tournament: who sits where in every round, with balanced meetings and seats; write the JSON and
+    print its quality figures."""
+    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+
+    from .tournament.seating import SeatingError, generate, parse_table, quality
+
+    try:
+        size = parse_table(table)
+        with Progress(TextColumn("seating"), BarColumn(), TimeElapsedColumn(), console=err, transient=True) as bar:
+            task = bar.add_task("seating", total=1.0)
+            seating = generate(players, rounds, size, games_per_player=games_per_player, seed=seed,
+                               progress=lambda done: bar.update(task, completed=done))
+    except SeatingError as exc:
+        err.print(exc.message(lang), markup=False)
+        raise typer.Exit(2) from None
+    out_file.write_text(json.dumps(seating.to_json()) + "\n", encoding="utf-8")
+    q = quality(seating)
+    out.print(f"{out_file}: {players} players, {rounds} rounds, {q['games']} games, tables {q['table_sizes']}, "
+              f"games per player {q['games_per_player'][0]}-{q['games_per_player'][1]}", markup=False)
+    out.print(f"meetings per pair: min {q['pair_min']}, max {q['pair_max']}, RMS deviation {q['pair_rmse']:.4f} "
+              f"(best possible >= {q['pair_rmse_bound']:.4f})", markup=False)
+    out.print(f"seats: RMS deviation {q['seat_rmse']:.4f} (best possible {q['seat_rmse_floor']:.4f})", markup=False)
+
+
+@app.command()
 def serve(
     host: Annotated[str, typer.Option(help="The address to listen on.")] = "127.0.0.1",
     port: Annotated[int, typer.Option(help="The port to listen on.")] = 8000,

@@ -52,7 +52,7 @@ class ScoringSystem:
     compensation: float = 0.0
     """Ci: points to the first-night victim when he is red (0 = off). Ci = compensation × (his first-night
     kills as red), summed over the tournament; the FIIM formula is not pinned down here, so it is off by
-    default and a judge sets the factor (0.4 in the brief's reading)."""
+    default and a judge sets the factor (for example 0.4)."""
     compensation_only_on_loss: bool = False
     """Ci only when the red team lost that game."""
 

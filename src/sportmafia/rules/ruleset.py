@@ -11,6 +11,8 @@ import dataclasses
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from ..errors import BilingualError
+
 NightKill = Literal["shoot", "agree"]
 """How the black team kills: every black player shoots (A.night.shoot) or they agree on one victim (B.night)."""
 
@@ -24,16 +26,8 @@ FirstSpeaker = Literal["rotate", "random"]
 """Day 1 opens with seat 1 and each day with the next living seat (A.speech.order), or a lot (B.speech.order)."""
 
 
-class RuleSetError(ValueError):
+class RuleSetError(BilingualError):
     """A rule set (or a table made with it) that cannot work. Carries Russian and English messages."""
-
-    def __init__(self, message_en: str, message_ru: str) -> None:
-        super().__init__(message_en)
-        self.message_en = message_en
-        self.message_ru = message_ru
-
-    def message(self, lang: str = "en") -> str:
-        return self.message_ru if lang == "ru" else self.message_en
 
 
 def _opt(default: Any, clauses: str, doc: str) -> Any:

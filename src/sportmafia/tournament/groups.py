@@ -16,23 +16,20 @@ from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from typing import Generic, TypeVar
 
+from ..errors import BilingualError
+
 P = TypeVar("P")
 
 SizeRange = range | tuple[int, int]
 """Table sizes: ``range(12, 17)`` or ``(12, 16)`` (both ends included in the tuple form)."""
 
 
-class TournamentError(ValueError):
-    """Something the tournament layer refuses, with the reason in English and Russian."""
+class TournamentError(BilingualError):
+    """Something the tournament layer refuses (``clause``: the rulebook id), in English and Russian."""
 
     def __init__(self, clause: str, message_en: str, message_ru: str) -> None:
-        super().__init__(f"[{clause}] {message_en}")
+        super().__init__(message_en, message_ru, prefix=f"[{clause}] ")
         self.clause = clause
-        self.message_en = message_en
-        self.message_ru = message_ru
-
-    def message(self, lang: str = "en") -> str:
-        return self.message_ru if lang == "ru" else self.message_en
 
 
 def size_bounds(sizes: SizeRange) -> tuple[int, int]:

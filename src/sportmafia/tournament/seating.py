@@ -27,6 +27,8 @@ from dataclasses import dataclass, field
 from itertools import combinations
 from typing import Any
 
+from ..errors import BilingualError
+
 __all__ = [
     "Game",
     "Seating",
@@ -50,16 +52,8 @@ T_HOT, T_COLD = 2.0, 0.3
 PERIOD_MAX, PERIODS = 1000000, 3
 
 
-class SeatingError(ValueError):
+class SeatingError(BilingualError):
     """A seating request that cannot be met. Carries English and Russian messages."""
-
-    def __init__(self, message_en: str, message_ru: str) -> None:
-        super().__init__(message_en)
-        self.message_en = message_en
-        self.message_ru = message_ru
-
-    def message(self, lang: str = "en") -> str:
-        return self.message_ru if lang == "ru" else self.message_en
 
 
 @dataclass(frozen=True, slots=True)

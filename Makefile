@@ -16,8 +16,12 @@ $(STAMP): pyproject.toml
 run: $(STAMP)
 	$(VENV)/bin/sportmafia demo
 
-## test: the whole suite (unit, property, golden records)
+## test: the whole suite (unit, property, golden records, the console in Debian's Chromium)
 test: $(STAMP)
+	@if [ ! -x /usr/bin/chromium ] && [ "$$(id -u)" = 0 ]; then \
+		echo "installing Debian's chromium for the browser tests"; \
+		apt-get update && apt-get install -y chromium; \
+	fi
 	$(PY) -m pytest
 
 ## bench: the benchmarks, one JSON line per figure

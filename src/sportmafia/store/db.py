@@ -63,10 +63,11 @@ def _configure_sqlite(engine: Engine, memory: bool) -> None:
         dbapi_connection.isolation_level = None  # sqlite3 emits no BEGIN of its own; see _on_begin
         cursor = dbapi_connection.cursor()
         try:
+            # the busy timeout first: switching a new database to WAL waits for a writer that holds it
+            cursor.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
             if not memory:
                 cursor.execute("PRAGMA journal_mode=WAL")
             cursor.execute("PRAGMA foreign_keys=ON")
-            cursor.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
         finally:
             cursor.close()
 

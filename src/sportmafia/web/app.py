@@ -6,11 +6,12 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
 from fastapi import FastAPI
+from fastapi.staticfiles import StaticFiles
 from starlette.middleware.sessions import SessionMiddleware
 
 from .. import __version__
 from ..store import Store, open_store
-from . import auth, games
+from . import auth, games, pages
 from .errors import install_error_handlers
 from .security import MAX_BODY, BodyLimitMiddleware, CsrfMiddleware, LoginLimiter, load_secret_key
 
@@ -41,6 +42,8 @@ def create_app(store: Store | None = None, *, secret_key: str | None = None, htt
     install_error_handlers(app)
     app.include_router(auth.router)
     app.include_router(games.router)
+    app.include_router(pages.router)
+    app.mount("/static", StaticFiles(directory=pages.STATIC), name="static")
     # added last = outermost: body limit, then the session, then CSRF (which reads the session)
     app.add_middleware(CsrfMiddleware)
     app.add_middleware(SessionMiddleware, secret_key=secret_key or load_secret_key(), session_cookie=SESSION_COOKIE,

@@ -1,0 +1,93 @@
+"""The host's pages: ``/login``, ``/`` (the club's games and a new game) and ``/games/{id}`` (the console).
+Jinja2 templates translated with the Babel catalogs of ``i18n``; the pages talk to the JSON API with fetch."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Any
+from urllib.parse import quote
+
+from fastapi import APIRouter, Request
+from fastapi import Path as PathParam
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from jinja2 import Environment, FileSystemLoader, select_autoescape
+
+from ..engine import FOUL_REASONS, REMOVAL_REASONS
+from ..engine.describe import HOW_NAMES, REASON_NAMES, RESULT_NAMES, ROLE_NAMES, STEP_NAMES, TEAM_NAMES, t
+from ..store import GameNotFound, Store, UserRecord
+from .i18n import LANG_COOKIE, LANGS, request_lang, translations
+
+HERE = Path(__file__).parent
+TEMPLATES = HERE / "templates"
+STATIC = HERE / "static"
+
+router = APIRouter(include_in_schema=False)
+env = Environment(loader=FileSystemLoader(TEMPLATES), autoescape=select_autoescape(["html"]), auto_reload=False)
+
+
+def _user(request: Request) -> UserRecord | None:
+    uid = request.session.get("uid")
+    if not isinstance(uid, int):
+        return None
+    store: Store = request.app.state.store
+    return store.get_user(uid)
+
+
+def _render(request: Request, name: str, status: int = 200, **context: Any) -> HTMLResponse:
+    lang = request_lang(request)
+    tr = translations(lang)
+
+    def gettext(message: str, **params: Any) -> str:
+        text: str = tr.gettext(message)
+        return text % params if params else text
+
+    html = env.get_template(name).render(
+        _=gettext, lang=lang, langs=LANGS, lang_cookie=LANG_COOKIE, csrf=request.session.get("csrf") or "",
+        path=request.url.path, **context)
+    return HTMLResponse(html, status_code=status, headers={"Cache-Control": "no-store"})
+
+
+def _to_login(request: Request) -> RedirectResponse:
+    return RedirectResponse(f"/login?next={quote(request.url.path)}", status_code=303)
+
+
+@router.get("/login")
+def login_page(request: Request) -> Response:
+    return _render(request, "login.html", user=_user(request))
+
+
+@router.get("/")
+def games_page(request: Request) -> Response:
+    user = _user(request)
+    if user is None:
+        return _to_login(request)
+    return _render(request, "games.html", user=user)
+
+
+def _labels(lang: str) -> dict[str, Any]:
+    """The engine's own texts the console shows (reasons, roles, teams, results, departures, steps)."""
+    return {
+        "foul_reasons": [[code, t(REASON_NAMES, code, lang)] for code in FOUL_REASONS],
+        "removal_reasons": [[code, t(REASON_NAMES, code, lang)] for code in REMOVAL_REASONS],
+        "roles": {k: t(ROLE_NAMES, k, lang) for k in ROLE_NAMES},
+        "teams": {str(k).lower(): t(TEAM_NAMES, k, lang) for k in TEAM_NAMES},
+        "results": {k: t(RESULT_NAMES, k, lang) for k in RESULT_NAMES},
+        "how": {k: t(HOW_NAMES, k, lang) for k in HOW_NAMES},
+        "steps": {k: t(STEP_NAMES, k, lang) for k in STEP_NAMES},
+    }
+
+
+@router.get("/games/{game_id}")
+def console_page(request: Request, game_id: Annotated[str, PathParam(max_length=64)]) -> Response:
+    user = _user(request)
+    if user is None:
+        return _to_login(request)
+    store: Store = request.app.state.store
+    try:
+        summary = store.game(game_id)
+    except GameNotFound:
+        summary = None
+    if summary is None or summary.club_id != user.club_id:
+        return _render(request, "missing.html", status=404, user=user)
+    lang = request_lang(request)
+    return _render(request, "console.html", user=user, game_id=game_id, labels=_labels(lang))

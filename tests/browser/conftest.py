@@ -1,0 +1,89 @@
+"""Browser tests: the real server (``sportmafia serve`` in a subprocess, on 127.0.0.1, a temporary SQLite
+store, a known admin password) driven by Playwright through Debian's Chromium at /usr/bin/chromium (never a
+browser downloaded by ``playwright install``). Without Chromium the tests are skipped with the reason, and fail
+when ``CI=true`` (``make test`` installs it as root)."""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+CHROMIUM = Path(os.environ.get("SPORTMAFIA_CHROMIUM", "/usr/bin/chromium"))
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]
+ADMIN_PASSWORD = "correct horse battery"
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
+SIZES = ((1024, 768), (390, 844))
+
+
+def _unavailable(reason: str) -> None:
+    if os.environ.get("CI", "").lower() == "true":
+        pytest.fail(f"browser tests cannot run under CI: {reason}")
+    print(f"\nskipping the browser tests: {reason}", file=sys.stderr)
+    pytest.skip(reason)
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Any]:
+    if not (CHROMIUM.is_file() and os.access(CHROMIUM, os.X_OK)):
+        _unavailable(f"no Chromium at {CHROMIUM} (as root: apt-get install -y chromium; `make test` does it)")
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        _unavailable("the playwright package is not installed (pip install -e '.[dev]')")
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        try:
+            yield b
+        finally:
+            b.close()
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+@pytest.fixture(scope="session")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The URL of a fresh server: ``sportmafia serve`` with its own SQLite store and admin password."""
+    data = tmp_path_factory.mktemp("server")
+    port = _free_port()
+    env = {k: v for k, v in os.environ.items() if not k.startswith("SPORTMAFIA_")}
+    env.update(SPORTMAFIA_DATA=str(data), SPORTMAFIA_ADMIN_PASSWORD=ADMIN_PASSWORD,
+               SPORTMAFIA_SECRET_KEY="browser-test-secret", PYTHONUNBUFFERED="1")
+    log = (data / "server.log").open("wb")
+    proc = subprocess.Popen([sys.executable, "-m", "sportmafia.cli", "serve", "--host", "127.0.0.1", "--port", str(port)],
+                            env=env, stdout=log, stderr=subprocess.STDOUT)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                with urllib.request.urlopen(url + "/login", timeout=2) as r:
+                    if r.status == 200:
+                        break
+            except OSError:
+                pass
+            if proc.poll() is not None or time.monotonic() > deadline:
+                log.flush()
+                raise RuntimeError("the server did not start:\n" + (data / "server.log").read_text(errors="replace"))
+            time.sleep(0.1)
+        yield url
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+        log.close()

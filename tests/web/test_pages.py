@@ -1,0 +1,110 @@
+"""The host's pages: languages (cookie, Accept-Language, Russian by default), the Babel catalogs against the
+templates, logins required, the console of one's own games only, static files served from the package."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from babel.messages.extract import extract_from_dir
+from babel.messages.pofile import read_po
+
+from sportmafia.rules import get_ruleset
+from sportmafia.web import pages
+from sportmafia.web.i18n import LANGS, LOCALE_DIR, parse_accept_language, translations
+
+from .conftest import Api
+
+PLACEHOLDER = re.compile(r"%\(\w+\)s")
+
+
+@pytest.mark.parametrize(("header", "lang"), [
+    ("", None), ("ru-RU,ru;q=0.9,en;q=0.8", "ru"), ("en-US,en;q=0.9", "en"), ("de-DE,de;q=0.9,en;q=0.5", "en"),
+    ("en;q=0.4, ru;q=0.6", "ru"), ("fr", None), ("ru;q=0, en", "en"), ("*", None), ("en;q=abc,ru", "ru"),
+])
+def test_accept_language(header: str, lang: str | None) -> None:
+    assert parse_accept_language(header) == lang
+
+
+def _template_messages() -> dict[str, list[str]]:
+    found: dict[str, list[str]] = {}
+    for filename, lineno, message, _comments, _context in extract_from_dir(
+            str(pages.TEMPLATES), method_map=[("**.html", "jinja2")]):
+        assert isinstance(message, str), (filename, lineno, message)
+        found.setdefault(message, []).append(f"{filename}:{lineno}")
+    return found
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_catalogs_cover_the_templates(lang: str) -> None:
+    """Every _("…") of the templates has a translation in both catalogs, with the same placeholders."""
+    with (LOCALE_DIR / lang / "LC_MESSAGES" / "messages.po").open("rb") as f:
+        catalog = read_po(f)
+    wanted = _template_messages()
+    assert len(wanted) > 50
+    missing = [m for m in wanted if m not in catalog or not catalog[m].string]
+    assert not missing, f"add these to the {lang} catalog: {missing}"
+    for message in wanted:
+        text = catalog[message].string
+        assert sorted(PLACEHOLDER.findall(message)) == sorted(PLACEHOLDER.findall(str(text))), message
+        assert translations(lang).gettext(message) == text
+    stale = [m.id for m in catalog if m.id and m.id not in wanted]
+    assert not stale, f"no longer in the templates: {stale}"
+
+
+def test_translations_differ() -> None:
+    assert translations("ru").gettext("Next") == "Далее"
+    assert translations("en").gettext("Next") == "Next"
+    assert translations("xx").gettext("Next") == "Далее"  # unknown: the default, Russian
+
+
+def test_login_page_language(anon: Api) -> None:
+    page = anon.get("/login")
+    assert page.status_code == 200 and 'lang="ru"' in page.text and "Пароль" in page.text
+    page = anon.get("/login", headers={"Accept-Language": "en-GB,en;q=0.9"})
+    assert 'lang="en"' in page.text and "Password" in page.text
+    anon.client.cookies.set("lang", "ru")
+    page = anon.get("/login", headers={"Accept-Language": "en-GB,en;q=0.9"})
+    assert 'lang="ru"' in page.text  # the switch's cookie wins over the browser
+    anon.client.cookies.set("lang", "xx")
+    assert 'lang="en"' in anon.get("/login", headers={"Accept-Language": "en"}).text
+
+
+def test_pages_need_a_login(anon: Api) -> None:
+    for path in ("/", "/games/anything"):
+        r = anon.get(path, follow_redirects=False)
+        assert r.status_code == 303 and r.headers["location"] == f"/login?next={path}"
+
+
+def test_games_and_console_pages(api: Api) -> None:
+    home = api.get("/")
+    assert home.status_code == 200 and "Новая игра" in home.text
+    assert f'content="{api.csrf}"' in home.text  # the CSRF token for the page's fetch calls
+    game_id = api.new_game()
+    console = api.get(f"/games/{game_id}", headers={"Accept-Language": "en"})
+    assert console.status_code == 200 and f'data-game="{game_id}"' in console.text
+    assert "banging the table" in console.text and "Undo" in console.text  # the engine's reasons, in English
+    assert api.get("/games/not-a-game").status_code == 404
+    other = api.store.create_club("Другой клуб")
+    foreign = api.store.create_game(other, get_ruleset("club"), 10, None)
+    assert api.get(f"/games/{foreign}").status_code == 404
+
+
+def test_static_files_and_no_cdn(api: Api) -> None:
+    for name in ("app.css", "common.js", "login.js", "games.js", "console.js"):
+        r = api.get(f"/static/{name}")
+        assert r.status_code == 200, name
+    assert api.get("/static/missing.js").status_code == 404
+    game_id = api.new_game()
+    for path in ("/login", "/", f"/games/{game_id}"):
+        html = api.get(path).text
+        assert not re.search(r"""(src|href)=["']?(https?:)?//""", html), path
+    for f in Path(pages.STATIC).iterdir():
+        assert "http://" not in f.read_text() and "https://" not in f.read_text(), f.name
+
+
+def test_the_api_is_unchanged(api: Api) -> None:
+    """The pages add no API routes: the OpenAPI schema lists only /api paths."""
+    paths = api.get("/openapi.json").json()["paths"]
+    assert all(p.startswith("/api/") for p in paths)

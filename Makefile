@@ -12,9 +12,9 @@ $(STAMP): pyproject.toml
 	$(PY) -m pip install --quiet -e '.[dev]'
 	touch $(STAMP)
 
-## run: play and print one demo game (until the server exists)
+## run: start the server on SQLite (./var) with a demo club and print the address to open
 run: $(STAMP)
-	$(VENV)/bin/sportmafia demo
+	$(VENV)/bin/sportmafia serve
 
 ## test: the whole suite (unit, property, golden records, the console in Debian's Chromium)
 test: $(STAMP)

@@ -167,8 +167,9 @@ def serve(
     host: Annotated[str, typer.Option(help="The address to listen on.")] = "127.0.0.1",
     port: Annotated[int, typer.Option(help="The port to listen on.")] = 8000,
 ) -> None:
-    """Run the server: the JSON API on the database of $SPORTMAFIA_DATABASE_URL (or SQLite in
-    $SPORTMAFIA_DATA). The first start makes a demo club and the admin account and prints its password once."""
+    """Run the server (the host console and the JSON API) on the database of $SPORTMAFIA_DATABASE_URL (or
+    SQLite in $SPORTMAFIA_DATA, ./var). The first start makes a demo club and the admin account and prints
+    its password once."""
     import uvicorn
 
     from .store import open_store
@@ -177,7 +178,10 @@ def serve(
     store = open_store(migrate=True)
     setup = ensure_demo(store)
     web_app = create_app(store)
-    out.print(f"sportmafia is running at http://{host}:{port}", markup=False)
+    shown = "127.0.0.1" if host in ("0.0.0.0", "::", "") else host
+    out.print(f"sportmafia is running at http://{shown}:{port}/", markup=False)
+    if shown != host:
+        out.print("  (and at this machine's address on the local network, for tablets and phones)", markup=False)
     if setup.created:
         out.print(f"First start: log in as '{setup.login}'", markup=False)
         if setup.password is not None:

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import os
+import sqlite3
+import time
 from pathlib import Path
 from typing import Any
 
@@ -57,16 +59,30 @@ def make_engine(url: str | URL | None = None, **kwargs: Any) -> Engine:
     return create_engine(parsed, **kwargs)
 
 
+def _set_wal(cursor: Any) -> None:
+    """Switch the database to WAL. SQLite answers "database is locked" at once, without waiting on the busy
+    timeout, when another connection holds the file while a new database changes its journal mode (two
+    processes starting at once): try again until the busy timeout has passed."""
+    deadline = time.monotonic() + BUSY_TIMEOUT_MS / 1000
+    while True:
+        try:
+            cursor.execute("PRAGMA journal_mode=WAL")
+            return
+        except sqlite3.OperationalError as exc:
+            if "locked" not in str(exc) or time.monotonic() > deadline:
+                raise
+            time.sleep(0.02)
+
+
 def _configure_sqlite(engine: Engine, memory: bool) -> None:
     @event.listens_for(engine, "connect")
     def _on_connect(dbapi_connection: Any, _record: ConnectionPoolEntry) -> None:
         dbapi_connection.isolation_level = None  # sqlite3 emits no BEGIN of its own; see _on_begin
         cursor = dbapi_connection.cursor()
         try:
-            # the busy timeout first: switching a new database to WAL waits for a writer that holds it
             cursor.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
             if not memory:
-                cursor.execute("PRAGMA journal_mode=WAL")
+                _set_wal(cursor)
             cursor.execute("PRAGMA foreign_keys=ON")
         finally:
             cursor.close()

@@ -348,24 +348,23 @@ class _Search:
         delta = 2 * (len(seats1) + len(seats2) - 2) + 2 * s
         return delta, t1, i, t2, j, 0
 
+    def _meetings_move(self, seats: list[int], out: int, into: int) -> None:
+        """Update the meeting counts for ``into`` taking the place of ``out`` at a table of ``seats``."""
+        a = self.a
+        ao, ai = a[out], a[into]
+        for z in seats:
+            if z != out:
+                ao[z] -= 1
+                a[z][out] -= 1
+                ai[z] += 1
+                a[z][into] += 1
+
     def do_swap(self, r: int, t1: int, i: int, t2: int, j: int) -> None:
         rnd = self.tables[r]
         seats1, seats2 = rnd[t1], rnd[t2]
         x, y = seats1[i], seats2[j]
-        a = self.a
-        ax, ay = a[x], a[y]
-        for z in seats1:
-            if z != x:
-                ax[z] -= 1
-                a[z][x] -= 1
-                ay[z] += 1
-                a[z][y] += 1
-        for z in seats2:
-            if z != y:
-                ay[z] -= 1
-                a[z][y] -= 1
-                ax[z] += 1
-                a[z][x] += 1
+        self._meetings_move(seats1, x, y)
+        self._meetings_move(seats2, y, x)
         seats1[i], seats2[j] = y, x
         pos = self.pos[r]
         pos[x], pos[y] = t2, t1
@@ -374,14 +373,7 @@ class _Search:
         """Seat ``new`` (from the bench) in place of seats[i] of table t in round r (who goes to the bench)."""
         seats = self.tables[r][t]
         old = seats[i]
-        a = self.a
-        ao, an = a[old], a[new]
-        for z in seats:
-            if z != old:
-                ao[z] -= 1
-                a[z][old] -= 1
-                an[z] += 1
-                a[z][new] += 1
+        self._meetings_move(seats, old, new)
         seats[i] = new
         bench = self.bench[r]
         bench[bench.index(new)] = old

@@ -12,7 +12,7 @@ from babel.messages.pofile import read_po
 
 from sportmafia.rules import get_ruleset
 from sportmafia.web import pages
-from sportmafia.web.i18n import LANGS, LOCALE_DIR, parse_accept_language, translations
+from sportmafia.web.i18n import LANGS, catalog_files, parse_accept_language, translations
 
 from .conftest import Api
 
@@ -39,17 +39,22 @@ def _template_messages() -> dict[str, list[str]]:
 @pytest.mark.parametrize("lang", LANGS)
 def test_catalogs_cover_the_templates(lang: str) -> None:
     """Every _("…") of the templates has a translation in both catalogs, with the same placeholders."""
-    with (LOCALE_DIR / lang / "LC_MESSAGES" / "messages.po").open("rb") as f:
-        catalog = read_po(f)
+    entries: dict[str, str] = {}
+    for path in catalog_files(lang):
+        with path.open("rb") as f:
+            for m in read_po(f):
+                if m.id:
+                    assert m.id not in entries, f"{m.id!r} is in two {lang} catalog files (the second: {path.name})"
+                    entries[str(m.id)] = str(m.string)
     wanted = _template_messages()
     assert len(wanted) > 50
-    missing = [m for m in wanted if m not in catalog or not catalog[m].string]
+    missing = [m for m in wanted if not entries.get(m)]
     assert not missing, f"add these to the {lang} catalog: {missing}"
     for message in wanted:
-        text = catalog[message].string
-        assert sorted(PLACEHOLDER.findall(message)) == sorted(PLACEHOLDER.findall(str(text))), message
+        text = entries[message]
+        assert sorted(PLACEHOLDER.findall(message)) == sorted(PLACEHOLDER.findall(text)), message
         assert translations(lang).gettext(message) == text
-    stale = [m.id for m in catalog if m.id and m.id not in wanted]
+    stale = [m for m in entries if m not in wanted]
     assert not stale, f"no longer in the templates: {stale}"
 
 

@@ -18,15 +18,32 @@ DEFAULT_LANG = "ru"
 LANG_COOKIE = "lang"
 
 
-def _compile(lang: str) -> Translations:
-    """The catalog of ``lang``: its .po file read and compiled to a .mo in memory."""
-    path = LOCALE_DIR / lang / "LC_MESSAGES" / f"{DOMAIN}.po"
+def _compile_file(path: Path, lang: str) -> Translations:
     with path.open("rb") as f:
         catalog = read_po(f, locale=lang, domain=DOMAIN)
     buf = io.BytesIO()
     write_mo(buf, catalog, use_fuzzy=False)
     buf.seek(0)
     return Translations(buf, domain=DOMAIN)
+
+
+def catalog_files(lang: str) -> list[Path]:
+    """The .po files of ``lang``: ``messages.po`` first, then one per part of the site (``sheet.po``, ...),
+    in name order. A message defined in two files takes the first file's translation."""
+    folder = LOCALE_DIR / lang / "LC_MESSAGES"
+    main = folder / f"{DOMAIN}.po"
+    return [main] + sorted(p for p in folder.glob("*.po") if p != main)
+
+
+def _compile(lang: str) -> Translations:
+    """The catalog of ``lang``: its .po files read and compiled to .mo in memory, merged into one."""
+    first, *rest = catalog_files(lang)
+    merged = _compile_file(first, lang)
+    for path in rest:
+        extra = _compile_file(path, lang)
+        for key, value in extra._catalog.items():
+            merged._catalog.setdefault(key, value)
+    return merged
 
 
 TRANSLATIONS: dict[str, Translations] = {lang: _compile(lang) for lang in LANGS}

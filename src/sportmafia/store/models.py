@@ -20,6 +20,7 @@ from sqlalchemy import (
     Integer,
     MetaData,
     String,
+    Text,
     UniqueConstraint,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
@@ -75,6 +76,24 @@ class StoredGame(Base):
     """The number of events in the log: the ``seq`` the next event will get."""
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    signed_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    """When the host signed the result sheet (B.sheet); a signed game takes no more commands."""
+    signed_by: Mapped[int | None] = mapped_column(ForeignKey("users.id"), nullable=True)
+
+
+class SheetCorrection(Base):
+    """A judge's or admin's correction of a signed result sheet, with its reason (B.sheet). Rows are only
+    ever inserted; the sheet shows the game's own result with every correction applied in order."""
+
+    __tablename__ = "sheet_corrections"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), index=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id"))
+    reason: Mapped[str] = mapped_column(Text)
+    changes: Mapped[list[dict[str, Any]]] = mapped_column(JSON)
+    """What changed: a list of ``{"field": ..., "seat": ..., "old": ..., "new": ...}``."""
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
 
 class GameEvent(Base):

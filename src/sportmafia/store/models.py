@@ -122,6 +122,20 @@ class ClubPlayer(Base):
     name: Mapped[str] = mapped_column(String(64))
 
 
+class ClubVariant(Base):
+    """A club's saved rule set: ``RuleSet.options()`` of a preset with the club's changes, under a name
+    unique in the club (offered with the presets when a game is created)."""
+
+    __tablename__ = "club_variants"
+    __table_args__ = (UniqueConstraint("club_id", "name"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    club_id: Mapped[int] = mapped_column(ForeignKey("clubs.id"))
+    name: Mapped[str] = mapped_column(String(64))
+    options: Mapped[dict[str, Any]] = mapped_column(JSON)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
 class User(Base):
     """An account of a club: an admin, a host or a judge. ``password_hash`` is an argon2 hash (the web
     layer hashes; the store never sees a password)."""

@@ -2,14 +2,25 @@
 (``sportmafia.tournament.seating.quality``, as in tools/seating_quality.py) and the seconds it took.
 
 Targets: pair RMS within 2% of pair_rmse_bound (within 0.05 where the bound is near 0), seat RMS equal to
-seat_rmse_floor, under 10 s each. Run: ``python bench/seating.py [--seed 1] [--only NAME]``.
+seat_rmse_floor, under 10 s of CPU each. Also printed: the tighter lower bounds of the module
+(``pair_rmse_least``, ``seat_rmse_least``) and whether the figures reach them.
+
+Run: ``python bench/seating.py [--seed 1] [--only NAME] [--compare [--compare-python PYTHON] [--cap 300]]``.
+``--compare`` also runs the public MafSchedule generator (PyPI ``mafia-schedule``, not a dependency of this
+project) with the defaults of its command-line driver on the sizes it supports (tables of 10), in a separate
+process (``--compare-python``: an interpreter where ``mafia_schedule`` imports; by default this one) with a
+time cap, and scores its schedule with the same figures.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import resource
+import subprocess
+import sys
 import time
+from typing import Any
 
 from sportmafia.tournament.seating import generate, quality
 
@@ -22,30 +33,101 @@ SIZES: list[tuple[str, int, int, tuple[int, int]]] = [
     ("52x8 on 4 tables of 13", 52, 8, (13, 13)),
 ]
 
+# MafSchedule, run the way its driver does by default: opponents 10 runs x 10,000 iterations (no expected
+# zero or single pairs), then seats 10 runs x [10,000, 10,000]. Its progress output goes to stderr; the
+# last line of stdout is the schedule in the `seat --out` format.
+MAFSCHEDULE = r"""
+import contextlib, json, random, sys
+import mafia_schedule as ms
+players, tables, rounds, seed = (int(x) for x in sys.argv[1:5])
+attempts = tables * 10 * rounds // players
+conf = ms.Configuration(numPlayers=players, numTables=tables, numRounds=rounds,
+                        numGames=players * attempts // 10, numAttempts=attempts)
+conf.validate()
+random.seed(seed)
+with contextlib.redirect_stdout(sys.stderr):
+    opponents = ms.OptimizeOpponents(verbose=False)
+    opponents.expectedZeroPairs = 0
+    opponents.expectedSinglePairs = 0
+    schedule = opponents.optimize(conf, 10, 10_000)
+    schedule.generateSlotsFromGames()
+    seats = ms.OptimizeSeats(schedule, verbose=False)
+    seats.callbackBetterSchedule = None
+    seats.optimize(10, [10_000, 10_000])
+games = [{"round": r, "table": t, "seats": list(schedule.games[gid].players)}
+         for r, rnd in enumerate(schedule.rounds) for t, gid in enumerate(rnd.gameIds)]
+print(json.dumps({"players": players, "games": games}))
+"""
+
+
+def _figures(q: dict[str, Any]) -> dict[str, Any]:
+    bound = q["pair_rmse_bound"]
+    return {
+        "table_sizes": q["table_sizes"], "games_per_player": q["games_per_player"],
+        "pair_min": q["pair_min"], "pair_max": q["pair_max"],
+        "pair_rmse": round(q["pair_rmse"], 4), "pair_rmse_bound": round(bound, 4),
+        "seat_rmse": round(q["seat_rmse"], 4), "seat_rmse_floor": round(q["seat_rmse_floor"], 4),
+        "pair_rmse_least": round(q["pair_rmse_least"], 4), "seat_rmse_least": round(q["seat_rmse_least"], 4),
+        "pair_ok": q["pair_rmse"] <= (bound + 0.05 if bound < 0.05 else bound * 1.02) + 1e-9,
+        "seat_ok": q["seat_rmse"] <= q["seat_rmse_floor"] + 1e-4,
+        "pair_least_ok": q["pair_rmse"] <= q["pair_rmse_least"] * 1.02 + 1e-9,
+        "seat_least_ok": q["seat_rmse"] <= q["seat_rmse_least"] + 1e-4,
+    }
+
+
+def _children_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def compare(name: str, players: int, rounds: int, table: tuple[int, int], seed: int, python: str,
+            cap: float) -> dict[str, Any]:
+    line: dict[str, Any] = {"bench": "seating", "generator": "mafia-schedule", "size": name, "players": players,
+                            "rounds": rounds}
+    if table != (10, 10):
+        return {**line, "skipped": "MafSchedule seats tables of exactly 10 players only"}
+    start, cpu_start = time.perf_counter(), _children_cpu()
+    try:
+        done = subprocess.run([python, "-c", MAFSCHEDULE, str(players), str(players // 10), str(rounds), str(seed)],
+                              capture_output=True, text=True, timeout=cap, check=False)
+    except subprocess.TimeoutExpired:
+        return {**line, "timed_out": True, "cap_seconds": cap}
+    seconds, cpu = time.perf_counter() - start, _children_cpu() - cpu_start
+    if done.returncode != 0:
+        return {**line, "error": (done.stderr.strip().splitlines() or ["failed"])[-1]}
+    doc = json.loads(done.stdout.strip().splitlines()[-1])
+    return {**line, **_figures(quality(doc)), "seconds": round(seconds, 2), "cpu_seconds": round(cpu, 2)}
+
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__)
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--only", default="")
+    parser.add_argument("--compare", action="store_true", help="also run MafSchedule (mafia-schedule)")
+    parser.add_argument("--compare-python", default=sys.executable,
+                        help="a Python where mafia_schedule imports (default: this one)")
+    parser.add_argument("--cap", type=float, default=300.0, help="seconds MafSchedule may take per size")
     args = parser.parse_args()
+    if args.compare:
+        probe = subprocess.run([args.compare_python, "-c", "import mafia_schedule"], capture_output=True, check=False)
+        if probe.returncode != 0:
+            print(json.dumps({"bench": "seating", "generator": "mafia-schedule",
+                              "skipped": f"mafia_schedule does not import in {args.compare_python}"}), flush=True)
+            args.compare = False
     for name, players, rounds, table in SIZES:
         if args.only and args.only not in name:
             continue
-        start = time.perf_counter()
+        start, cpu_start = time.perf_counter(), time.process_time()
         seating = generate(players, rounds, table, seed=args.seed)
-        seconds = time.perf_counter() - start
-        q = quality(seating)
-        bound = q["pair_rmse_bound"]
-        pair_ok = q["pair_rmse"] <= (bound + 0.05 if bound < 0.05 else bound * 1.02) + 1e-9
-        seat_ok = q["seat_rmse"] <= q["seat_rmse_floor"] + 1e-4
+        seconds, cpu = time.perf_counter() - start, time.process_time() - cpu_start
         print(json.dumps({
             "bench": "seating", "size": name, "players": players, "rounds": rounds,
-            "table_sizes": q["table_sizes"], "games_per_player": q["games_per_player"],
-            "pair_min": q["pair_min"], "pair_max": q["pair_max"],
-            "pair_rmse": round(q["pair_rmse"], 4), "pair_rmse_bound": round(bound, 4),
-            "seat_rmse": round(q["seat_rmse"], 4), "seat_rmse_floor": round(q["seat_rmse_floor"], 4),
-            "seconds": round(seconds, 2), "pair_ok": pair_ok, "seat_ok": seat_ok, "time_ok": seconds < 10,
+            **_figures(quality(seating)),
+            "seconds": round(seconds, 2), "cpu_seconds": round(cpu, 2), "time_ok": cpu < 10,
         }), flush=True)
+        if args.compare:
+            print(json.dumps(compare(name, players, rounds, table, args.seed, args.compare_python, args.cap)),
+                  flush=True)
 
 
 if __name__ == "__main__":

@@ -5,10 +5,12 @@ from __future__ import annotations
 import importlib.util
 import json
 import os
+import random
 from collections import Counter
-from itertools import combinations
+from itertools import combinations, pairwise
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -19,11 +21,15 @@ from sportmafia.cli import app
 from sportmafia.tournament.seating import (
     Seating,
     SeatingError,
+    _Cyclic,
+    _cyclic_orders,
     generate,
+    pair_sq_least,
     parse_table,
     quality,
     regenerate,
     round_tables,
+    seat_sq_least,
 )
 
 SCORER = Path(__file__).parents[3] / "shared" / "tools" / "seating_quality.py"
@@ -233,3 +239,110 @@ def test_every_pair_of_a_small_schedule_meets_as_evenly_as_possible() -> None:
     seating = generate(12, 3, 6, seed=0)
     meet = Counter(pair for g in seating.games for pair in combinations(sorted(g.seats), 2))
     assert max(meet.values()) <= 3
+
+
+# --- bounds and the cyclic start ------------------------------------------------------------------------
+
+
+def _sum_sq_meetings(players: int, games: list[list[int]]) -> int:
+    meet: Counter[tuple[int, int]] = Counter()
+    for seats in games:
+        meet.update(combinations(sorted(seats), 2))
+    return sum(m * m for m in meet.values())
+
+
+@st.composite
+def random_schedules(draw: st.DrawFn) -> tuple[int, list[list[list[int]]], list[list[int]]]:
+    """Any valid schedule (not the generator's): per round a random partition of a random subset."""
+    players = draw(st.integers(4, 16))
+    rounds = draw(st.integers(1, 5))
+    order = draw(st.permutations(range(players)))
+    out: list[list[list[int]]] = []
+    for _ in range(rounds):
+        perm = draw(st.permutations(order))
+        seated = draw(st.integers(2, players))
+        cuts = sorted(draw(st.lists(st.integers(1, seated - 1), max_size=3, unique=True)))
+        bounds = [0, *cuts, seated]
+        out.append([list(perm[a:b]) for a, b in pairwise(bounds)])
+    seat_orders = [list(draw(st.permutations(seats))) for rnd in out for seats in rnd]
+    return players, out, seat_orders
+
+
+@settings(max_examples=200, deadline=None)
+@given(random_schedules())
+def test_the_tighter_bounds_hold_for_any_schedule(schedule: tuple[int, list[list[list[int]]], list[list[int]]]) -> None:
+    players, rounds, ordered = schedule
+    games = [seats for rnd in rounds for seats in rnd]
+    plays = Counter(p for seats in games for p in seats)
+    least = min(plays[p] for p in range(players))
+    assert _sum_sq_meetings(players, games) >= pair_sq_least(players, [[len(s) for s in rnd] for rnd in rounds], least)
+    doc: dict[str, Any] = {"players": players, "games": [{"round": r, "table": t, "seats": seats}
+                                                         for r, rnd in enumerate(rounds) for t, seats in enumerate(rnd)]}
+    q = quality(doc)
+    assert q["pair_rmse"] >= q["pair_rmse_least"] - 1e-9 >= q["pair_rmse_bound"] - 2e-9
+    # any order of the seats: the seat figure never beats the least, and the least never the scorer's floor
+    for g, seats in zip(doc["games"], ordered, strict=True):
+        g["seats"] = seats
+    q = quality(doc)
+    assert q["seat_rmse"] >= q["seat_rmse_least"] - 1e-9 >= q["seat_rmse_floor"] - 2e-9
+    assert seat_sq_least(players, [g["seats"] for g in doc["games"]]) >= 0
+
+
+@FAST
+@given(requests(), st.integers(0, 3))
+def test_seats_reach_the_least_any_order_can(request: tuple[int, int, tuple[int, int], int | None], seed: int) -> None:
+    players, rounds, table, gpp = request
+    try:
+        seating = generate(players, rounds, table, games_per_player=gpp, seed=seed, steps=STEPS)
+    except SeatingError:
+        return
+    q = quality(seating)
+    assert q["seat_rmse"] == pytest.approx(q["seat_rmse_least"], abs=1e-9)
+
+
+def test_mixed_tables_reach_both_least_figures_but_not_the_scorers_seat_floor() -> None:
+    """40 players in tables of 13, 13 and 14 for 9 rounds: the pair figure equals the bound of pair_sq_least
+    (sum of m^2 = 7263, RMS 1.0904) and the seat figure its least; the scorer's seat floor needs every seat 14
+    taken by a player who sits at the table of 14 in all 9 rounds, which no balanced schedule has."""
+    seating = generate(40, 9, (12, 16), seed=1)
+    q = quality(seating)
+    assert sorted(len(g.seats) for g in seating.games if g.round == 0) == [13, 13, 14]
+    games = [list(g.seats) for g in seating.games]
+    assert _sum_sq_meetings(40, games) == pair_sq_least(40, [[13, 13, 14]] * 9, 9) == 7263
+    assert q["pair_rmse"] == pytest.approx(q["pair_rmse_least"]) == pytest.approx(1.0904, abs=1e-4)
+    assert q["seat_rmse"] == pytest.approx(q["seat_rmse_least"])
+    assert q["seat_rmse_least"] > q["seat_rmse_floor"] + 0.01
+    at_14 = Counter(p for g in seating.games if len(g.seats) == 14 for p in g.seats)
+    assert max(at_14.values()) < 9
+
+
+@pytest.mark.parametrize(("players", "rounds", "table", "tables"), [
+    (28, 14, 10, 2), (20, 10, 10, 2), (16, 16, 10, 1), (30, 10, 10, 3), (24, 6, 6, 3), (18, 6, 4, 4),
+])
+def test_a_cyclic_schedule_costs_what_its_developed_rounds_do(players: int, rounds: int, table: int,
+                                                               tables: int) -> None:
+    for c in _cyclic_orders(players, rounds, players - table * tables):
+        cyclic = _Cyclic(players, c, rounds // c, table, tables, random.Random(c))
+        cyclic.run(3000, 0)
+        relabel = list(range(players))
+        random.Random(1).shuffle(relabel)
+        developed = cyclic.rounds(relabel)
+        assert len(developed) == rounds
+        plays: Counter[int] = Counter()
+        for groups, bench in developed:
+            seated = [p for seats in groups for p in seats]
+            assert sorted(seated + bench) == list(range(players))
+            assert all(len(seats) == table for seats in groups)
+            plays.update(seated)
+        assert len({plays[p] for p in range(players)}) == 1
+        games = [seats for groups, _ in developed for seats in groups]
+        assert _sum_sq_meetings(players, games) == cyclic.cost
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_28_players_on_2_tables_of_10_for_14_rounds_meet_as_evenly_as_any_schedule(seed: int) -> None:
+    seating = generate(28, 14, 10, seed=seed)
+    q = quality(seating)
+    assert q["games_per_player"] == [10, 10]
+    assert q["pair_rmse"] <= q["pair_rmse_bound"] * 1.02
+    assert q["seat_rmse"] == pytest.approx(q["seat_rmse_floor"], abs=1e-9)

@@ -4,17 +4,23 @@ For P players, R rounds and a table size (``10``) or range (``12-16``) the gener
 
 1. decides who sits out each round (players with fewer games so far go first, so that games per player
    differ by at most one when nobody is absent),
-2. groups each round's players into tables by simulated annealing over swaps of two players between two
-   tables of one round (and, where players sit out, "bench swaps" that exchange a player and a benched one
-   in two rounds at once, so that nobody's number of games changes), minimising the sum of squared pair
-   meetings (equivalently the RMS deviation of meetings per pair); pairs that must not meet cost a large
-   penalty per meeting,
+2. groups each round's players into tables: with tables of one size and no constraints it first searches
+   schedules invariant under a cyclic group (:class:`_Cyclic`: the rounds are the shifts of a few base
+   rounds, so the search runs over those alone), then runs simulated annealing over swaps of two players
+   between two tables of one round (and, where players sit out, "bench swaps" that exchange a player and a
+   benched one in two rounds at once, so that nobody's number of games changes), minimising the sum of
+   squared pair meetings (equivalently the RMS deviation of meetings per pair) down to the least any
+   schedule of the sizes can have (:func:`pair_sq_least`); pairs that must not meet cost a large penalty
+   per meeting,
 3. numbers the seats of every game so that each player's count of every seat is as close as possible to
-   his ideal (improving Kempe chains: exchange seats c and d along an alternating path of games).
+   his ideal (improving Kempe chains: exchange seats c and d along an alternating path of games; where
+   tables differ in size, then annealing over exchanges of two seats in a game, down to
+   :func:`seat_sq_least`).
 
 The quality figures (:func:`quality`) are those of ``tools/seating_quality.py``: meetings per pair (min, max,
 RMS deviation from the mean and the least RMS any schedule of the size can reach) and the RMS deviation of
-seat counts from the ideal with its floor.
+seat counts from the ideal with its floor; and two tighter bounds of this module (``pair_rmse_least``,
+``seat_rmse_least``). docs/tournament.md ("Seating") has the arguments.
 """
 
 from __future__ import annotations
@@ -35,16 +41,20 @@ __all__ = [
     "SeatingError",
     "generate",
     "pair_rmse_bound",
+    "pair_sq_least",
     "parse_table",
     "quality",
     "regenerate",
     "rmse_floor",
     "round_tables",
+    "seat_sq_least",
 ]
 
 # Penalty per meeting of a pair that must not meet: the cost of a pair is (meetings + BIG)^2.
 BIG = 1000
 SEAT_ONE_WEIGHT = 1.5  # seat 1 opens day 1: its balance weighs most
+# annealing of seats where tables differ in size: iterations per game, at most
+SEAT_ANNEAL_PER_GAME, SEAT_ANNEAL_MAX, TIE_BREAK = 15_000, 300_000, 0.01
 # annealing: share of bench moves where players sit out and there are also swaps; temperatures of each period
 # (hot to cold, geometric); period length
 BENCH_SHARE = 0.3
@@ -148,8 +158,148 @@ def _best_counts(want: Sequence[float]) -> list[int]:
     return base
 
 
+def _min_sq_split(total: int, parts: int) -> int:
+    """The least sum of squares of ``parts`` non-negative integers that sum to ``total``: an even split."""
+    if parts <= 0:
+        return 0
+    q, r = divmod(max(total, 0), parts)
+    return (parts - r) * q * q + r * (q + 1) * (q + 1)
+
+
+def pair_sq_least(players: int, rounds: Sequence[Sequence[int]], least_games: int) -> int:
+    """A lower bound on the sum over pairs of squared meetings, sum(m^2), of any schedule whose round r has
+    tables of the sizes ``rounds[r]`` and in which every player plays at least ``least_games`` games.
+
+    sum(m^2) = (||U^T U||_F^2 - sum_p g_p^2) / 2 for the players-by-games incidence U, and ||U^T U||_F^2
+    is the sum over pairs of games of their common players squared. A game g of k players meets no game of
+    its own round; in a round where everybody plays, its k players spread over that round's tables (the
+    squares sum to at least those of an even split of k), and over the tables of the other rounds its
+    players' remaining games (at least k * (least_games - 1) in all) spread at best evenly. The bound of
+    tools/seating_quality.py spreads every game's meetings over all the other games; this one counts a
+    round in which everybody plays as a whole, which is larger when tables differ in size (40 players in
+    tables of 13, 13 and 14 for 9 rounds: it is exact there).
+    """
+    full = [sum(sizes) == players for sizes in rounds]
+    frob = 0
+    for r, sizes in enumerate(rounds):
+        for k in sizes:
+            rest = k * (least_games - 1)
+            fixed = 0
+            slots = 0
+            for r2, sizes2 in enumerate(rounds):
+                if r2 == r:
+                    continue
+                if full[r2]:
+                    fixed += _min_sq_split(k, len(sizes2))
+                    rest -= k
+                else:
+                    slots += len(sizes2)
+            frob += k * k + fixed + _min_sq_split(rest, slots)
+    # sum_p g_p^2 is largest, for a given total, when the games are as uneven as they may be; with
+    # least_games as everybody's count it is exact
+    total = sum(k for sizes in rounds for k in sizes)
+    diag = _max_sq_sum(players, total, least_games, len(rounds))
+    return max(0, -(-(frob - diag) // 2))
+
+
+def _max_sq_sum(players: int, total: int, least: int, most: int) -> int:
+    """The largest sum of squares of ``players`` integers in [least, most] summing to ``total``."""
+    counts = [least] * players
+    left = total - least * players
+    for i in range(players):
+        if left <= 0:
+            break
+        add = min(most - least, left)
+        counts[i] += add
+        left -= add
+    return sum(c * c for c in counts)
+
+
+def seat_sq_least(players: int, games: Sequence[Sequence[int]]) -> float:
+    """The least sum of squared deviations of seat counts from the ideal that any seat order of these games
+    can reach (the scorer's seat figure is its RMS over players x seats).
+
+    A relaxation solved exactly: integer counts c[p][s] with every player's total his games, every seat's
+    total the number of games that have it, and c[p][s] at most p's games that have seat s; the cost is
+    separable and convex, so this is a min-cost flow, solved by successive shortest paths from the
+    per-player optimum. The scorer's floor drops the seat totals; where tables differ in size the seats
+    only the larger tables have must still be taken by somebody, which the floor does not see.
+    """
+    if not games:
+        return 0.0
+    kmax = max(len(seats) for seats in games)
+    ideal = _seat_ideal(players, games, kmax)
+    cap = [[0] * kmax for _ in range(players)]
+    need = [0] * kmax
+    for seats in games:
+        for s in range(len(seats)):
+            need[s] += 1
+        for p in seats:
+            row = cap[p]
+            for s in range(len(seats)):
+                row[s] += 1
+    c = [[0] * kmax for _ in range(players)]
+    load = [0] * kmax
+    for p in range(players):
+        want, row, limit = ideal[p], c[p], cap[p]
+        for _ in range(limit[0]):  # every game has seat 1: limit[0] is p's number of games
+            best = min((s for s in range(kmax) if row[s] < limit[s]),
+                       key=lambda s: (round(2 * (row[s] - want[s]), 9), load[s] - need[s]))
+            row[best] += 1
+            load[best] += 1
+    nodes = kmax + players  # seats, then players
+    inf = math.inf
+    while True:
+        excess = [load[s] - need[s] for s in range(kmax)]
+        if all(e <= 0 for e in excess):
+            break
+        dist = [inf] * nodes
+        parent = [-1] * nodes
+        for s in range(kmax):
+            if excess[s] > 0:
+                dist[s] = 0.0
+        for _ in range(nodes):  # Bellman-Ford: the residual graph has no negative cycle
+            changed = False
+            for s in range(kmax):
+                ds = dist[s]
+                if ds == inf:
+                    continue
+                for p in range(players):  # p gives up one seat s
+                    x = c[p][s]
+                    if x > 0:
+                        nd = ds + 2 * (ideal[p][s] - x) + 1
+                        if nd < dist[kmax + p] - 1e-12:
+                            dist[kmax + p], parent[kmax + p], changed = nd, s, True
+            for p in range(players):
+                dp = dist[kmax + p]
+                if dp == inf:
+                    continue
+                row, want, limit = c[p], ideal[p], cap[p]
+                for s in range(kmax):  # p takes one more seat s
+                    if row[s] < limit[s]:
+                        nd = dp + 2 * (row[s] - want[s]) + 1
+                        if nd < dist[s] - 1e-12:
+                            dist[s], parent[s], changed = nd, kmax + p, True
+            if not changed:
+                break
+        end = min((s for s in range(kmax) if excess[s] < 0 and dist[s] < inf), key=lambda s: dist[s])
+        v = end
+        while parent[v] != -1:
+            u = parent[v]
+            p = u - kmax
+            c[p][v] += 1
+            v = parent[u]
+            c[p][v] -= 1
+        load[end] += 1
+        load[v] -= 1
+    return sum((c[p][s] - ideal[p][s]) ** 2 for p in range(players) for s in range(kmax))
+
+
 def quality(seating: Seating | Mapping[str, Any]) -> dict[str, Any]:
-    """The balance figures of a schedule and their bounds (as in ``tools/seating_quality.py``, unrounded)."""
+    """The balance figures of a schedule and their bounds (as in ``tools/seating_quality.py``, unrounded),
+    and two tighter bounds of this module: ``pair_rmse_least`` (the larger of the scorer's bound and
+    :func:`pair_sq_least` for these rounds' table sizes) and ``seat_rmse_least`` (:func:`seat_sq_least`:
+    the least seat RMS any order of the seats of these games can reach)."""
     doc = seating.to_json() if isinstance(seating, Seating) else seating
     n = int(doc["players"])
     games = [list(g["seats"]) for g in doc["games"]]
@@ -185,6 +335,10 @@ def quality(seating: Seating | Mapping[str, Any]) -> dict[str, Any]:
         best = _best_counts(ideal[p])
         floor2 += sum((best[s] - ideal[p][s]) ** 2 for s in range(kmax))
     cells = n * kmax
+    by_round: dict[int, list[int]] = {}
+    for g in doc["games"]:
+        by_round.setdefault(g["round"], []).append(len(g["seats"]))
+    least_sq = pair_sq_least(n, list(by_round.values()), counts[0])
     return {
         "players": n,
         "games": len(games),
@@ -198,6 +352,8 @@ def quality(seating: Seating | Mapping[str, Any]) -> dict[str, Any]:
         "pair_rmse_bound": bound,
         "seat_rmse": math.sqrt(dev2 / cells),
         "seat_rmse_floor": math.sqrt(floor2 / cells),
+        "pair_rmse_least": max(bound, math.sqrt(max(0.0, least_sq / len(pairs) - mean * mean))),
+        "seat_rmse_least": math.sqrt(max(floor2, seat_sq_least(n, games)) / cells),
     }
 
 
@@ -289,6 +445,190 @@ def _plan(players: int, present: Sequence[int], low: int, high: int, games_per_p
 
 # ---------------------------------------------------------------------------------------------------------
 # the search
+
+
+class _Cyclic:
+    """A schedule invariant under the cyclic group Z_c: players are (z, i) for z in Z_c and orbits i, and
+    rounds are the c shifts z -> z + s of a few base rounds. A pair's meetings then depend only on its
+    orbits and the difference of its z, so the search runs over the base rounds alone (c times fewer
+    choices), and every class of c pairs meets as often as the base rounds' pairs of that class. Balanced
+    designs are often of this kind (16 players at one table of 10 for 16 rounds: a difference set)."""
+
+    def __init__(self, n: int, c: int, base: int, k: int, tables: int, rng: random.Random) -> None:
+        self.n, self.c, self.k, self.tables, self.rng = n, c, k, tables, rng
+        self.steps = 0  # of the last run
+        orbits = n // c
+        self.orbit = [p // c for p in range(n)]
+        cls: dict[tuple[int, int, int], int] = {}
+        self.cls = [[0] * n for _ in range(n)]
+        size: list[int] = []
+        for x, y in combinations(range(n), 2):
+            (ix, zx), (iy, zy) = divmod(x, c), divmod(y, c)
+            d = (zy - zx) % c
+            key = (ix, iy, min(d, c - d)) if ix == iy else (ix, iy, d)
+            if key not in cls:
+                cls[key] = len(cls)
+                size.append(0)
+            j = cls[key]
+            size[j] += 1
+            self.cls[x][y] = self.cls[y][x] = j
+        # a class holds c pairs, or c / 2 when the difference is c / 2 within an orbit: the base pairs of such
+        # a class meet twice each over the shifts
+        self.mult = [c // m for m in size]
+        self.size = size
+        # the bench of every base round: spread over the orbits so that every player sits out as often
+        bench_n = n - k * tables
+        per_orbit = [0] * orbits
+        self.parts: list[list[list[int]]] = []
+        for _ in range(base):
+            counts = [0] * orbits
+            for _ in range(bench_n):
+                j = min((j for j in range(orbits) if counts[j] < c), key=lambda j: (per_orbit[j] + counts[j], j))
+                counts[j] += 1
+            bench: list[int] = []
+            for j in range(orbits):
+                per_orbit[j] += counts[j]
+                bench += [j * c + z for z in rng.sample(range(c), counts[j])]
+            benched = set(bench)
+            rest = [p for p in range(n) if p not in benched]
+            rng.shuffle(rest)
+            self.parts.append([rest[t * k:(t + 1) * k] for t in range(tables)] + [bench])
+        self.balanced = len(set(per_orbit)) == 1
+        self.f = [0] * len(size)
+        for rnd in self.parts:
+            for seats in rnd[:tables]:
+                for x, y in combinations(seats, 2):
+                    self.f[self.cls[x][y]] += 1
+        self.cost = sum((self.f[j] * self.mult[j]) ** 2 * size[j] for j in range(len(size)))
+
+    def run(self, steps: int, target: int) -> None:
+        rng, f, mult, size, cls, tables = self.rng, self.f, self.mult, self.size, self.cls, self.tables
+        best = self.cost
+        best_parts = [[list(t) for t in rnd] for rnd in self.parts]
+        changes: list[int] = []
+        t_hot, t_cold = 1.0 * self.c, 0.3 * self.c
+        groups = tables + (1 if self.parts[0][tables] else 0)  # the tables and a bench, if any
+        if groups < 2:
+            return
+        self.steps = 0
+        last_best = 0
+        for step in range(steps):
+            if best <= target or step - last_best > steps * STALL:
+                break
+            self.steps = step + 1
+            temperature = t_hot * (t_cold / t_hot) ** (step / steps)
+            rnd = self.parts[rng.randrange(len(self.parts))]
+            t1 = rng.randrange(groups)
+            t2 = rng.randrange(groups - 1)
+            if t2 >= t1:
+                t2 += 1
+            i, j = rng.randrange(len(rnd[t1])), rng.randrange(len(rnd[t2]))
+            x, y = rnd[t1][i], rnd[t2][j]
+            if (t1 == tables or t2 == tables) and self.orbit[x] != self.orbit[y]:
+                continue  # the bench keeps its orbits, so that games per player stay equal
+            changes.clear()
+            for t, out, into in ((t1, x, y), (t2, y, x)):
+                if t < tables:
+                    for z in rnd[t]:
+                        if z != out:
+                            changes.append(cls[out][z])
+                            changes.append(-1 - cls[into][z])  # encoded: a class gaining a pair
+            delta = 0
+            for code in changes:
+                jj, step_ = (code, -1) if code >= 0 else (-1 - code, 1)
+                m = mult[jj]
+                old = f[jj] * m
+                f[jj] += step_
+                delta += ((f[jj] * m) ** 2 - old * old) * size[jj]
+            if delta <= 0 or rng.random() < math.exp(-delta / temperature):
+                rnd[t1][i], rnd[t2][j] = y, x
+                self.cost += delta
+                if self.cost < best:
+                    best = self.cost
+                    last_best = step
+                    best_parts = [[list(t) for t in r] for r in self.parts]
+            else:
+                for code in changes:
+                    if code >= 0:
+                        f[code] += 1
+                    else:
+                        f[-1 - code] -= 1
+        self.parts = best_parts
+        self.cost = best
+
+    def rounds(self, relabel: Sequence[int]) -> list[tuple[list[list[int]], list[int]]]:
+        """The developed rounds (tables, bench), players renamed by ``relabel``."""
+        c = self.c
+        out = []
+        for rnd in self.parts:
+            for shift in range(c):
+                move = [relabel[(p // c) * c + (p % c + shift) % c] for p in range(self.n)]
+                out.append(([[move[p] for p in seats] for seats in rnd[:self.tables]],
+                            [move[p] for p in rnd[self.tables]]))
+        return out
+
+
+def _cyclic_orders(n: int, rounds: int, bench_n: int) -> list[int]:
+    """The group orders c for which a cyclic schedule fits: c divides the players and the rounds, and the
+    bench spreads evenly over the orbits; the largest first."""
+    out = []
+    for c in range(min(n, rounds), 1, -1):
+        if n % c or rounds % c:
+            continue
+        orbits, base = n // c, rounds // c
+        if (base * bench_n) % orbits:
+            continue
+        out.append(c)
+    return out
+
+
+# cyclic start: base-round search steps of one run, and of all runs (each group order twice, the likeliest
+# orders first); a run stops when its best has not improved for this share of its steps
+CYCLIC_STEPS, CYCLIC_BUDGET, STALL = 100_000, 300_000, 0.3
+# the search after a cyclic start runs this many times fewer steps; more when the start's pair RMS is within
+# 1% (+ 0.01) of the bound already
+POLISH, POLISH_NEAR = 3, 6
+
+
+def _near(n: int, cost: int, target: int, seats: int, plan: Sequence[Sequence[int]]) -> bool:
+    pairs = n * (n - 1) / 2
+    mean = sum(k * (k - 1) / 2 for sizes in plan for k in sizes) / pairs
+
+    def rms(total: int) -> float:
+        return math.sqrt(max(0.0, total / pairs - mean * mean))
+
+    return rms(cost) <= 1.01 * rms(target) + 0.01
+
+
+def _cyclic_start(n: int, rounds: int, k: int, tables: int, target: int, rng: random.Random,
+                  steps: int | None) -> list[tuple[list[list[int]], list[int]]] | None:
+    """The best cyclic schedule found (rounds in a seeded order, players renamed at random), or None where
+    no group order fits. Orders that leave at least two base rounds are tried first: with a single base
+    round every pair of the same difference meets exactly alike, which is often too rigid."""
+    orders = _cyclic_orders(n, rounds, n - k * tables)
+    orders.sort(key=lambda c: (rounds // c < 2, -c))
+    per_run = CYCLIC_STEPS if steps is None else min(CYCLIC_STEPS, steps // 4)
+    budget = CYCLIC_BUDGET if steps is None else min(CYCLIC_BUDGET, steps // 2)
+    best: _Cyclic | None = None
+    for c in [c for c in orders for _ in range(2)]:
+        if budget < per_run // 2:
+            break
+        cyclic = _Cyclic(n, c, rounds // c, k, tables, rng)
+        if not cyclic.balanced:
+            continue
+        cyclic.run(min(per_run, budget), target)
+        budget -= cyclic.steps
+        if best is None or cyclic.cost < best.cost:
+            best = cyclic
+        if best.cost <= target:
+            break
+    if best is None:
+        return None
+    relabel = list(range(n))
+    rng.shuffle(relabel)
+    developed = best.rounds(relabel)
+    rng.shuffle(developed)
+    return developed
 
 
 class _Search:
@@ -508,8 +848,9 @@ class _Search:
 
 
 def _target_cost(n: int, plan: Sequence[Sequence[int]], history: Sequence[Sequence[Sequence[int]]],
-                 n_forbidden: int) -> int:
-    """The least cost the search can hope for: the bound on sum(M^2) of the whole schedule."""
+                 n_forbidden: int, least_games: int = 0) -> int:
+    """The least cost the search can hope for: the bound on sum(M^2) of the whole schedule (every player
+    plays at least ``least_games`` games); the search stops when it gets there."""
     sizes = [k for rnd in plan for k in rnd] + [len(s) for rnd in history for s in rnd]
     pairs = n * (n - 1) // 2
     total = sum(k * (k - 1) // 2 for k in sizes)
@@ -525,6 +866,8 @@ def _target_cost(n: int, plan: Sequence[Sequence[int]], history: Sequence[Sequen
         if abs(g - round(g)) < 1e-9:
             bound = pair_rmse_bound(n, len(sizes), rounds, k, g)
             best = max(best, math.ceil(pairs * (mean * mean + bound * bound) - 1e-6))
+    best = max(best, pair_sq_least(n, [[len(s) for s in rnd] for rnd in history] + [list(r) for r in plan],
+                                   least_games))
     return best + n_forbidden * BIG * BIG
 
 
@@ -560,37 +903,99 @@ def _assign_seats(n: int, games: list[list[int]], fixed: Sequence[Sequence[int]]
         for p in seats:
             where[p].append(gi)
 
+    def kempe() -> None:
+        for _ in range(50):
+            if not _kempe_pass(n, kmax, out, where, cnt, ideal, weight):
+                break
+
+    kempe()
+    if len({len(seats) for seats in list(games) + list(fixed)}) > 1:
+        # tables of different sizes: the chains can stop short of the least (the seats only the larger tables
+        # have); annealing over exchanges of two seats within a game gets there
+        least = seat_sq_least(n, list(games) + list(fixed))
+        _anneal_seats(out, cnt, ideal, weight, least, random.Random(len(out)))
+    return out
+
+
+def _anneal_seats(out: list[list[int]], cnt: list[list[int]], ideal: list[list[float]], weight: Sequence[float],
+                  least: float, rng: random.Random) -> None:
+    """Simulated annealing over exchanges of two players' seats in one game, on the scorer's (unweighted)
+    cost, with the extra weight of seat 1 only breaking ties; stops when the cost reaches ``least`` and
+    leaves the best seats found."""
+    n, kmax = len(cnt), len(weight)
+
+    def plain() -> float:
+        return sum((cnt[p][s] - ideal[p][s]) ** 2 for p in range(n) for s in range(kmax))
+
+    flat = plain()
+    if flat <= least + 1e-9 or not out:
+        return
+    iterations = min(SEAT_ANNEAL_MAX, SEAT_ANNEAL_PER_GAME * len(out))
+    cost = 0.0
+    best = (flat, 0.0, [list(seats) for seats in out])
+    t_hot, t_cold = 0.5, 0.01
+    for it in range(iterations):
+        seats = out[rng.randrange(len(out))]
+        i, j = rng.sample(range(len(seats)), 2)
+        x, y = seats[i], seats[j]
+        cx, cy, ix, iy = cnt[x], cnt[y], ideal[x], ideal[y]
+        d_flat = (2 * (cx[j] - ix[j]) + 1) + (-2 * (cx[i] - ix[i]) + 1) \
+            + (2 * (cy[i] - iy[i]) + 1) + (-2 * (cy[j] - iy[j]) + 1)
+        d = weight[j] * (2 * (cx[j] - ix[j]) + 1) + weight[i] * (-2 * (cx[i] - ix[i]) + 1) \
+            + weight[i] * (2 * (cy[i] - iy[i]) + 1) + weight[j] * (-2 * (cy[j] - iy[j]) + 1)
+        temperature = t_hot * (t_cold / t_hot) ** (it / iterations)
+        step = d_flat + TIE_BREAK * (d - d_flat)
+        if step <= 0 or rng.random() < math.exp(-step / temperature):
+            cx[i] -= 1
+            cx[j] += 1
+            cy[j] -= 1
+            cy[i] += 1
+            seats[i], seats[j] = y, x
+            flat += d_flat
+            cost += d
+            if (flat, cost) < best[:2]:
+                best = (flat, cost, [list(s) for s in out])
+                if flat <= least + 1e-9:
+                    break
+    for seats, saved in zip(out, best[2], strict=True):
+        for s, p in enumerate(seats):
+            cnt[p][s] -= 1
+        seats[:] = saved
+        for s, p in enumerate(seats):
+            cnt[p][s] += 1
+
+
+def _kempe_pass(n: int, kmax: int, out: list[list[int]], where: list[list[int]], cnt: list[list[int]],
+                ideal: list[list[float]], weight: Sequence[float]) -> bool:
+    """One pass of improving Kempe chains over every pair of seats; True when something improved."""
+
     def dev(p: int, s: int) -> float:
         return cnt[p][s] - ideal[p][s]
 
-    improved = True
-    passes = 0
-    while improved and passes < 50:
-        improved = False
-        passes += 1
-        for c in range(kmax):
-            for d in range(kmax):
-                if c == d:
+    improved = False
+    for c in range(kmax):
+        for d in range(kmax):
+            if c == d:
+                continue
+            wc, wd = weight[c], weight[d]
+            for p in range(n):
+                # p gives up a c for a d: his change of cost
+                gain_p = wc * (1 - 2 * dev(p, c)) + wd * (1 + 2 * dev(p, d))
+                if gain_p >= wc + wd - 1e-9:
+                    continue  # p has no more c than d (relative to his ideal): no chain can pay off
+                path = _kempe_path(p, c, d, out, where, cnt, ideal, wc, wd, gain_p)
+                if path is None:
                     continue
-                wc, wd = weight[c], weight[d]
-                for p in range(n):
-                    # p gives up a c for a d: his change of cost
-                    gain_p = wc * (1 - 2 * dev(p, c)) + wd * (1 + 2 * dev(p, d))
-                    if gain_p >= wc + wd - 1e-9:
-                        continue  # p has no more c than d (relative to his ideal): no chain can pay off
-                    path = _kempe_path(p, c, d, out, where, cnt, ideal, wc, wd, gain_p)
-                    if path is None:
-                        continue
-                    for gi in path:
-                        seats = out[gi]
-                        x, y = seats[c], seats[d]
-                        seats[c], seats[d] = y, x
-                        cnt[x][c] -= 1
-                        cnt[x][d] += 1
-                        cnt[y][d] -= 1
-                        cnt[y][c] += 1
-                    improved = True
-    return out
+                for gi in path:
+                    seats = out[gi]
+                    x, y = seats[c], seats[d]
+                    seats[c], seats[d] = y, x
+                    cnt[x][c] -= 1
+                    cnt[x][d] += 1
+                    cnt[y][d] -= 1
+                    cnt[y][c] += 1
+                improved = True
+    return improved
 
 
 def _kempe_path(p: int, c: int, d: int, out: list[list[int]], where: list[list[int]], cnt: list[list[int]],
@@ -748,11 +1153,25 @@ def generate(players: int, rounds: int, table: tuple[int, int] | int, *, games_p
                          key=lambda t: (sum(1 for x in groups[t] if (min(p, x), max(p, x)) in forbidden), rng.random()))
             groups[best_t].append(p)
         tables[r] = groups
-    # 2. groups
+    # 2. groups: a cyclic start where the sizes allow one, then the search over all rounds
+    seats_total = sum(k for sizes in plan for k in sizes)
+    plain = not _start and not any(absent.values()) and not pinned and not forbidden
+    least_games = seats_total // players if plain else 0
+    target = _target_cost(players, [plan[i] for i in range(len(free))], history, len(forbidden), least_games)
+    divide = 1  # after a cyclic start the search only polishes it, with fewer steps
+    if plain and low == high and len({len(sizes) for sizes in plan}) == 1 and plan[0]:
+        start = _cyclic_start(players, rounds, low, len(plan[0]), target, rng, steps)
+        if start is not None:
+            for r, (groups, out) in enumerate(start):
+                tables[r], bench[r] = groups, out
+            divide = POLISH
     search = _Search(players, tables, bench, free, history, forbidden, pinned, rng)
-    target = _target_cost(players, [plan[i] for i in range(len(free))], history, len(forbidden))
+    if divide > 1 and _near(players, search.cost, target, seats_total, plan):
+        divide = POLISH_NEAR
     deadline = None if seconds is None else time.monotonic() + seconds
-    search.run(steps if steps is not None else _default_steps(players, len(free)), target, deadline, progress)
+    if steps is None:
+        steps = _default_steps(players, len(free)) // divide
+    search.run(steps, target, deadline, progress)
     tables = search.tables
     for r in free:
         for seats in tables[r]:

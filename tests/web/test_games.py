@@ -201,3 +201,17 @@ def test_openapi_lists_the_routes(anon: Api) -> None:
     assert expected <= {(p, m) for p, ops in paths.items() for m in ops}
     for path, method in expected:
         assert paths[path][method]["summary"], (path, method)
+
+
+def test_an_undo_in_the_numbered_feed(api: Api) -> None:
+    """Every entry's ``seq`` is its place in the log; an ``undone`` event names what it undoes as ``undoes``."""
+    game_id = api.new_game()
+    r = api.command(game_id, {"type": "deal"}, 0, "deal").json()
+    foul = api.command(game_id, {"type": "foul", "seat": 3, "reason": "gesture"}, r["next_seq"], "foul").json()
+    undo = api.command(game_id, {"type": "undo"}, foul["next_seq"], "undo")
+    assert undo.status_code == 200, undo.text
+    answer = undo.json()["events"]
+    assert answer[0] == {"seq": foul["next_seq"], "type": "undone", "undoes": foul["events"][0]["seq"]}
+    feed = api.get(f"/api/games/{game_id}/events").json()["events"]
+    assert [e["seq"] for e in feed] == list(range(len(feed)))
+    assert feed[-1]["undoes"] == foul["events"][0]["seq"]

@@ -130,8 +130,20 @@ def _you(game: Game, seat: int) -> dict[str, Any]:
     return you
 
 
+def feed_item(seq: int, data: dict[str, Any]) -> dict[str, Any]:
+    """An event as an entry of a numbered feed: ``{"seq": seq, **data}``, where ``seq`` is the event's index
+    in the log. The one event with a field of that name, ``undone``, gives the index it undoes as ``undoes``.
+
+    >>> feed_item(7, {"type": "undone", "seq": 3})
+    {'seq': 7, 'type': 'undone', 'undoes': 3}
+    """
+    if "seq" in data:
+        data = {("undoes" if k == "seq" else k): v for k, v in data.items()}
+    return {"seq": seq, **data}
+
+
 def visible_events(game: Game, viewer: Viewer, since: int = 0) -> list[dict[str, Any]]:
-    """The log from index ``since`` as ``viewer`` may see it: ``{"seq": i, **event}`` or a redacted form.
+    """The log from index ``since`` as ``viewer`` may see it: ``feed_item(i, event)`` or a redacted form.
 
     Night actions and checks are left out (the checker sees his own); the deal shows a seat its own card;
     a foul given at night is shown without the player's name to everyone but him and the host.
@@ -146,11 +158,11 @@ def visible_events(game: Game, viewer: Viewer, since: int = 0) -> list[dict[str,
         if i < since:
             continue
         if full:
-            out.append({"seq": i, **ev.to_json()})
+            out.append(feed_item(i, ev.to_json()))
             continue
         item = _redact(game, ev, viewer, night)
         if item is not None:
-            out.append({"seq": i, **item})
+            out.append(feed_item(i, item))
     return out
 
 

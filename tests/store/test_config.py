@@ -67,3 +67,28 @@ def test_the_examples_in_the_docs_run(tmp_path: Path, monkeypatch: pytest.Monkey
     assert scope["game"].step == "meet_black"  # type: ignore[attr-defined]
     scope["store"].close()  # type: ignore[attr-defined]
     assert (tmp_path / "sportmafia.db").is_file()
+
+
+@pytest.mark.parametrize(("setting", "level"), [(None, 1), ("normal", 1), ("FULL", 2)])
+def test_sqlite_synchronous_setting(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, setting: str | None,
+                                    level: int) -> None:
+    if setting is None:
+        monkeypatch.delenv("SPORTMAFIA_SQLITE_SYNC", raising=False)
+    else:
+        monkeypatch.setenv("SPORTMAFIA_SQLITE_SYNC", setting)
+    store = open_store(f"sqlite:///{tmp_path / 'x.db'}")
+    try:
+        with store.engine.connect() as conn:
+            assert conn.scalar(text("PRAGMA synchronous")) == level  # 1 NORMAL, 2 FULL
+    finally:
+        store.close()
+
+
+def test_a_wrong_synchronous_setting_is_refused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("SPORTMAFIA_SQLITE_SYNC", "off")
+    store = open_store(f"sqlite:///{tmp_path / 'x.db'}")
+    try:
+        with pytest.raises(ValueError, match="SPORTMAFIA_SQLITE_SYNC"), store.engine.connect():
+            pass
+    finally:
+        store.close()

@@ -25,6 +25,7 @@ from sportmafia.store import (
     GameNotFound,
     StaleSequence,
     Store,
+    open_store,
 )
 from sportmafia.store.models import utcnow
 
@@ -372,3 +373,26 @@ def test_many_writers_leave_a_log_without_gaps(store: Store) -> None:
     for t in threads:
         t.join(60)
     assert_consistent(store, game_id)
+
+
+def test_two_stores_on_one_database_see_each_others_appends(store: Store, db_url: str) -> None:
+    """Each store keeps the parsed logs it has read; another store (another process) appending to the same game
+    must still be seen at once, by reads and by appends, with nothing read twice or missed."""
+    other = open_store(db_url)
+    try:
+        game_id = new_game(store)
+        rng = random.Random(5)
+        stores = (store, other)
+        for i in range(120):
+            here = stores[i % 2 if i < 60 else (i // 7) % 2]
+            game = here.load(game_id)  # this store's view, read through its own cache
+            if game.over:
+                break
+            there = stores[1 - stores.index(here)]
+            assert there.load(game_id).log == game.log
+            here.append(game_id, random_command(game, rng), expected_seq=len(game.log), command_id=cid(), rng=rng)
+        for s in stores:
+            assert_consistent(s, game_id)
+        assert store.load(game_id).log == other.load(game_id).log
+    finally:
+        other.close()

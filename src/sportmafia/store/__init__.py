@@ -12,11 +12,15 @@ from .models import USER_ROLES, Base, Club, ClubPlayer, GameEvent, StoredGame, U
 from .store import (
     AppendResult,
     ClubNotFound,
+    CorrectionRecord,
     CorruptLog,
+    GameLocked,
     GameNotFound,
     GameSummary,
     LoginTaken,
     RosterPlayer,
+    Sheet,
+    SheetRefused,
     StaleSequence,
     Store,
     StoreError,
@@ -25,8 +29,8 @@ from .store import (
 )
 
 __all__ = [
-    "USER_ROLES", "AppendResult", "Base", "Club", "ClubNotFound", "ClubPlayer", "CorruptLog", "GameEvent",
-    "GameNotFound", "GameSummary", "LoginTaken", "RosterPlayer", "StaleSequence", "Store", "StoreError",
+    "USER_ROLES", "AppendResult", "Base", "Club", "ClubNotFound", "ClubPlayer", "CorrectionRecord", "CorruptLog",
+    "GameEvent", "GameLocked", "GameNotFound", "GameSummary", "LoginTaken", "RosterPlayer", "Sheet", "SheetRefused", "StaleSequence", "Store", "StoreError",
     "StoredGame", "User", "UserRecord", "current_revision", "database_url", "head_revision", "make_engine",
     "open_store", "upgrade",
 ]

@@ -38,6 +38,10 @@ class PlayerResult:
     """The removal's scope (game, round, tournament, ban), or None."""
     removal_reason: str | None = None
     warnings: int = 0
+    left: str | None = None
+    """How the player left the table (``vote``, ``lift``, ``kill``, ``lot``, ``removal``), or None."""
+    left_day: int | None = None
+    """The day (or the night after it) of that departure."""
 
 
 @dataclass(frozen=True)
@@ -125,7 +129,8 @@ def from_game(game: Game, player_ids: PlayerIds, game_id: str = "") -> GameResul
         PlayerResult(participant=ids[s["seat"]], seat=s["seat"], name=s["name"], role=s["role"],
                      team=team_of(s["role"]), fouls=s["fouls"], removed=s["removed"],
                      removal_reason=reasons.get(s["seat"]) if s["removed"] else None,
-                     warnings=s["warnings"])
+                     warnings=s["warnings"], left=s["left"]["how"] if s["left"] else None,
+                     left_day=s["left"]["day"] if s["left"] else None)
         for s in after["seats"])
     kills = after["night_kills"]
     first_killed = int(kills.get("1", 0))  # night 1: the first night with a kill (0 for a miss)
@@ -192,3 +197,134 @@ def corrected(result: GameResult, changes: Mapping[str, Any], reason: str, by: s
     note = Correction(reason=reason.strip(), changes=dict(changes), by=by)
     return dataclasses.replace(result, **top, players=tuple(players),
                                corrections=(*result.corrections, note))
+
+
+# --- corrections as a list of changes (what the store keeps) -------------------------------------------
+
+SHEET_FIELDS = ("winner", "result", "first_killed", "best_move_black")
+"""The fields of the whole sheet a correction may change."""
+SEAT_FIELDS = ("role", "fouls", "removed", "removal_reason", "warnings")
+"""The fields of one seat's line a correction may change."""
+MAX_CHANGES = 40
+"""The most changes one correction makes."""
+MAX_COUNT = 10
+"""The largest number of fouls or warnings a line may show."""
+MAX_TEXT = 200
+"""The longest removal reason a correction may write."""
+
+
+def _refuse(en: str, ru: str) -> TournamentError:
+    return TournamentError("B.sheet", en, ru)
+
+
+def _count(value: Any, what_en: str, what_ru: str, top: int) -> None:
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= top:
+        raise _refuse(f"{what_en} must be a whole number from 0 to {top}, not {value!r}",
+                      f"{what_ru}: целое число от 0 до {top}, а не {value!r}")
+
+
+def _check_value(result: GameResult, field_name: str, value: Any, roles: Sequence[str],
+                 results: Sequence[str], max_fouls: int) -> None:
+    if field_name == "winner":
+        if value not in ("red", "black", None):
+            raise _refuse(f"the winner is red, black or null, not {value!r}",
+                          f"победитель: red, black или null, а не {value!r}")
+    elif field_name == "result":
+        if not isinstance(value, str) or value not in results:
+            raise _refuse(f"unknown result {value!r}; one of {', '.join(results)}",
+                          f"неизвестный исход {value!r}; допустимы {', '.join(results)}")
+    elif field_name == "first_killed":
+        _count(value, "the first killed", "первый убитый", result.table_size)
+    elif field_name == "best_move_black":
+        if value is not None:
+            _count(value, "the black players of the best move", "чёрные в лучшем ходе", 3)
+    elif field_name == "role":
+        if value not in roles:
+            raise _refuse(f"unknown role {value!r}; this game's roles are {', '.join(roles)}",
+                          f"неизвестная роль {value!r}; в этой игре роли: {', '.join(roles)}")
+    elif field_name == "fouls":
+        _count(value, "fouls", "фолы", max_fouls)
+    elif field_name == "warnings":
+        _count(value, "warnings", "предупреждения", MAX_COUNT)
+    elif field_name == "removed":
+        if value not in (*REMOVAL_SCOPES, None):
+            raise _refuse(f"a removal is one of {', '.join(REMOVAL_SCOPES)} or null, not {value!r}",
+                          f"удаление: {', '.join(REMOVAL_SCOPES)} или null, а не {value!r}")
+    elif field_name == "removal_reason" and value is not None \
+            and (not isinstance(value, str) or not value.strip() or len(value) > MAX_TEXT):
+        raise _refuse(f"a removal reason is text of 1 to {MAX_TEXT} characters, or null",
+                      f"причина удаления: текст от 1 до {MAX_TEXT} символов или null")
+
+
+def _current(result: GameResult, field_name: str, seat: int | None) -> Any:
+    if seat is None:
+        return getattr(result, field_name)
+    return getattr(result.by_seat(seat), field_name)
+
+
+def check_changes(result: GameResult, changes: Sequence[Mapping[str, Any]], *,
+                  roles: Sequence[str] = ("civilian", "sheriff", "commissar", "mafia", "don"),
+                  results: Sequence[str] = (), max_fouls: int = MAX_COUNT) -> list[dict[str, Any]]:
+    """A judge's changes checked against the sheet ``result`` (B.sheet); refused with
+    :class:`TournamentError` unless every one is valid. Returns them as the store keeps them.
+
+    A change is ``{"field": f, "new": value}`` for a field of the sheet (:data:`SHEET_FIELDS`) or
+    ``{"field": f, "seat": n, "new": value}`` for a seat's line (:data:`SEAT_FIELDS`). ``roles``: the roles
+    of the game's rule set; ``results``: the result codes allowed (empty: the current one only);
+    ``max_fouls``: the most fouls a line may show. Each field of a seat is changed at most once, and every
+    change must change something. The answer adds ``old`` (the value before) and ``seat`` (None for a
+    field of the sheet) to each change.
+
+    >>> r = GameResult(players=(), winner="red", result="black-gone", table_size=10)
+    >>> check_changes(r, [{"field": "winner", "new": "black"}])
+    [{'field': 'winner', 'seat': None, 'old': 'red', 'new': 'black'}]
+    """
+    if not changes:
+        raise _refuse("a correction changes nothing", "исправление ничего не меняет")
+    if len(changes) > MAX_CHANGES:
+        raise _refuse(f"at most {MAX_CHANGES} changes in one correction",
+                      f"не больше {MAX_CHANGES} изменений в одном исправлении")
+    allowed_results = tuple(results) or (result.result,)
+    out: list[dict[str, Any]] = []
+    seen: set[tuple[str, int | None]] = set()
+    for change in changes:
+        if not isinstance(change, Mapping) or set(change) - {"field", "seat", "new"} or "field" not in change \
+                or "new" not in change:
+            raise _refuse("a change is {field, seat (for a seat's line), new}",
+                          "изменение: {field, seat (для строки игрока), new}")
+        name, seat, new = change["field"], change.get("seat"), change["new"]
+        if name in SHEET_FIELDS:
+            if seat is not None:
+                raise _refuse(f"{name!r} is a field of the whole sheet: give no seat",
+                              f"{name!r} относится ко всему листу: место не указывается")
+        elif name in SEAT_FIELDS:
+            if isinstance(seat, bool) or not isinstance(seat, int) or not 1 <= seat <= result.table_size:
+                raise _refuse(f"{name!r} needs a seat from 1 to {result.table_size}, not {seat!r}",
+                              f"для {name!r} нужно место от 1 до {result.table_size}, а не {seat!r}")
+        else:
+            raise _refuse(f"unknown field {name!r}; fields: {', '.join(SHEET_FIELDS + SEAT_FIELDS)}",
+                          f"неизвестное поле {name!r}; поля: {', '.join(SHEET_FIELDS + SEAT_FIELDS)}")
+        if (name, seat) in seen:
+            raise _refuse(f"{name!r} is changed twice", f"{name!r} изменяется дважды")
+        seen.add((name, seat))
+        _check_value(result, name, new, roles, allowed_results, max_fouls)
+        old = _current(result, name, seat)
+        if old == new:
+            where = f" of seat {seat}" if seat is not None else ""
+            where_ru = f" у места {seat}" if seat is not None else ""
+            raise _refuse(f"{name!r}{where} is {old!r} already", f"{name!r}{where_ru} уже равно {old!r}")
+        out.append({"field": name, "seat": seat, "old": old, "new": new})
+    return out
+
+
+def apply_changes(result: GameResult, changes: Sequence[Mapping[str, Any]], reason: str,
+                  by: str = "") -> GameResult:
+    """:func:`corrected` with changes in the list form of :func:`check_changes` (seats, not participants)."""
+    mapping: dict[str, Any] = {}
+    for change in changes:
+        seat = change.get("seat")
+        if seat is None:
+            mapping[change["field"]] = change["new"]
+        else:
+            mapping.setdefault(result.by_seat(seat).participant, {})[change["field"]] = change["new"]
+    return corrected(result, mapping, reason, by)

@@ -1,0 +1,261 @@
+"""Result sheets (B.sheet): a finished game's sheet as JSON and CSV, its signature by the host, the judge's
+corrections, the game record as a download, and the sheet's page ``/games/{id}/sheet``.
+
+Who may do what: every user of the game's club reads the sheet; a host or an admin signs it (once, only a
+finished game; the game is locked then); a judge or an admin corrects a signed sheet with a reason. Any
+other club's game is "not found"."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from datetime import datetime
+from typing import Annotated, Any, Literal
+
+from fastapi import APIRouter, FastAPI, Query, Request
+from fastapi import Path as PathParam
+from fastapi.responses import JSONResponse, Response
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+
+from ..engine.describe import HOW_NAMES, RESULT_NAMES, ROLE_NAMES, TEAM_NAMES, t
+from ..store import CorrectionRecord, GameLocked, GameSummary, Sheet, SheetRefused, Store, UserRecord
+from ..tournament.results import MAX_CHANGES, MAX_TEXT, REMOVAL_SCOPES, SEAT_FIELDS, SHEET_FIELDS, PlayerResult
+from . import pages
+from .auth import StoreDep, UserDep
+from .errors import ApiError, error_body, forbidden
+from .games import GameId, _own
+from .i18n import LANGS, request_lang
+from .schemas import MAX_SEAT
+
+router = APIRouter(tags=["result sheets"])
+
+SIGNERS = ("host", "admin")
+"""The roles that sign a result sheet."""
+CORRECTORS = ("judge", "admin")
+"""The roles that correct a signed result sheet."""
+MAX_REASON = 1000
+
+Reason = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=MAX_REASON)]
+
+
+class SheetChangeIn(BaseModel):
+    """One change: a field of the whole sheet (``winner``, ``result``, ``first_killed``, ``best_move_black``)
+    without a seat, or a field of one seat's line (``role``, ``fouls``, ``removed``, ``removal_reason``,
+    ``warnings``) with the seat; ``new`` is the value it gets (null clears)."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    field: Literal["winner", "result", "first_killed", "best_move_black",
+                   "role", "fouls", "removed", "removal_reason", "warnings"]
+    seat: int | None = Field(default=None, ge=1, le=MAX_SEAT)
+    new: Annotated[str, StringConstraints(max_length=MAX_TEXT)] | int | None
+
+
+class CorrectionIn(BaseModel):
+    """A judge's correction: the reason (required) and the changes."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    reason: Reason
+    changes: list[SheetChangeIn] = Field(min_length=1, max_length=MAX_CHANGES)
+
+
+def _sheet_error(exc: SheetRefused) -> ApiError:
+    status = 422 if exc.code == "bad-correction" else 409
+    return ApiError(status, exc.code, exc.message_en, exc.message_ru, clause="B.sheet")
+
+
+def _sheet_of(store: Store, game_id: str) -> Sheet:
+    try:
+        return store.sheet(game_id)
+    except SheetRefused as exc:
+        raise _sheet_error(exc) from None
+
+
+def _iso(moment: datetime | None) -> str | None:
+    return None if moment is None else moment.isoformat()
+
+
+def _won(p: PlayerResult, winner: str | None) -> bool:
+    return winner is not None and p.team == winner
+
+
+def _row_json(p: PlayerResult, winner: str | None) -> dict[str, Any]:
+    return {"seat": p.seat, "nick": p.name, "role": p.role, "team": p.team, "fouls": p.fouls,
+            "warnings": p.warnings, "left": None if p.left is None else {"how": p.left, "day": p.left_day},
+            "removed": p.removed, "removal_reason": p.removal_reason, "won": _won(p, winner)}
+
+
+def _correction_json(c: CorrectionRecord) -> dict[str, Any]:
+    return {"id": c.id, "by": {"id": c.user_id, "login": c.login}, "at": c.created_at.isoformat(),
+            "reason": c.reason, "changes": [dict(change) for change in c.changes]}
+
+
+def sheet_json(sheet: Sheet) -> dict[str, Any]:
+    """The JSON of ``GET /api/games/{id}/sheet``."""
+    r, g = sheet.result, sheet.game
+    return {
+        "game_id": g.id, "ruleset": g.ruleset, "players": g.players, "created_at": g.created_at.isoformat(),
+        "winner": r.winner, "result": r.result, "first_killed": r.first_killed,
+        "best_move_black": r.best_move_black,
+        "rows": [_row_json(p, r.winner) for p in r.players],
+        "signed": None if g.signed_at is None else {
+            "at": g.signed_at.isoformat(), "by": {"id": g.signed_by, "login": sheet.signed_by_login}},
+        "corrections": [_correction_json(c) for c in sheet.corrections],
+        "choices": {"roles": list(sheet.roles), "results": list(RESULT_NAMES), "removed": list(REMOVAL_SCOPES),
+                    "max_fouls": sheet.max_fouls, "sheet_fields": list(SHEET_FIELDS),
+                    "seat_fields": list(SEAT_FIELDS)},
+    }
+
+
+@router.get("/api/games/{game_id}/sheet", summary="The result sheet of a finished game, corrections applied")
+def get_sheet(game_id: GameId, user: UserDep, store: StoreDep) -> dict[str, Any]:
+    _own(store, user, game_id)
+    return sheet_json(_sheet_of(store, game_id))
+
+
+@router.post("/api/games/{game_id}/sheet/sign", summary="Sign the result sheet (a host or an admin); locks the game")
+def sign_sheet(game_id: GameId, user: UserDep, store: StoreDep) -> dict[str, Any]:
+    _own(store, user, game_id)
+    if user.role not in SIGNERS:
+        raise forbidden("Only the host or an admin signs a result sheet.",
+                        "Подписывает лист результатов ведущий или администратор.")
+    try:
+        store.sign(game_id, user.id)
+    except SheetRefused as exc:
+        raise _sheet_error(exc) from None
+    return sheet_json(_sheet_of(store, game_id))
+
+
+@router.post("/api/games/{game_id}/sheet/corrections", status_code=201,
+             summary="Correct a signed result sheet with a reason (a judge or an admin)")
+def correct_sheet(game_id: GameId, body: CorrectionIn, user: UserDep, store: StoreDep) -> dict[str, Any]:
+    _own(store, user, game_id)
+    if user.role not in CORRECTORS:
+        raise forbidden("Only the tournament judge or an admin corrects a result sheet.",
+                        "Исправляет лист результатов судья турнира или администратор.")
+    changes = [change.model_dump(exclude_unset=False) for change in body.changes]
+    for change in changes:
+        if change["field"] in SHEET_FIELDS and change["seat"] is None:
+            del change["seat"]
+    try:
+        correction = store.correct(game_id, user.id, body.reason, changes)
+    except SheetRefused as exc:
+        raise _sheet_error(exc) from None
+    return {"correction": _correction_json(correction), "sheet": sheet_json(_sheet_of(store, game_id))}
+
+
+def _lang(request: Request, lang: str | None) -> str:
+    return lang if lang in LANGS else request_lang(request)
+
+
+def _short(game_id: str) -> str:
+    return "".join(ch for ch in game_id if ch.isalnum() or ch == "-")[:36] or "game"
+
+
+_CSV_HEAD = {
+    "en": ("Seat", "Nickname", "Role", "Team", "Fouls", "Warnings", "Departure", "Removal", "Won"),
+    "ru": ("Место", "Ник", "Роль", "Команда", "Фолы", "Предупреждения", "Выбыл", "Удаление", "Победа"),
+}
+_CSV_META = {
+    "en": {"game": "Game", "winner": "Winner", "result": "Result", "signed": "Signed", "corrections": "Corrections",
+           "yes": "yes", "no": "no", "day": "day", "unsigned": "not signed"},
+    "ru": {"game": "Игра", "winner": "Победитель", "result": "Исход", "signed": "Подписан",
+           "corrections": "Исправления", "yes": "да", "no": "нет", "day": "день", "unsigned": "не подписан"},
+}
+_SCOPES = {"game": ("this game", "на игру"), "round": ("the round", "на тур"),
+           "tournament": ("the tournament", "на турнир"), "ban": ("banned", "дисквалификация")}
+
+
+def sheet_csv(sheet: Sheet, lang: str) -> tuple[str, str]:
+    """The sheet as CSV text in ``lang`` and its delimiter: ``;`` for Russian (what Excel expects with
+    Russian regional settings), ``,`` for English. A few lines about the game, an empty line, the table."""
+    words = _CSV_META[lang]
+    delimiter = ";" if lang == "ru" else ","
+    r, g = sheet.result, sheet.game
+    out = io.StringIO()
+    w = csv.writer(out, delimiter=delimiter, lineterminator="\r\n")
+    w.writerow([words["game"], g.id])
+    w.writerow([words["winner"], t(TEAM_NAMES, r.winner, lang)])
+    w.writerow([words["result"], t(RESULT_NAMES, r.result, lang)])
+    signed = words["unsigned"] if g.signed_at is None else \
+        f"{g.signed_at.strftime('%Y-%m-%d %H:%M')} UTC, {sheet.signed_by_login or ''}"
+    w.writerow([words["signed"], signed])
+    w.writerow([words["corrections"], len(sheet.corrections)])
+    w.writerow([])
+    w.writerow(_CSV_HEAD[lang])
+    for p in r.players:
+        left = "" if p.left is None else f"{t(HOW_NAMES, p.left, lang)}, {words['day']} {p.left_day}"
+        removed = "" if p.removed is None else t(_SCOPES, p.removed, lang) + (
+            f": {p.removal_reason}" if p.removal_reason else "")
+        w.writerow([p.seat, p.name, t(ROLE_NAMES, p.role, lang), t(TEAM_NAMES, p.team, lang), p.fouls,
+                    p.warnings, left, removed, words["yes" if _won(p, r.winner) else "no"]])
+    return out.getvalue(), delimiter
+
+
+@router.get("/api/games/{game_id}/sheet.csv", summary="The result sheet as CSV (UTF-8 with a BOM, for Excel)",
+            response_class=Response)
+def get_sheet_csv(game_id: GameId, request: Request, user: UserDep, store: StoreDep,
+                  lang: Annotated[Literal["ru", "en"] | None, Query(description="ru or en (default: the page's)")]
+                  = None) -> Response:
+    _own(store, user, game_id)
+    text, _delimiter = sheet_csv(_sheet_of(store, game_id), _lang(request, lang))
+    return Response(("\ufeff" + text).encode("utf-8"), media_type="text/csv; charset=utf-8",
+                    headers={"Content-Disposition": f'attachment; filename="sheet-{_short(game_id)}.csv"',
+                             "Cache-Control": "no-store"})
+
+
+@router.get("/api/games/{game_id}/record.json", summary="The game record (docs/game-record.md) as a download",
+            response_class=JSONResponse)
+def get_record_file(game_id: GameId, user: UserDep, store: StoreDep) -> Response:
+    _own(store, user, game_id)
+    record = store.record(game_id)
+    return Response(json.dumps(record, ensure_ascii=False, indent=1).encode("utf-8"),
+                    media_type="application/json",
+                    headers={"Content-Disposition": f'attachment; filename="game-{_short(game_id)}.json"',
+                             "Cache-Control": "no-store"})
+
+
+@router.get("/games/{game_id}/sheet", include_in_schema=False)
+def sheet_page(request: Request, game_id: Annotated[str, PathParam(max_length=64)]) -> Response:
+    user = pages._user(request)
+    if user is None:
+        return pages._to_login(request)
+    store: Store = request.app.state.store
+    summary = _own_page(store, user, game_id)
+    if summary is None:
+        return pages._render(request, "missing.html", status=404, user=user)
+    lang = request_lang(request)
+    labels = {
+        "roles": {k: t(ROLE_NAMES, k, lang) for k in ROLE_NAMES},
+        "teams": {str(k).lower(): t(TEAM_NAMES, k, lang) for k in TEAM_NAMES},
+        "results": {k: t(RESULT_NAMES, k, lang) for k in RESULT_NAMES},
+        "how": {k: t(HOW_NAMES, k, lang) for k in HOW_NAMES},
+        "scopes": {k: t(_SCOPES, k, lang) for k in _SCOPES},
+    }
+    return pages._render(request, "sheet.html", user=user, game_id=game_id, labels=labels,
+                         can_sign=user.role in SIGNERS, can_correct=user.role in CORRECTORS)
+
+
+def _own_page(store: Store, user: UserRecord, game_id: str) -> GameSummary | None:
+    try:
+        return _own(store, user, game_id)
+    except ApiError:
+        return None
+
+
+def install(app: FastAPI) -> None:
+    """Add the routes, and the answer to a command for a locked game: 409 ``locked``."""
+
+    async def locked(_request: Request, exc: Exception) -> JSONResponse:
+        assert isinstance(exc, GameLocked)
+        when = exc.signed_at.strftime("%Y-%m-%d %H:%M")
+        return JSONResponse(error_body(
+            "locked", f"The game's result sheet was signed ({when} UTC): the game is locked and takes no more "
+                      "actions. A judge corrects the sheet instead.",
+            f"Лист результатов этой игры подписан ({when} UTC): игра закрыта для действий. Исправления вносит "
+            "судья в листе результатов.", "B.sheet", signed_at=exc.signed_at.isoformat()), status_code=409)
+
+    app.add_exception_handler(GameLocked, locked)
+    app.include_router(router)

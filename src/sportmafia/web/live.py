@@ -1,0 +1,570 @@
+"""Live updates: a WebSocket per screen that follows a game (``/ws/games/{id}?view=host|table&since=N``).
+
+The hub only says *that* a game moved on (its id and next seq) or what the host's timer shows; every
+connection then reads the events from the store itself and filters them for ITS viewer with the engine's
+``view`` / ``visible_events`` ("host", or "spectator" for the table view). So nothing a viewer may not see
+ever passes through the hub, nor through Redis.
+
+- In one process: ``Hub.publish(game_id, next_seq)`` is called by the sync route handlers (threadpool) after
+  an append; it wakes the game's connections with ``loop.call_soon_threadsafe`` and returns at once.
+- Across processes: with ``$SPORTMAFIA_REDIS_URL`` set, the same notifications (and the timer) go through
+  Redis pub/sub on the channel ``sportmafia:live``; each process listens, reconnecting when Redis drops.
+- Each connection is served by one sender task, so messages leave in order, each event once; notifications
+  that arrive while it is busy are coalesced into the next read. A keepalive ``ping`` every
+  ``PING_SECONDS`` also re-reads the game's head, so a lost notification is caught up within that time.
+
+See docs/api.md, "Live updates (WebSocket)".
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import math
+import os
+import threading
+import time
+import uuid
+from collections import OrderedDict
+from dataclasses import dataclass, field
+from typing import Annotated, Any
+from urllib.parse import urlsplit
+
+from fastapi import APIRouter, Depends, FastAPI, Request, WebSocket, WebSocketDisconnect
+from starlette.concurrency import run_in_threadpool
+
+from ..engine import Game, view, visible_events
+from ..store import GameNotFound, Store
+
+log = logging.getLogger("sportmafia.live")
+
+REDIS_ENV = "SPORTMAFIA_REDIS_URL"
+CHANNEL = "sportmafia:live"
+TIMER_KEY = "sportmafia:timer:"
+TIMER_TTL = 6 * 3600
+PING_SECONDS = 20.0
+MAX_MESSAGE = 1024
+MAX_TIMER_SECONDS = 3600
+MAX_TIMERS = 10_000
+VIEWERS = {"host": "host", "table": "spectator"}
+
+# close codes (4000-4999 are the application's): the reason is the error code
+CLOSE_NOT_LOGGED_IN = 4401
+CLOSE_FORBIDDEN_ORIGIN = 4403
+CLOSE_NOT_FOUND = 4404
+CLOSE_INVALID = 4422
+
+router = APIRouter(include_in_schema=False)
+
+
+# ------------------------------------------------------------------------------------------ the hub
+@dataclass(eq=False)
+class Subscriber:
+    """One connection's mailbox: the highest next seq it was told of, the timer to send, a wake-up."""
+
+    game_id: str
+    loop: asyncio.AbstractEventLoop
+    wake: asyncio.Event = field(default_factory=asyncio.Event)
+    hint: int = 0
+    timer: dict[str, Any] | None = None
+    errors: list[dict[str, Any]] = field(default_factory=list)
+    check_head: bool = False
+
+    # these run on the subscriber's own loop
+    def moved(self, next_seq: int) -> None:
+        if next_seq > self.hint:
+            self.hint = next_seq
+        self.wake.set()
+
+    def timer_set(self, timer: dict[str, Any]) -> None:
+        self.timer = timer
+        self.wake.set()
+
+    def error(self, body: dict[str, Any]) -> None:
+        self.errors.append(body)
+        self.wake.set()
+
+
+@dataclass(eq=False)
+class _Folded:
+    """A game's log as last read for its connections (the same for every viewer; filtered per connection)."""
+
+    game: Game | None = None
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+
+class Hub:
+    """The fan-out of one process, and its link to Redis when ``redis_url`` is given."""
+
+    def __init__(self, redis_url: str | None = None) -> None:
+        self.redis_url = redis_url or None
+        self.origin = uuid.uuid4().hex
+        self._subs: dict[str, set[Subscriber]] = {}
+        self._games: dict[str, _Folded] = {}
+        self._lock = threading.Lock()
+        self._timers: OrderedDict[str, dict[str, Any]] = OrderedDict()
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._listener: asyncio.Task[None] | None = None
+        self._redis: Any = None
+        self._sending: set[asyncio.Task[None]] = set()
+        self.redis_connected = asyncio.Event()
+        self.client_name = f"sportmafia-live-{self.origin[:12]}"
+
+    # --- local subscriptions
+    def subscribe(self, game_id: str) -> Subscriber:
+        sub = Subscriber(game_id, asyncio.get_running_loop())
+        with self._lock:
+            self._subs.setdefault(game_id, set()).add(sub)
+        return sub
+
+    def unsubscribe(self, sub: Subscriber) -> None:
+        with self._lock:
+            subs = self._subs.get(sub.game_id)
+            if subs is not None:
+                subs.discard(sub)
+                if not subs:
+                    del self._subs[sub.game_id]
+                    self._games.pop(sub.game_id, None)
+
+    def _local(self, game_id: str) -> list[Subscriber]:
+        with self._lock:
+            return list(self._subs.get(game_id, ()))
+
+    def game(self, store: Store, game_id: str, at_least: int) -> Game:
+        """The game with at least ``at_least`` events (if the store has them), shared by the game's
+        connections: the events are read once for all of them, and only the new ones (``events_since``),
+        folded onto the log already read. Blocking: call it in the threadpool."""
+        with self._lock:
+            folded = self._games.get(game_id)
+            if folded is None:
+                folded = self._games[game_id] = _Folded()
+        with folded.lock:
+            game = folded.game
+            if game is not None and len(game.log) >= at_least:
+                return game
+            if game is None:
+                game = store.load(game_id)
+            else:
+                new = store.events_since(game_id, len(game.log))
+                if not new:
+                    return game
+                if [seq for seq, _ in new] != list(range(len(game.log), len(game.log) + len(new))):
+                    game = store.load(game_id)  # not the log's continuation: read it whole
+                else:
+                    game = Game.from_events(game.rules, game.n, [*game.log, *(ev for _, ev in new)], game.names)
+            folded.game = game
+            return game
+
+    def connections(self, game_id: str) -> int:
+        return len(self._local(game_id))
+
+    def _notify_moved(self, game_id: str, next_seq: int) -> None:
+        for sub in self._local(game_id):
+            sub.loop.call_soon_threadsafe(sub.moved, next_seq)
+
+    def _notify_timer(self, game_id: str, timer: dict[str, Any], skip: Subscriber | None = None) -> None:
+        for sub in self._local(game_id):
+            if sub is not skip:
+                sub.loop.call_soon_threadsafe(sub.timer_set, timer)
+
+    def _wake_all(self) -> None:
+        """After a gap in the Redis link: every connection re-reads its game's head."""
+        with self._lock:
+            subs = [s for group in self._subs.values() for s in group]
+        for sub in subs:
+            def check(s: Subscriber = sub) -> None:
+                s.check_head = True
+                s.wake.set()
+            sub.loop.call_soon_threadsafe(check)
+
+    # --- publishing
+    def publish(self, game_id: str, next_seq: int) -> None:
+        """The game ``game_id`` has events up to ``next_seq - 1``. Callable from any thread; never blocks."""
+        self._notify_moved(game_id, next_seq)
+        self._to_redis({"origin": self.origin, "game": game_id, "next_seq": next_seq})
+
+    def timer(self, game_id: str) -> dict[str, Any] | None:
+        with self._lock:
+            return self._timers.get(game_id)
+
+    def _keep_timer(self, game_id: str, timer: dict[str, Any]) -> None:
+        with self._lock:
+            self._timers[game_id] = timer
+            self._timers.move_to_end(game_id)
+            while len(self._timers) > MAX_TIMERS:
+                self._timers.popitem(last=False)
+
+    def set_timer(self, game_id: str, timer: dict[str, Any], sender: Subscriber | None = None) -> dict[str, Any]:
+        """Keep the host's timer of ``game_id`` (a checked ``timer`` message) and send it to the game's other
+        connections, here and through Redis; returns the message as sent (with the server's ``at``)."""
+        message = {"type": "timer", "running": timer["running"], "left": timer["left"], "total": timer["total"],
+                   "key": timer["key"], "at": time.time()}
+        self._keep_timer(game_id, message)
+        self._notify_timer(game_id, message, skip=sender)
+        self._to_redis({"origin": self.origin, "game": game_id, "timer": message})
+        return message
+
+    def _to_redis(self, payload: dict[str, Any]) -> None:
+        if self._redis is None or self._loop is None or self._loop.is_closed():
+            return
+        data = json.dumps(payload, separators=(",", ":"))
+        timer = payload.get("timer")
+        game_id = str(payload["game"])
+        try:
+            running = asyncio.get_running_loop()
+        except RuntimeError:
+            running = None
+        coro = self._redis_send(data, game_id, json.dumps(timer) if timer is not None else None)
+        if running is self._loop:
+            task = self._loop.create_task(coro)
+            self._sending.add(task)  # keep a reference until it is done
+            task.add_done_callback(self._sending.discard)
+        else:
+            asyncio.run_coroutine_threadsafe(coro, self._loop)
+
+    async def _redis_send(self, data: str, game_id: str, timer: str | None) -> None:
+        client = self._redis
+        if client is None:
+            return
+        try:
+            await client.publish(CHANNEL, data)
+            if timer is not None:
+                await client.set(TIMER_KEY + game_id, timer, ex=TIMER_TTL)
+        except Exception as exc:  # Redis down: the keepalive re-read catches the other processes up
+            log.warning("live: publishing to Redis failed: %s", exc)
+
+    async def stored_timer(self, game_id: str) -> dict[str, Any] | None:
+        """The game's timer: this process's, else the one kept in Redis by another process."""
+        local = self.timer(game_id)
+        if local is not None or self._redis is None:
+            return local
+        try:
+            raw = await self._redis.get(TIMER_KEY + game_id)
+        except Exception:
+            return None
+        if raw is None:
+            return None
+        try:
+            message = json.loads(raw)
+        except ValueError:
+            return None
+        if isinstance(message, dict) and message.get("type") == "timer":
+            self._keep_timer(game_id, message)
+            return message
+        return None
+
+    # --- the Redis link
+    async def start(self) -> None:
+        self._loop = asyncio.get_running_loop()
+        if self.redis_url and self._listener is None:
+            import redis.asyncio as aioredis
+
+            self._redis = aioredis.from_url(self.redis_url, socket_connect_timeout=3, socket_timeout=None,
+                                            health_check_interval=30, client_name=self.client_name)
+            self._listener = asyncio.create_task(self._listen(), name="sportmafia-live-redis")
+
+    async def stop(self) -> None:
+        task, self._listener = self._listener, None
+        if task is not None:
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        client, self._redis = self._redis, None
+        if client is not None:
+            with contextlib.suppress(Exception):
+                await client.aclose()
+
+    async def _listen(self) -> None:
+        delay = 0.5
+        first = True
+        while True:
+            pubsub = None
+            try:
+                pubsub = self._redis.pubsub(ignore_subscribe_messages=True)
+                await pubsub.subscribe(CHANNEL)
+                if not first:
+                    log.info("live: reconnected to Redis")
+                    self._wake_all()
+                first = False
+                delay = 0.5
+                self.redis_connected.set()
+                while True:
+                    message = await pubsub.get_message(timeout=PING_SECONDS)
+                    if message is None:
+                        await pubsub.ping()
+                        continue
+                    if message.get("type") == "message":
+                        self._from_redis(message.get("data"))
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:
+                self.redis_connected.clear()
+                log.warning("live: Redis link lost (%s); retrying in %.1f s", exc, delay)
+                await asyncio.sleep(delay)
+                delay = min(delay * 2, 10.0)
+            finally:
+                if pubsub is not None:
+                    with contextlib.suppress(Exception):
+                        await pubsub.aclose()
+
+    def _from_redis(self, data: Any) -> None:
+        try:
+            payload = json.loads(data)
+        except (TypeError, ValueError):
+            return
+        if not isinstance(payload, dict) or payload.get("origin") == self.origin:
+            return
+        game_id = payload.get("game")
+        if not isinstance(game_id, str) or len(game_id) > 64:
+            return
+        next_seq = payload.get("next_seq")
+        if isinstance(next_seq, int) and not isinstance(next_seq, bool) and next_seq >= 0:
+            self._notify_moved(game_id, next_seq)
+        timer = payload.get("timer")
+        if isinstance(timer, dict):
+            try:
+                checked = check_timer({k: timer.get(k) for k in ("type", "running", "left", "total", "key")})
+            except ValueError:
+                return
+            at = timer.get("at")
+            message = {"type": "timer", **checked, "at": at if isinstance(at, int | float) else time.time()}
+            self._keep_timer(game_id, message)
+            self._notify_timer(game_id, message)
+
+
+def get_hub(app: FastAPI) -> Hub:
+    """The app's hub (made on first use, with ``$SPORTMAFIA_REDIS_URL``)."""
+    hub: Hub | None = getattr(app.state, "live", None)
+    if hub is None:
+        with _hub_lock:
+            hub = getattr(app.state, "live", None)
+            if hub is None:
+                hub = Hub(os.environ.get(REDIS_ENV))
+                app.state.live = hub
+    return hub
+
+
+_hub_lock = threading.Lock()
+
+
+def hub_of(request: Request) -> Hub:
+    """FastAPI dependency: the hub of the request's app."""
+    return get_hub(request.app)
+
+
+HubDep = Annotated[Hub, Depends(hub_of)]
+
+
+async def start(app: FastAPI) -> None:
+    """For the app's lifespan: start the Redis listener (when ``$SPORTMAFIA_REDIS_URL`` is set)."""
+    await get_hub(app).start()
+
+
+async def stop(app: FastAPI) -> None:
+    await get_hub(app).stop()
+
+
+# ------------------------------------------------------------------------------------------ messages
+def check_timer(message: Any) -> dict[str, Any]:
+    """A host's ``timer`` message, checked: ``running`` (bool), ``left`` and ``total`` (seconds, 0 ≤ left ≤
+    total ≤ 3600), ``key`` (the console's step key, a string of at most 200 characters); nothing else."""
+    if not isinstance(message, dict):
+        raise ValueError("a message is a JSON object")
+    extra = set(message) - {"type", "running", "left", "total", "key"}
+    if extra:
+        raise ValueError(f"unknown fields {sorted(extra)}")
+    running, left, total, key = (message.get(k) for k in ("running", "left", "total", "key"))
+    if not isinstance(running, bool):
+        raise ValueError("running is true or false")
+    for name, value in (("left", left), ("total", total)):
+        if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
+            raise ValueError(f"{name} is a number of seconds")
+        if not 0 <= value <= MAX_TIMER_SECONDS:
+            raise ValueError(f"{name} is between 0 and {MAX_TIMER_SECONDS} seconds")
+    assert isinstance(left, int | float) and isinstance(total, int | float)
+    if left > total:
+        raise ValueError("left is at most total")
+    if not isinstance(key, str) or len(key) > 200:
+        raise ValueError("key is a string of at most 200 characters")
+    return {"running": running, "left": left, "total": total, "key": key}
+
+
+def _error(code: str, en: str, ru: str) -> dict[str, Any]:
+    return {"type": "error", "error": {"code": code, "en": en, "ru": ru}}
+
+
+async def _refuse(websocket: WebSocket, close: int, code: str, en: str, ru: str) -> None:
+    await websocket.accept()
+    await websocket.send_json(_error(code, en, ru))
+    await websocket.close(code=close, reason=code)
+
+
+def origin_matches(origin: str | None, host: str | None) -> bool:
+    """Whether the page that opened the socket is this site: Origin's host and port equal the Host header's."""
+    if not origin or not host or origin == "null":
+        return False
+    try:
+        parts = urlsplit(origin)
+        port = parts.port
+    except ValueError:
+        return False
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        return False
+    default = 443 if parts.scheme == "https" else 80
+    want = f"{parts.hostname}:{port or default}"
+    try:
+        h = urlsplit("//" + host)
+        host_port = h.port
+    except ValueError:
+        return False
+    if not h.hostname:
+        return False
+    return want.lower() == f"{h.hostname}:{host_port or default}".lower()
+
+
+# ------------------------------------------------------------------------------------------ the socket
+@dataclass
+class _Conn:
+    websocket: WebSocket
+    store: Store
+    hub: Hub
+    game_id: str
+    viewer: str
+    sent: int  # the next seq the client will get: every event before it has been sent (or was known)
+
+
+async def _load(hub: Hub, store: Store, game_id: str, at_least: int) -> Game:
+    return await run_in_threadpool(hub.game, store, game_id, at_least)
+
+
+def _message(kind: str, game: Game, viewer: str, since: int) -> dict[str, Any]:
+    return {"type": kind, "next_seq": len(game.log), "view": view(game, viewer),
+            "events": visible_events(game, viewer, since)}
+
+
+@router.websocket("/ws/games/{game_id}")
+async def game_socket(websocket: WebSocket, game_id: str) -> None:
+    app = websocket.app
+    store: Store = app.state.store
+    hub = get_hub(app)
+    if not origin_matches(websocket.headers.get("origin"), websocket.headers.get("host")):
+        await _refuse(websocket, CLOSE_FORBIDDEN_ORIGIN, "forbidden-origin",
+                      "This socket opens only from this site's own pages (Origin must match Host).",
+                      "Это соединение открывается только со страниц этого сайта (Origin должен совпадать с Host).")
+        return
+    uid = websocket.session.get("uid")
+    user = await run_in_threadpool(store.get_user, uid) if isinstance(uid, int) else None
+    if user is None:
+        await _refuse(websocket, CLOSE_NOT_LOGGED_IN, "not-logged-in", "Log in first.", "Сначала войдите.")
+        return
+    kind = websocket.query_params.get("view", "host")
+    since_text = websocket.query_params.get("since", "0")
+    if kind not in VIEWERS or len(game_id) > 64 or not since_text.isdigit() or len(since_text) > 9:
+        await _refuse(websocket, CLOSE_INVALID, "invalid",
+                      "view is host or table; since is a seq (a whole number from 0).",
+                      "view — host или table; since — номер события (целое число от 0).")
+        return
+    try:
+        summary = await run_in_threadpool(store.game, game_id)
+    except GameNotFound:
+        summary = None
+    if summary is None or summary.club_id != user.club_id:
+        await _refuse(websocket, CLOSE_NOT_FOUND, "not-found", "No such game.", "Такой игры нет.")
+        return
+    since = int(since_text)
+    viewer = VIEWERS[kind]
+    sub = hub.subscribe(game_id)  # before the first read: a move during it wakes the sender again
+    try:
+        game = await _load(hub, store, game_id, summary.next_seq)
+        if since > len(game.log):
+            await _refuse(websocket, CLOSE_INVALID, "invalid",
+                          f"since is at most the game's next seq ({len(game.log)}).",
+                          f"since не больше номера следующего события игры ({len(game.log)}).")
+            return
+        await websocket.accept()
+        await websocket.send_json(_message("state", game, viewer, since))
+        conn = _Conn(websocket, store, hub, game_id, viewer, len(game.log))
+        timer = await hub.stored_timer(game_id)
+        if timer is not None:
+            sub.timer_set(timer)
+        sender = asyncio.create_task(_send_loop(conn, sub))
+        receiver = asyncio.create_task(_receive_loop(conn, sub, kind))
+        done, pending = await asyncio.wait({sender, receiver}, return_when=asyncio.FIRST_COMPLETED)
+        for task in pending:
+            task.cancel()
+        for task in pending:
+            with contextlib.suppress(asyncio.CancelledError, WebSocketDisconnect, Exception):
+                await task
+        for task in done:
+            exc = task.exception()
+            if exc is not None and not isinstance(exc, WebSocketDisconnect | RuntimeError | OSError):
+                log.warning("live: connection to game %s ended: %r", game_id, exc)
+    except WebSocketDisconnect:
+        pass
+    finally:
+        hub.unsubscribe(sub)
+
+
+async def _send_loop(conn: _Conn, sub: Subscriber) -> None:
+    ws = conn.websocket
+    while True:
+        try:
+            await asyncio.wait_for(sub.wake.wait(), timeout=PING_SECONDS)
+        except TimeoutError:
+            sub.check_head = True
+            await ws.send_json({"type": "ping", "next_seq": conn.sent, "now": time.time()})
+        sub.wake.clear()
+        while sub.errors:
+            await ws.send_json(sub.errors.pop(0))
+        if sub.check_head:
+            sub.check_head = False
+            try:
+                head = (await run_in_threadpool(conn.store.game, conn.game_id)).next_seq
+            except GameNotFound:
+                await ws.close(code=CLOSE_NOT_FOUND, reason="not-found")
+                return
+            if head > sub.hint:
+                sub.hint = head
+        if sub.hint > conn.sent:
+            game = await _load(conn.hub, conn.store, conn.game_id, sub.hint)
+            if len(game.log) > conn.sent:
+                await ws.send_json(_message("events", game, conn.viewer, conn.sent))
+                conn.sent = len(game.log)
+            sub.hint = max(sub.hint, conn.sent)
+        if sub.timer is not None:
+            timer, sub.timer = sub.timer, None
+            await ws.send_json({**timer, "now": time.time()})
+
+
+async def _receive_loop(conn: _Conn, sub: Subscriber, kind: str) -> None:
+    ws = conn.websocket
+    while True:
+        text = await ws.receive_text()
+        if len(text) > MAX_MESSAGE:
+            sub.error(_error("bad-message", f"A message is at most {MAX_MESSAGE} bytes.",
+                             f"Сообщение не длиннее {MAX_MESSAGE} байт."))
+            continue
+        try:
+            message = json.loads(text)
+        except ValueError:
+            sub.error(_error("bad-message", "A message is a JSON object.", "Сообщение — объект JSON."))
+            continue
+        mtype = message.get("type") if isinstance(message, dict) else None
+        if mtype == "ping":
+            continue
+        if mtype != "timer":
+            sub.error(_error("bad-message", "The only message a client sends is the host's timer.",
+                             "Клиент посылает только таймер ведущего."))
+            continue
+        if kind != "host":
+            sub.error(_error("forbidden", "Only the host's console sets the timer.",
+                             "Таймер задаёт только пульт ведущего."))
+            continue
+        try:
+            timer = check_timer(message)
+        except ValueError as exc:
+            sub.error(_error("bad-timer", f"Not a valid timer: {exc}.", f"Неверный таймер: {exc}."))
+            continue
+        conn.hub.set_timer(conn.game_id, timer, sender=sub)

@@ -1,0 +1,41 @@
+"""The table view: ``/games/{id}/table``, a page for a projector or a second screen facing the players.
+
+It is built only from the spectator view (``view(game, "spectator")``): the page follows the game over the
+live WebSocket with ``view=table`` (``live.py``) and never reads the host's API, so it shows public facts
+only. Login required, and only for the user's own club's games (others: "no such game")."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import APIRouter, Request
+from fastapi import Path as PathParam
+from fastapi.responses import Response
+
+from ..engine.describe import HOW_NAMES, RESULT_NAMES, TEAM_NAMES, t
+from ..store import GameNotFound, Store
+from .i18n import request_lang
+from .pages import _render, _to_login, _user
+
+router = APIRouter(include_in_schema=False)
+
+
+@router.get("/games/{game_id}/table")
+def table_page(request: Request, game_id: Annotated[str, PathParam(max_length=64)]) -> Response:
+    user = _user(request)
+    if user is None:
+        return _to_login(request)
+    store: Store = request.app.state.store
+    try:
+        summary = store.game(game_id)
+    except GameNotFound:
+        summary = None
+    if summary is None or summary.club_id != user.club_id:
+        return _render(request, "missing.html", status=404, user=user)
+    lang = request_lang(request)
+    labels = {
+        "how": {k: t(HOW_NAMES, k, lang) for k in HOW_NAMES},
+        "teams": {str(k).lower(): t(TEAM_NAMES, k, lang) for k in TEAM_NAMES},
+        "results": {k: t(RESULT_NAMES, k, lang) for k in RESULT_NAMES},
+    }
+    return _render(request, "table.html", user=user, game_id=game_id, labels=labels)

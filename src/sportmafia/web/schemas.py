@@ -31,10 +31,12 @@ class NewUserIn(_Body):
 
 
 class NewGameIn(_Body):
-    """A new game at the deal. ``options`` change the preset's rule set options (``docs/rules/options.md``);
+    """A new game at the deal. ``options`` change the rule set options (``docs/rules/options.md``) of the
+    preset, or of the club's saved ``variant`` when one is named;
     seats are named by ``names`` or by club ``roster`` ids (not both), seat 1 first."""
 
     preset: str = Field(default="club", min_length=1, max_length=64)
+    variant: int | None = Field(default=None, ge=1, description="A saved variant of the club (replaces preset).")
     options: dict[str, Any] | None = None
     players: int = Field(ge=3, le=MAX_SEAT)
     names: list[Name] | None = Field(default=None, max_length=MAX_SEAT)

@@ -5,15 +5,28 @@ from __future__ import annotations
 
 import random
 from datetime import date
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Path, Query
 
-from ..engine import Game, command_from_json, view, visible_events
+from ..engine import (
+    Advance,
+    Game,
+    RuleViolation,
+    command_from_json,
+    describe_event_line,
+    feed_item,
+    view,
+    visible_events,
+)
+from ..engine import events as E
+from ..engine.describe import STEP_NAMES, step_banner, t
+from ..engine.game import NIGHT_STEPS
 from ..rules import RuleSet, RuleSetError, get_ruleset
 from ..store import GameNotFound, GameSummary, StaleSequence, Store, UserRecord
 from .auth import StoreDep, UserDep
 from .errors import ApiError, game_not_found
+from .live import HubDep
 from .schemas import CommandIn, NewGameIn
 
 router = APIRouter(prefix="/api/games", tags=["games"])
@@ -35,12 +48,95 @@ def _own(store: Store, user: UserRecord, game_id: str) -> GameSummary:
 def _summary_json(s: GameSummary) -> dict[str, Any]:
     return {"id": s.id, "ruleset": s.ruleset, "players": s.players, "names": list(s.names), "status": s.status,
             "winner": s.winner, "result": s.result, "next_seq": s.next_seq,
-            "created_at": s.created_at.isoformat(), "updated_at": s.updated_at.isoformat()}
+            "created_at": s.created_at.isoformat(), "updated_at": s.updated_at.isoformat(),
+            "signed_at": s.signed_at.isoformat() if s.signed_at else None, "signed_by": s.signed_by}
 
 
 def _state(game_id: str, game: Game) -> dict[str, Any]:
-    return {"id": game_id, "next_seq": len(game.log), "view": view(game, "host"),
-            "legal": [cmd.to_json() for cmd in game.legal_commands()]}
+    """The console's state: the host's view, the legal commands, what "Next" leads to and what "Undo" undoes
+    (and the decks, while the cards are not dealt)."""
+    legal = game.legal_commands()
+    out: dict[str, Any] = {"id": game_id, "next_seq": len(game.log), "view": view(game, "host"),
+                           "legal": [cmd.to_json() for cmd in legal], "next": None, "back": _back(game),
+                           "deal": None, "rules": {"fouls": game.rules.fouls, "sanctions": game.rules.sanctions,
+                                     "last_word_seconds": game.rules.last_word_seconds}}
+    if any(isinstance(cmd, Advance) for cmd in legal):
+        out["next"] = _next(game)
+    if game.step == "deal" and not game.over:
+        rules = game.rules
+        out["deal"] = {"black_options": list(rules.black_options(game.n)),
+                       "decks": {str(b): list(rules.roles_for(game.n, b)) for b in rules.black_options(game.n)}}
+    return out
+
+
+_NIGHT_FALLS = ("Night falls", "Наступает ночь")
+_DAY_BREAKS = ("Morning", "Наступает утро")
+_GAME_ENDS = ("The end of the game", "Конец игры")
+
+
+def _next(game: Game) -> dict[str, Any] | None:
+    """The phase the game would show after the host's "Next": one fold of a copy of the log, then Advance."""
+    after = Game.from_events(game.rules, game.n, game.log, game.names)
+    try:
+        after.execute(Advance())
+    except RuleViolation:  # pragma: no cover - called only when Advance is legal
+        return None
+    night = after.step in NIGHT_STEPS
+    was_night = game.step in NIGHT_STEPS
+    label: dict[str, str] = {}
+    for i, lang in enumerate(("en", "ru")):
+        banner = step_banner(after.step, after.day, after.seat, lang)
+        step = banner.split(" · ", 1)[1] if " · " in banner else banner
+        step = step[:1].upper() + step[1:]
+        if after.over:
+            label[lang] = _GAME_ENDS[i]
+        elif night and not was_night:
+            label[lang] = f"{_NIGHT_FALLS[i]} · {step}"
+        elif was_night and not night:
+            label[lang] = f"{_DAY_BREAKS[i]} · {step}"
+        else:
+            label[lang] = step
+    return {"step": after.step, "day": after.day, "seat": after.seat, "phase": after.phase, "over": after.over,
+            "banner": {"en": step_banner(after.step, after.day, after.seat, "en"),
+                       "ru": step_banner(after.step, after.day, after.seat, "ru")},
+            "label": label}
+
+
+def _back(game: Game) -> dict[str, Any] | None:
+    """What "Undo" would undo: the last action still in effect, described for the host's button. The deal's
+    cards and a best move's count of black players are not written out (a player may glance at the tablet)."""
+    if not game.undoable():
+        return None
+    log = game.log
+    undone = {ev.seq for ev in log if isinstance(ev, E.Undone)}
+    group = -1
+    live: list[int] = []  # indexes of the events in effect, in order
+    for i, ev in enumerate(log):
+        if ev.action:
+            group = i
+        if isinstance(ev, E.Undone) or group in undone:
+            continue
+        live.append(i)
+    actions = [i for i in live if log[i].action]
+    if not actions:  # pragma: no cover - undoable() says there is one
+        return None
+    seq = actions[-1]
+    ev = log[seq]
+    text: dict[str, str] = {}
+    if isinstance(ev, E.Advanced):
+        before = next((log[i] for i in reversed(live) if i < seq and isinstance(log[i], E.Step)), None)
+        for lang in ("en", "ru"):
+            text[lang] = (step_banner(before.step, before.day, before.seat, lang) if isinstance(before, E.Step)
+                          else t(STEP_NAMES, "deal", lang))
+    elif isinstance(ev, E.Dealt):
+        text = {lang: t(STEP_NAMES, "deal", lang).capitalize() for lang in ("en", "ru")}
+    elif isinstance(ev, E.BestMoveNamed):
+        seats_en = ", ".join(f"#{s}" for s in ev.guesses)
+        seats_ru = ", ".join(f"№{s}" for s in ev.guesses)
+        text = {"en": f"Best move of #{ev.seat}: {seats_en}", "ru": f"Лучший ход №{ev.seat}: {seats_ru}"}
+    else:
+        text = {lang: describe_event_line(ev, lang) or ev.type for lang in ("en", "ru")}
+    return {"seq": seq, "type": ev.type, "text": text}
 
 
 def _bad_game(en: str, ru: str) -> ApiError:
@@ -64,7 +160,21 @@ def _ruleset(body: NewGameIn) -> RuleSet:
 
 @router.post("", status_code=201, summary="Create a game at the deal (a preset or rule set options, the seats)")
 def create_game(body: NewGameIn, user: UserDep, store: StoreDep) -> dict[str, Any]:
-    rules = _ruleset(body)
+    if body.variant is None:
+        rules = _ruleset(body)
+    else:  # a club's saved variant, with body.options (if any) changing it further
+        saved = store.variant(user.club_id, body.variant)
+        if saved is None:
+            raise _bad_game(f"Your club has no saved variant {body.variant}.",
+                            f"У клуба нет сохранённого варианта {body.variant}.")
+        try:
+            rules = RuleSet.from_options({**saved.options, **(body.options or {}), "name": saved.name})
+            rules.check_table(body.players)
+        except RuleSetError as exc:
+            raise _bad_game(exc.message("en"), exc.message("ru")) from None
+        except (TypeError, ValueError) as exc:
+            raise _bad_game(f"These rule set options are not valid: {exc}.",
+                            f"Эти параметры правил неверны: {exc}.") from None
     names: list[str] | None = list(body.names) if body.names is not None else None
     if body.roster is not None:
         roster = {p.id: p.name for p in store.club_players(user.club_id)}
@@ -83,10 +193,19 @@ def create_game(body: NewGameIn, user: UserDep, store: StoreDep) -> dict[str, An
     return {"id": game_id, "next_seq": 0}
 
 
-@router.get("", summary="Your club's games, newest first (filters: a player's name, the day created)")
+def _shown_status(g: GameSummary) -> str:
+    """dealing, playing, over, or signed (the result sheet is signed)."""
+    return "signed" if getattr(g, "signed_at", None) is not None else g.status
+
+
+@router.get("", summary="Your club's games, newest first (filters: a player's name, the days created, the status)")
 def list_games(user: UserDep, store: StoreDep,
                player: Annotated[str | None, Query(max_length=64, description="Part of a seat's name.")] = None,
                day: Annotated[date | None, Query(alias="date", description="The day created (UTC), YYYY-MM-DD.")] = None,
+               since: Annotated[date | None, Query(alias="from", description="Created on or after (UTC).")] = None,
+               until: Annotated[date | None, Query(alias="to", description="Created on or before (UTC).")] = None,
+               status: Annotated[Literal["dealing", "playing", "over", "signed"] | None,
+                                 Query(description="dealing, playing, over (not signed) or signed.")] = None,
                ) -> dict[str, Any]:
     games = store.list_games(user.club_id)
     if player:
@@ -94,7 +213,13 @@ def list_games(user: UserDep, store: StoreDep,
         games = [g for g in games if any(needle in name.casefold() for name in g.names)]
     if day is not None:
         games = [g for g in games if g.created_at.date() == day]
-    return {"games": [_summary_json(g) for g in games]}
+    if since is not None:
+        games = [g for g in games if g.created_at.date() >= since]
+    if until is not None:
+        games = [g for g in games if g.created_at.date() <= until]
+    if status is not None:
+        games = [g for g in games if _shown_status(g) == status]
+    return {"games": [{**_summary_json(g), "shown_status": _shown_status(g)} for g in games]}
 
 
 @router.get("/{game_id}", summary="A game now: the host's view, the next seq and the legal commands")
@@ -104,7 +229,7 @@ def get_game(game_id: GameId, user: UserDep, store: StoreDep) -> dict[str, Any]:
 
 
 @router.post("/{game_id}/commands", summary="Append one command (expected seq, client command id; see docs/api.md)")
-def post_command(game_id: GameId, body: CommandIn, user: UserDep, store: StoreDep) -> dict[str, Any]:
+def post_command(game_id: GameId, body: CommandIn, user: UserDep, store: StoreDep, hub: HubDep) -> dict[str, Any]:
     _own(store, user, game_id)
     try:
         command = command_from_json(body.command.model_dump())
@@ -118,7 +243,9 @@ def post_command(game_id: GameId, body: CommandIn, user: UserDep, store: StoreDe
         raise ApiError(409, "stale", "The game has moved on: here is its state now; decide again.",
                        "Игра ушла вперёд: вот её текущее состояние, решите заново.",
                        extra={"next_seq": len(game.log), "view": view(game, "host")}) from None
-    return {"events": [{"seq": seq, **event.to_json()} for seq, event in result.numbered()],
+    if not result.replayed:
+        hub.publish(game_id, result.next_seq)  # wakes the game's live connections; returns at once
+    return {"events": [feed_item(seq, event.to_json()) for seq, event in result.numbered()],
             "next_seq": result.next_seq, "head_seq": result.head_seq, "replayed": result.replayed}
 
 

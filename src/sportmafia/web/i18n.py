@@ -32,7 +32,7 @@ def catalog_files(lang: str) -> list[Path]:
     in name order. A message defined in two files takes the first file's translation."""
     folder = LOCALE_DIR / lang / "LC_MESSAGES"
     main = folder / f"{DOMAIN}.po"
-    return [main] + sorted(p for p in folder.glob("*.po") if p != main)
+    return [main, *sorted(p for p in folder.glob("*.po") if p != main)]
 
 
 def _compile(lang: str) -> Translations:

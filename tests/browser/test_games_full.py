@@ -1,0 +1,371 @@
+"""Whole games through the host's console only (taps on seats, chips and buttons): a `club` game of 10 in Russian
+and a `tournament` game of 13 in English, from the deal and its private reveal to the end. The state is read
+(GET /api/games/{id}) to decide what to tap; every change is a tap. Screenshots of the key screens at a tablet's
+and a phone's size go to test-artifacts/ (full-<lang>-<screen>-<w>x<h>.png)."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from .conftest import ADMIN_PASSWORD, ARTIFACTS, SIZES
+
+BLACK = {"mafia", "don"}
+
+
+def shoot(page: Any, name: str) -> None:
+    ARTIFACTS.mkdir(exist_ok=True)
+    first = page.viewport_size
+    for w, h in SIZES:
+        page.set_viewport_size({"width": w, "height": h})
+        page.wait_for_timeout(60)
+        page.screenshot(path=str(ARTIFACTS / f"full-{name}-{w}x{h}.png"))
+    page.set_viewport_size(first)
+
+
+def settled(page: Any) -> None:
+    page.wait_for_function("() => { const c = document.getElementById('console');"
+                           " return c && c.dataset.step && !c.dataset.saving; }")
+
+
+def act(page: Any, selector: str) -> None:
+    """Tap and wait until the command is saved and the new state shown."""
+    before = page.get_attribute("#console", "data-next-seq")
+    page.click(selector)
+    page.wait_for_function("(seq) => { const c = document.getElementById('console');"
+                           " return c.dataset.nextSeq !== seq && !c.dataset.saving; }", arg=before)
+
+
+def tap_seat(page: Any, n: int) -> None:
+    act(page, f"#seats .seat[data-seat='{n}']")
+
+
+def login(page: Any, server: str, lang: str) -> None:
+    page.goto(server + "/login")
+    if lang == "en":
+        page.click(".lang-switch[data-lang=en]")
+        page.wait_for_selector("html[lang=en]")
+    page.fill("#login", "admin")
+    page.fill("#password", ADMIN_PASSWORD)
+    page.click("#login-submit")
+    page.wait_for_url(server + "/")
+
+
+def create(page: Any, preset: str, players: int) -> str:
+    page.select_option("#preset", preset)
+    page.fill("#players", str(players))
+    page.click("#create-game")
+    page.wait_for_url(re.compile(r".*/games/[0-9a-f-]+$"))
+    settled(page)
+    return str(page.url.rsplit("/", 1)[1])
+
+
+def api_state(page: Any, server: str, game_id: str) -> dict[str, Any]:
+    data: dict[str, Any] = page.request.get(f"{server}/api/games/{game_id}").json()
+    return data
+
+
+def reveal_all(page: Any, name: str, roles: dict[int, str]) -> None:
+    """The private reveal: each seat's card shown large, then hidden; then "Start the game"."""
+    page.wait_for_selector("#reveal:not([hidden])")
+    assert page.is_hidden("#seats") and page.is_hidden("#next")
+    for n in sorted(roles):
+        page.click(f"#reveal-seats .reveal-seat[data-seat='{n}']")
+        page.wait_for_selector("#reveal-card:not([hidden])")
+        assert page.inner_text("#reveal-card-seat").split(" ")[0].endswith(str(n))
+        if n == 1:
+            shoot(page, f"{name}-deal-reveal")
+        page.click("#reveal-card")
+        page.wait_for_selector(f"#reveal-seats .reveal-seat.seen[data-seat='{n}']")
+    shoot(page, f"{name}-deal-revealed")
+    page.click("#reveal-done")
+    page.wait_for_selector("#reveal", state="hidden")
+    assert page.is_visible("#seats")
+
+
+def follows(table: Any, page: Any) -> None:
+    """The table view (another page) shows the console's latest seq within a second."""
+    seq = int(page.get_attribute("#console", "data-next-seq"))
+    table.wait_for_function("(seq) => Number(document.getElementById('table').dataset.nextSeq) >= seq",
+                            arg=seq, timeout=1000)
+
+
+def sign_sheet(page: Any, server: str, game_id: str, name: str, roles: dict[int, str]) -> None:
+    """From the console's link to the result sheet: every seat's role is on it; the host signs it; the game is
+    locked after that (a command is refused with 409 "locked")."""
+    page.click("#sheet-link")
+    page.wait_for_url(f"{server}/games/{game_id}/sheet")
+    page.wait_for_selector("#sign:not([hidden])")
+    rows = page.inner_text("#sheet-rows")
+    for n in roles:
+        assert str(n) in rows
+    page.once("dialog", lambda dialog: dialog.accept())
+    page.click("#sign")
+    page.wait_for_selector("#sheet-signed.is-signed")
+    assert page.is_hidden("#sign")
+    shoot(page, f"{name}-sheet-signed")
+    sheet = page.request.get(f"{server}/api/games/{game_id}/sheet").json()
+    assert sheet["signed"] and {r["seat"]: r["role"] for r in sheet["rows"]} == roles
+    head = page.request.get(f"{server}/api/games/{game_id}").json()["next_seq"]
+    token = page.evaluate("document.querySelector('meta[name=csrf-token]').content")
+    refused = page.request.post(f"{server}/api/games/{game_id}/commands",
+                                data={"command": {"type": "undo"}, "expected_seq": head, "command_id": "late-undo"},
+                                headers={"X-CSRF-Token": token})
+    assert refused.status == 409 and refused.json()["error"]["code"] == "locked"
+
+
+def roles_of(state: dict[str, Any]) -> dict[int, str]:
+    return {s["seat"]: s["role"] for s in state["view"]["seats"]}
+
+
+def test_a_whole_club_game_in_russian(browser: Any, server: str) -> None:
+    """Deal and reveal, a foul undone, a withdrawal, a tie with its revote and the lift vote, shots with "all
+    shoot", the Don's and the Sheriff's checks, votes with the default fill, the end and a protest vote."""
+    context = browser.new_context(viewport={"width": 1024, "height": 768}, locale="ru-RU")
+    page = context.new_page()
+    page.set_default_timeout(10_000)
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    try:
+        login(page, server, "ru")
+        game_id = create(page, "club", 10)
+        table = context.new_page()  # the projector's table view, following live
+        table.goto(f"{server}/games/{game_id}/table")
+        table.wait_for_selector("#t-link[data-state=live]")
+        assert page.is_visible("#deal") and page.is_visible("#physical-deal")
+        assert "Раздать случайно" in page.inner_text("#deal")
+        act(page, "#deal")
+        st = api_state(page, server, game_id)
+        roles = roles_of(st)
+        assert page.inner_text("#undo-label") == "Раздача карт"
+        reveal_all(page, "ru", roles)
+        black = sorted(n for n, r in roles.items() if r in BLACK)
+        red = sorted(n for n, r in roles.items() if r not in BLACK)
+        assert len(black) == 3
+        # Next names what comes: the Don's meeting
+        assert page.inner_text("#next-label") == "▶ Знакомство Дона"
+
+        seen: set[str] = set()
+        for _ in range(300):
+            follows(table, page)
+            st = api_state(page, server, game_id)
+            v = st["view"]
+            if v["over"]:
+                break
+            alive = [s["seat"] for s in v["seats"] if s["alive"]]
+            black_alive = [n for n in alive if n in black]
+            red_alive = [n for n in alive if n in red]
+            step, day, seat = v["step"], v["day"], v["seat"]
+            legal = st["legal"]
+            if step == "speech" and any(c["type"] == "nominate" for c in legal):
+                label = st["next"]["label"]["ru"]
+                assert page.inner_text("#next-label") == "▶ " + label
+                if day == 1 and "foul" not in seen:
+                    seen.add("foul")
+                    page.click("#foul")
+                    page.click("#choices .chip:has-text('удары по столу')")
+                    tap_seat(page, 2)
+                    assert page.inner_text(".seat[data-seat='2'] .fouls") == "●○○○"
+                    assert page.inner_text("#undo-label") == "№2: фол 1 — удары по столу"
+                    page.click("#undo")
+                    assert "Отменить: №2: фол 1" in page.inner_text("#modal-text")
+                    act(page, "#modal-ok")
+                    assert page.inner_text(".seat[data-seat='2'] .fouls") == "○○○○"
+                    continue
+                if day == 1 and "withdraw" not in seen:
+                    # a nomination withdrawn ("отзываю"), then made again
+                    seen.add("withdraw")
+                    target = red_alive[-1] if red_alive[-1] != seat else red_alive[-2]
+                    tap_seat(page, target)
+                    assert "выставляет" in page.inner_text("#undo-label")
+                    tap_seat(page, target)
+                    assert page.get_attribute(f".seat[data-seat='{target}']", "aria-label").count("▲") == 0
+                    continue
+                townsfolk = [n for n in red_alive if roles[n] != "sheriff"]  # the Sheriff lives on to check
+                want = [black_alive[0]] + ([townsfolk[-1]] if day == 1 else [])
+                todo = [t for t in want if t not in v["candidates"] and t != seat]
+                if todo and not any(c["type"] == "withdraw" for c in legal):
+                    tap_seat(page, todo[0])
+                    if "day" not in seen and len(v["candidates"]) >= 1:
+                        seen.add("day")
+                        shoot(page, "ru-day")
+                    continue
+                act(page, "#next")
+            elif step == "voting":
+                assert page.inner_text("#next-label") == "Спасибо"
+                cands = v["vote"]["candidates"]
+                voters = [n for n in alive if str(n) not in v["vote"]["votes"]]
+                if day == 1 and v["vote"]["kind"] in ("vote", "revote") and seat == cands[0]:
+                    for n in voters[:len(alive) // 2]:  # an even split: a tie, then the same tie again
+                        tap_seat(page, n)
+                    if "voting" not in seen:
+                        seen.add("voting")
+                        assert "по умолчанию" in page.inner_text("#context")
+                        shoot(page, "ru-voting")
+                elif seat == cands[0] and seat in black:
+                    for n in voters[:len(alive) // 2 + 1]:
+                        tap_seat(page, n)
+                act(page, "#next")
+            elif step == "lift":
+                for n in alive[:len(alive) // 2 + 1]:
+                    tap_seat(page, n)
+                shoot(page, "ru-lift")
+                act(page, "#next")
+            elif step == "shooting":
+                if not v["night"]["shots"]:
+                    assert page.evaluate("document.body.classList.contains('night')")
+                    assert page.get_attribute("#choices .chip >> nth=0", "aria-pressed") == "true"  # all shoot
+                    seq = st["next_seq"]
+                    tap_seat(page, next(n for n in red_alive if roles[n] != "sheriff"))
+                    assert int(page.get_attribute("#console", "data-next-seq")) == seq + len(black_alive)
+                    if "night" not in seen:
+                        seen.add("night")
+                        shoot(page, "ru-night")
+                act(page, "#next")
+            elif step in ("check_don", "check_sheriff") and any(c["type"] == "check" for c in legal):
+                target = black_alive[0] if step == "check_sheriff" else red_alive[-1]
+                page.click(f".seat[data-seat='{target}']")
+                page.wait_for_selector("#answer:not([hidden])")
+                assert f"№{target}" in page.inner_text("#answer-text")
+                if step == "check_sheriff":
+                    assert "ЧЁРНЫЙ" in page.inner_text("#answer-text").upper()
+                    if "check" not in seen:
+                        seen.add("check")
+                        shoot(page, "ru-check")
+                page.click("#answer-close")
+                settled(page)
+                act(page, "#next")
+            else:
+                act(page, "#next")
+        else:
+            raise AssertionError("the game did not end")
+
+        assert {"foul", "withdraw", "day", "voting", "night", "check"} <= seen
+        assert page.inner_text("#banner") == "Победа: красные (город)"
+        assert "чёрных не осталось" in page.inner_text("#context")
+        assert page.is_visible("#sheet-link") and page.is_visible("#timeline-link") and page.is_visible("#table-link")
+        assert page.get_attribute("#sheet-link", "href") == f"/games/{game_id}/sheet"
+        # the protest vote (A.protest): one black player only: it fails
+        page.click("#choices .chip:has-text('Голосование за протест')")
+        page.click(f".seat[data-seat='{black[0]}']")
+        page.click("#choices .chip:has-text('Записать')")
+        act(page, "#modal-ok")
+        assert "Протест отклонён" in page.inner_text("#context")
+        shoot(page, "ru-end")
+        follows(table, page)
+        assert table.get_attribute("#table", "data-over") == "1"
+        assert "Победа" in table.inner_text("#t-banner") or "красн" in table.inner_text("#t-banner").lower()
+        sign_sheet(page, server, game_id, "ru", roles)
+        events = page.request.get(f"{server}/api/games/{game_id}/events").json()["events"]
+        assert sum(1 for e in events if e["type"] == "lift_vote_cast") >= 6
+        assert any(e["type"] == "protest_voted" for e in events)
+        assert errors == []
+    finally:
+        context.close()
+
+
+def test_a_whole_tournament_game_in_english(browser: Any, server: str) -> None:
+    """13 players, 4 black chosen at the deal; the draws of the first speaker (random and at the table), day 0,
+    two rounds, nominations and leaders, the leaders' vote, the lot, a sanction, the Commissar's check and the
+    mafia's kill, to the end."""
+    context = browser.new_context(viewport={"width": 1024, "height": 768}, locale="en-US")
+    page = context.new_page()
+    page.set_default_timeout(10_000)
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    try:
+        login(page, server, "en")
+        game_id = create(page, "tournament", 13)
+        page.click("#choices .chip:has-text('4 black')")
+        act(page, "#deal")
+        st = api_state(page, server, game_id)
+        roles = roles_of(st)
+        assert sum(1 for r in roles.values() if r in BLACK) == 4
+        reveal_all(page, "en", roles)
+        black = sorted(n for n, r in roles.items() if r in BLACK)
+        seen: set[str] = set()
+        for _ in range(600):
+            st = api_state(page, server, game_id)
+            v = st["view"]
+            if v["over"]:
+                break
+            alive = [s["seat"] for s in v["seats"] if s["alive"]]
+            black_alive = [n for n in alive if n in black]
+            red_alive = [n for n in alive if n not in black]
+            step, day = v["step"], v["day"]
+            legal = st["legal"]
+            types = {c["type"] for c in legal}
+            if step == "first_speaker":
+                if day == 0:
+                    act(page, "#draw")  # drawn by the server
+                else:
+                    tap_seat(page, alive[day % len(alive)])  # the draw made at the table
+            elif step == "lot":
+                assert page.inner_text("#draw-label") == "Draw the lot"
+                tap_seat(page, black_alive[0])
+                seen.add("lot")
+            elif "nominate" in types:
+                if "sanction" not in seen:
+                    seen.add("sanction")
+                    page.click("#sanction")
+                    page.click("#choices .chip:has-text('rudeness')")
+                    page.click(f".seat[data-seat='{red_alive[0]}']")
+                    act(page, "#modal-ok")
+                    assert "warnings: 1" in page.get_attribute(f".seat[data-seat='{red_alive[0]}']", "aria-label")
+                    continue
+                if day == 2:  # nobody nominates: the lot
+                    act(page, "#next")
+                    continue
+                # the first two speakers nominate the first black player, the third a red one
+                order = v["candidates"]
+                noms = sum(len(s["nominated_by"]) for s in v["seats"])
+                if noms < 3:  # self-nomination is allowed (B.rounds)
+                    tap_seat(page, black_alive[0] if noms < 2 else red_alive[-1])
+                    if "day" not in seen and order:
+                        seen.add("day")
+                        shoot(page, "en-day")
+                    continue
+                act(page, "#next")
+            elif step == "voting":
+                assert page.inner_text("#next-label") == "Thank you"
+                leaders = v["vote"]["candidates"]
+                if not v["vote"]["votes"]:
+                    target = next((c for c in leaders if c in black), leaders[0])
+                    page.click(f"#choices .chip:has-text('#{target}:')")
+                    for n in alive[:len(alive) // 2 + 1]:
+                        tap_seat(page, n)
+                    if "voting" not in seen:
+                        seen.add("voting")
+                        shoot(page, "en-voting")
+                act(page, "#next")
+            elif step == "check_commissar" and "check" in types:
+                target = black_alive[0]
+                page.click(f".seat[data-seat='{target}']")
+                page.wait_for_selector("#answer:not([hidden])")
+                assert page.inner_text("#answer-text") == f"#{target} is BLACK (mafia)"
+                if "check" not in seen:
+                    seen.add("check")
+                    shoot(page, "en-check")
+                page.click("#answer-close")
+                settled(page)
+                act(page, "#next")
+            elif step == "kill" and "kill" in types:
+                tap_seat(page, red_alive[0])
+                if "night" not in seen:
+                    seen.add("night")
+                    assert page.evaluate("document.body.classList.contains('night')")
+                    shoot(page, "en-night")
+                act(page, "#next")
+            else:
+                assert "advance" in types, (step, types)
+                act(page, "#next")
+        else:
+            raise AssertionError("the game did not end")
+        assert {"sanction", "day", "voting", "check", "night", "lot"} <= seen
+        assert page.inner_text("#banner") == "Winner: red (the town)"
+        assert page.is_visible("#sheet-link") and page.is_visible("#timeline-link")
+        shoot(page, "en-end")
+        sign_sheet(page, server, game_id, "en", roles)
+        assert errors == []
+    finally:
+        context.close()

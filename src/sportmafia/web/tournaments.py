@@ -1,0 +1,588 @@
+"""Tournaments: the judge's API (settings, participants, staff, seating, rounds, the inbox of signed sheets,
+acceptance and corrections, sanctions, standings, the final, exports) under ``/api/tournaments``, and the
+public standings under ``/api/public/tournaments`` (only for a published tournament, without login).
+
+A user sees only his own club's tournaments (any other is "not found"); changes are for the club's admins
+and judges and the tournament's own judges (403 for anyone else); every user of the club reads. See
+docs/tournament.md, "The API".
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from datetime import date
+from typing import Annotated, Any, Literal
+
+from fastapi import APIRouter, File, Path, Query, UploadFile
+from fastapi.responses import Response
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+
+from ..store import Store, UserRecord
+from ..store.tournaments import NewParticipant, TournamentRecord
+from ..tournament.service import (
+    Refusal,
+    TournamentService,
+    link_json,
+    parse_csv,
+    parse_pasted,
+    participant_json,
+    row_json,
+    sanction_json,
+    sheet_json,
+    tournament_json,
+)
+from ..tournament.standings import Row
+from .auth import StoreDep, UserDep
+from .errors import ApiError
+
+api = APIRouter(prefix="/api/tournaments", tags=["tournaments"])
+public = APIRouter(prefix="/api/public/tournaments", tags=["public standings"])
+
+TournamentId = Annotated[int, Path(ge=1, description="The tournament's id.")]
+ParticipantId = Annotated[int, Path(ge=1, description="The participant's id.")]
+GameId = Annotated[str, Path(max_length=64, description="The game's id (a UUID).")]
+RoundNo = Annotated[int, Path(ge=1, le=100, description="The round, from 1.")]
+Text = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=200)]
+Nick = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=64)]
+Reason = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=1000)]
+MAX_FILE = 512 * 1024
+MAX_PARTICIPANTS = 1000
+
+
+class _Body(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class FinalIn(_Body):
+    finalists: int | None = Field(default=None, ge=1, le=200)
+    games_each: int | None = Field(default=None, ge=1, le=20)
+    carry_over: bool | None = None
+
+
+class TournamentIn(_Body):
+    """A new tournament: name, dates, the rule set (a preset or the club's saved variant, with changed
+    options), the scoring system (``"regulation"``, ``"fiim"`` or ``{"base": ..., "table"?: {role: {outcome:
+    points}}, <numbers>...}``), the tie-break order and the final's settings."""
+
+    name: Text
+    starts_on: date | None = None
+    ends_on: date | None = None
+    preset: Literal["tournament", "club", "fiim"] | None = "tournament"
+    variant: int | None = None
+    options: dict[str, Any] | None = None
+    scoring: str | dict[str, Any] = "regulation"
+    tie_breaks: list[str] | None = Field(default=None, max_length=10)
+    final: FinalIn | None = None
+
+
+class TournamentPatch(_Body):
+    name: Text | None = None
+    starts_on: date | None = None
+    ends_on: date | None = None
+    preset: Literal["tournament", "club", "fiim"] | None = None
+    variant: int | None = None
+    options: dict[str, Any] | None = None
+    scoring: str | dict[str, Any] | None = None
+    tie_breaks: list[str] | None = Field(default=None, max_length=10)
+    final: FinalIn | None = None
+    published: bool | None = None
+
+
+class ParticipantIn(_Body):
+    nickname: Nick
+    club: Annotated[str, StringConstraints(strip_whitespace=True, max_length=200)] | None = None
+    team: Annotated[str, StringConstraints(strip_whitespace=True, max_length=200)] | None = None
+    user_id: int | None = None
+
+
+class ParticipantsIn(_Body):
+    """Participants typed one by one (``participants``), or a pasted list, one nickname a line (``text``)."""
+
+    participants: list[ParticipantIn] | None = Field(default=None, max_length=MAX_PARTICIPANTS)
+    text: str | None = Field(default=None, max_length=MAX_FILE)
+
+
+class StaffMember(_Body):
+    user_id: int
+    role: Literal["host", "judge"]
+
+
+class StaffIn(_Body):
+    staff: list[StaffMember] = Field(max_length=200)
+
+
+class SeatingIn(_Body):
+    """Generate the seating: ``rounds``; the hosts of the tables (``hosts``: the same every round;
+    ``round_hosts``: round -> hosts); ``absent``: participant id -> rounds missed; ``pinned``: participant
+    id -> table (from 1); ``apart_by``: ``team`` and/or ``club``; ``apart``: groups of participant ids kept
+    apart; ``games_per_player`` (fewer games than rounds); ``seed``; ``steps`` (the search's length)."""
+
+    rounds: int = Field(ge=1, le=100)
+    seed: int = Field(default=1, ge=0, le=2**31)
+    hosts: list[int] = Field(default_factory=list, max_length=100)
+    round_hosts: dict[int, list[int]] = Field(default_factory=dict)
+    absent: dict[int, list[int]] = Field(default_factory=dict)
+    pinned: dict[int, int] = Field(default_factory=dict)
+    apart_by: list[Literal["team", "club"]] = ["team"]
+    apart: list[list[int]] = Field(default_factory=list, max_length=200)
+    games_per_player: int | None = Field(default=None, ge=1, le=100)
+    steps: int | None = Field(default=None, ge=1000, le=5_000_000)
+
+
+class RegenerateIn(_Body):
+    seed: int = Field(default=1, ge=0, le=2**31)
+    steps: int | None = Field(default=None, ge=1000, le=5_000_000)
+
+
+class OpenRoundIn(_Body):
+    hosts: list[int] | None = Field(default=None, max_length=100)
+
+
+class ChangeIn(_Body):
+    field: Literal["winner", "result", "first_killed", "best_move_black",
+                   "role", "fouls", "removed", "removal_reason", "warnings"]
+    seat: int | None = Field(default=None, ge=1, le=30)
+    new: Annotated[str, StringConstraints(max_length=200)] | int | None
+
+
+class CorrectionIn(_Body):
+    """A correction of a signed sheet: the reason (required) and the changes (``docs/api.md``, sheets)."""
+
+    reason: str = Field(max_length=1000)
+    changes: list[ChangeIn] = Field(min_length=1, max_length=40)
+
+
+class SanctionIn(_Body):
+    """A sanction beyond a game (B.sanctions): ``round`` (removal from that round), ``tournament`` (removal
+    from the tournament) or ``disqualification``, with the reason."""
+
+    participant_id: int
+    kind: Literal["round", "tournament", "disqualification"]
+    round: int | None = Field(default=None, ge=1, le=100)
+    reason: str = Field(max_length=1000)
+
+
+class FinalStartIn(_Body):
+    k: int | None = Field(default=None, ge=1, le=200)
+    include_ties: bool = False
+    tie_pick: list[int] = Field(default_factory=list, max_length=200)
+    """When the cut's place is shared: the participants of that place the judge lets through."""
+    seed: int = Field(default=1, ge=0, le=2**31)
+    hosts: list[int] = Field(default_factory=list, max_length=100)
+    steps: int | None = Field(default=None, ge=1000, le=5_000_000)
+
+
+# --- helpers -----------------------------------------------------------------------------------------------
+
+def _api(exc: Refusal) -> ApiError:
+    return ApiError(exc.status, exc.code, exc.message_en, exc.message_ru, clause=exc.clause, extra=exc.extra)
+
+
+class _Ctx:
+    """The service, the tournament (of the user's club) and the user."""
+
+    def __init__(self, store: Store, user: UserRecord, tournament_id: int) -> None:
+        self.svc = TournamentService(store)
+        self.user = user
+        try:
+            self.t = self.svc.get(tournament_id, user.club_id)
+        except Refusal as exc:
+            raise _api(exc) from None
+
+    def names(self) -> dict[int, str]:
+        return {p.id: p.nickname for p in self.svc.db.participants(self.t.id)}
+
+
+def _run(fn: Any, *args: Any, **kwargs: Any) -> Any:
+    try:
+        return fn(*args, **kwargs)
+    except Refusal as exc:
+        raise _api(exc) from None
+
+
+def _detail(svc: TournamentService, t: TournamentRecord, user: UserRecord | None) -> dict[str, Any]:
+    out = tournament_json(t)
+    out["participants"] = [participant_json(p) for p in svc.db.participants(t.id)]
+    out["staff"] = [{"user_id": s.user_id, "login": s.login, "role": s.role} for s in svc.db.staff(t.id)]
+    out["sanctions"] = [sanction_json(s) for s in svc.db.sanctions(t.id)]
+    out["games"] = [link_json(g) for g in svc.db.games(t.id)]
+    if user is not None:
+        out["can_judge"] = svc.is_judge(user, t)
+    return out
+
+
+def _seating_json(doc: dict[str, Any] | None, names: dict[int, str]) -> dict[str, Any] | None:
+    if doc is None:
+        return None
+    ids: list[int] = doc["participants"]
+    rounds: dict[int, list[dict[str, Any]]] = {}
+    for g in doc["games"]:
+        seats = [ids[i] for i in g["seats"]]
+        rounds.setdefault(g["round"] + 1, []).append(
+            {"table": g["table"] + 1, "seats": seats, "names": [names.get(p, str(p)) for p in seats]})
+    hosts = doc.get("hosts", {})
+    return {"rounds": doc["rounds"], "table_sizes": doc["table"], "quality": doc.get("quality", {}),
+            "request": doc.get("request", {}), "participants": ids,
+            "plan": [{"round": r, "hosts": hosts.get(str(r), []),
+                      "sitting_out": sorted(set(ids) - {p for t in tables for p in t["seats"]}),
+                      "tables": sorted(tables, key=lambda t: t["table"])} for r, tables in sorted(rounds.items())]}
+
+
+def _standings_doc(svc: TournamentService, t: TournamentRecord) -> dict[str, Any]:
+    names = {p.id: p.nickname for p in svc.db.participants(t.id)}
+    main = svc.standings(t)
+    out: dict[str, Any] = {"tournament": {"id": t.id, "name": t.name, "status": t.status},
+                           "scoring": t.scoring["name"], "tie_breaks": list(t.tie_breaks),
+                           "accepted_games": sum(1 for g in svc.db.games(t.id, "main") if g.accepted_at),
+                           "standings": [row_json(r, names) for r in main], "final": None}
+    if t.finalists is not None:
+        rows = svc.final_standings(t)
+        out["final"] = {"finalists": list(t.finalists), "carry_over": t.final_settings["carry_over"],
+                        "standings": [row_json(r, names) for r in rows],
+                        "winners": [row_json(r, names) for r in rows if r.top_three],
+                        "complete": t.status == "finished" or _final_complete(svc, t)}
+    return out
+
+
+def _final_complete(svc: TournamentService, t: TournamentRecord) -> bool:
+    games = svc.db.games(t.id, "final")
+    rounds = int((t.final_seating or {}).get("rounds", 0))
+    return bool(games) and all(g.accepted_at for g in games) and len({g.round for g in games}) == rounds
+
+
+# --- routes ---------------------------------------------------------------------------------------------
+
+@api.get("", summary="Your club's tournaments, newest first")
+def list_tournaments(user: UserDep, store: StoreDep) -> dict[str, Any]:
+    svc = TournamentService(store)
+    mine = set(svc.db.tournaments_of_staff(user.id))
+    return {"tournaments": [{**tournament_json(t), "staff": t.id in mine} for t in svc.db.of_club(user.club_id)]}
+
+
+@api.post("", status_code=201, summary="Create a tournament (a judge or an admin of the club)")
+def create_tournament(body: TournamentIn, user: UserDep, store: StoreDep) -> dict[str, Any]:
+    svc = TournamentService(store)
+    t = _run(svc.create, user, body.name, preset=body.preset, variant=body.variant, options=body.options,
+             scoring=body.scoring, tie_breaks=body.tie_breaks or ("points", "wins", "fewer_games", "head_to_head"),
+             final=body.final.model_dump(exclude_none=True) if body.final else None,
+             starts_on=body.starts_on, ends_on=body.ends_on)
+    return _detail(svc, t, user)
+
+
+@api.get("/{tournament_id}", summary="A tournament: settings, participants, staff, sanctions, games")
+def get_tournament(tournament_id: TournamentId, user: UserDep, store: StoreDep) -> dict[str, Any]:
+    c = _Ctx(store, user, tournament_id)
+    return _detail(c.svc, c.t, user)
+
+
+@api.patch("/{tournament_id}", summary="Change settings, or publish the standings (judge)")
+def patch_tournament(tournament_id: TournamentId, body: TournamentPatch, user: UserDep,
+                     store: StoreDep) -> dict[str, Any]:
+    c = _Ctx(store, user, tournament_id)
+    # null clears a date; for the other settings it means "unchanged"
+    changes = {k: v for k, v in body.model_dump(exclude_unset=True).items()
+               if v is not None or k in ("starts_on", "ends_on")}
+    if "final" in changes:
+        changes["final"] = {k: v for k, v in (changes["final"] or {}).items() if v is not None}
+    t = _run(c.svc.update, user, c.t, changes)
+    return _detail(c.svc, t, user)
+
+
+@api.get("/{tournament_id}/participants", summary="The participants")
+def get_participants(tournament_id: TournamentId, user: UserDep, store: StoreDep) -> dict[str, Any]:
+    c = _Ctx(store, user, tournament_id)
+    return {"participants": [participant_json(p) for p in c.svc.db.participants(c.t.id)]}
+
+
+@api.post("/{tournament_id}/participants", status_code=201,
+             summary="Add participants: typed (participants) or a pasted list (text, one a line)")
+def add_participants(tournament_id: TournamentId, body: ParticipantsIn, user: UserDep,
+                     store: StoreDep) -> dict[str, Any]:
+    c = _Ctx(store, user, tournament_id)
+    _run(c.svc.require_judge, user, c.t)
+    if (body.participants is None) == (body.text is None):
+        raise ApiError(422, "bad-participants", "Give either participants or text.",
+                       "Укажите либо participants, либо text.")
+    if body.text is not None:
+        entries = _run(parse_pasted, body.text)
+    else:
+        assert body.participants is not None
+        seen: dict[str, int] = {}
+        for number, p in enumerate(body.participants, 1):
+            key = p.nickname.casefold()
+            if key in seen:
+                raise ApiError(422, "bad-participants", f"Line {number}: {p.nickname!r} repeats line {seen[key]}.",
+                               f"Строка {number}: {p.nickname!r} повторяет строку {seen[key]}.",
+                               extra={"line": number})
+            seen[key] = number
+        entries = [NewParticipant(p.nickname, p.club or None, p.team or None, p.user_id) for p in body.participants]
+    added = _run(c.svc.add_participants, user, c.t, entries)
+    return {"added": [participant_json(p) for p in added]}
+
+
+@api.post("/{tournament_id}/participants/csv", status_code=201,
+             summary="Add participants from a CSV file (columns nickname, club, team); refused whole with the line")
+async def upload_participants(tournament_id: TournamentId, user: UserDep, store: StoreDep,
+                              file: Annotated[UploadFile, File(description="UTF-8 CSV with a header line.")],
+                              ) -> dict[str, Any]:
+    c = _Ctx(store, user, tournament_id)
+    _run(c.svc.require_judge, user, c.t)
+    data = await file.read(MAX_FILE + 1)
+    if len(data) > MAX_FILE:
+        raise ApiError(413, "too-large", "The file is too large.", "Файл слишком велик.")
+    entries = _run(parse_csv, data)
+    if len(entries) > MAX_PARTICIPANTS:
+        raise ApiError(422, "bad-participants", f"At most {MAX_PARTICIPANTS} participants.",
+                       f"Не больше {MAX_PARTICIPANTS} участников.")
+    added = _run(c.svc.add_participants, user, c.t, entries)
+    return {"added": [participant_json(p) for p in added]}
+
+
+@api.delete("/{tournament_id}/participants/{participant_id}", summary="Delete a participant before seating")
+def delete_participant(tournament_id: TournamentId, participant_id: ParticipantId, user: UserDep,
+                       store: StoreDep) -> dict[str, Any]:
+    c = _Ctx(store, user, tournament_id)
+    _run(c.svc.delete_participant, user, c.t, participant_id)
+    return {"ok": True}
+
+
+@api.put("/{tournament_id}/staff", summary="Set the tournament's hosts and judges (users of the club)")
+def put_staff(tournament_id: TournamentId, body: StaffIn, user: UserDep, store: StoreDep) -> dict[str, Any]:
+    c = _Ctx(store, user, tournament_id)
+    staff = _run(c.svc.set_staff, user, c.t, [(m.user_id, m.role) for m in body.staff])
+    return {"staff": [{"user_id": s.user_id, "login": s.login, "role": s.role} for s in staff]}
+
+
+@api.post("/{tournament_id}/seating", summary="Generate the seating of every round (judge)")
+def post_seating(tournament_id: TournamentId, body: SeatingIn, user: UserDep, store: StoreDep) -> dict[str, Any]:
+    c = _Ctx(store, user, tournament_id)
+    t = _run(c.svc.generate_seating, user, c.t, rounds=body.rounds, seed=body.seed, hosts=body.hosts,
+             round_hosts=body.round_hosts, absent=body.absent, pinned=body.pinned, apart_by=body.apart_by,
+             apart=body.apart, games_per_player=body.games_per_player, steps=body.steps)
+    return {"seating": _seating_json(t.seating, c.names())}
+
+
+@api.post("/{tournament_id}/seating/regenerate",
+             summary="Seat the remaining rounds anew (after removals), keeping the opened rounds")
+def regenerate_seating(tournament_id: TournamentId, body: RegenerateIn, user: UserDep,
+                       store: StoreDep) -> dict[str, Any]:
+    c = _Ctx(store, user, tournament_id)
+    t = _run(c.svc.regenerate_seating, user, c.t, seed=body.seed, steps=body.steps)
+    return {"seating": _seating_json(t.seating, c.names())}
+
+
+@api.get("/{tournament_id}/seating", summary="The seating plan of the main stage and of the final")
+def get_seating(tournament_id: TournamentId, user: UserDep, store: StoreDep) -> dict[str, Any]:
+    c = _Ctx(store, user, tournament_id)
+    names = c.names()
+    return {"seating": _seating_json(c.t.seating, names), "final": _seating_json(c.t.final_seating, names)}
+
+
+def _games_out(c: _Ctx, games: list[Any]) -> list[dict[str, Any]]:
+    names = c.names()
+    out = []
+    for g in games:
+        summary = c.svc.store.game(g.game_id)
+        out.append({**link_json(g), "names": [names.get(p, str(p)) for p in g.seats], "status": summary.status,
+                    "signed_at": summary.signed_at.isoformat() if summary.signed_at else None})
+    return out
+
+
+@api.post("/{tournament_id}/rounds/{number}/open",
+             summary="Open a round: each table's game created, seated, assigned to its host")
+def open_round(tournament_id: TournamentId, number: RoundNo, user: UserDep, store: StoreDep,
+               body: OpenRoundIn | None = None) -> dict[str, Any]:
+    c = _Ctx(store, user, tournament_id)
+    games = _run(c.svc.open_round, user, c.t, number, "main", body.hosts if body else None)
+    return {"games": _games_out(c, games)}
+
+
+@api.post("/{tournament_id}/final/rounds/{number}/open", summary="Open a round of the final")
+def open_final_round(tournament_id: TournamentId, number: RoundNo, user: UserDep, store: StoreDep,
+                     body: OpenRoundIn | None = None) -> dict[str, Any]:
+    c = _Ctx(store, user, tournament_id)
+    games = _run(c.svc.open_round, user, c.t, number, "final", body.hosts if body else None)
+    return {"games": _games_out(c, games)}
+
+
+@api.get("/{tournament_id}/games", summary="The tournament's games (stage, round, table, host, state)")
+def get_games(tournament_id: TournamentId, user: UserDep, store: StoreDep,
+              mine: Annotated[bool, Query(description="Only the tables you host.")] = False) -> dict[str, Any]:
+    c = _Ctx(store, user, tournament_id)
+    games = [g for g in c.svc.db.games(c.t.id) if not mine or g.host_id == user.id]
+    return {"games": _games_out(c, games)}
+
+
+@api.get("/{tournament_id}/inbox", summary="Signed sheets not accepted yet (judge)")
+def get_inbox(tournament_id: TournamentId, user: UserDep, store: StoreDep) -> dict[str, Any]:
+    c = _Ctx(store, user, tournament_id)
+    sheets = _run(c.svc.inbox, user, c.t)
+    names = c.names()
+    return {"sheets": [sheet_json(s, names) for s in sheets]}
+
+
+@api.get("/{tournament_id}/games/{game_id}/sheet", summary="A game's sheet with participants and corrections")
+def get_sheet(tournament_id: TournamentId, game_id: GameId, user: UserDep, store: StoreDep) -> dict[str, Any]:
+    c = _Ctx(store, user, tournament_id)
+    return sheet_json(_run(c.svc.sheet, c.t, game_id), c.names())
+
+
+@api.post("/{tournament_id}/games/{game_id}/accept", summary="Accept a signed sheet (once; judge)")
+def accept_sheet(tournament_id: TournamentId, game_id: GameId, user: UserDep, store: StoreDep) -> dict[str, Any]:
+    c = _Ctx(store, user, tournament_id)
+    return sheet_json(_run(c.svc.accept, user, c.t, game_id), c.names())
+
+
+@api.post("/{tournament_id}/games/{game_id}/corrections", status_code=201,
+             summary="Correct a signed sheet before accepting it, with a reason (judge)")
+def correct_sheet(tournament_id: TournamentId, game_id: GameId, body: CorrectionIn, user: UserDep,
+                  store: StoreDep) -> dict[str, Any]:
+    c = _Ctx(store, user, tournament_id)
+    sheet = _run(c.svc.correct, user, c.t, game_id, body.reason,
+                 [ch.model_dump() for ch in body.changes])
+    return sheet_json(sheet, c.names())
+
+
+@api.get("/{tournament_id}/sanctions", summary="Sanctions beyond a game")
+def get_sanctions(tournament_id: TournamentId, user: UserDep, store: StoreDep) -> dict[str, Any]:
+    c = _Ctx(store, user, tournament_id)
+    return {"sanctions": [sanction_json(s) for s in c.svc.db.sanctions(c.t.id)]}
+
+
+@api.post("/{tournament_id}/sanctions", status_code=201,
+             summary="Record a removal from a round or the tournament, or a disqualification (judge)")
+def post_sanction(tournament_id: TournamentId, body: SanctionIn, user: UserDep, store: StoreDep) -> dict[str, Any]:
+    c = _Ctx(store, user, tournament_id)
+    s = _run(c.svc.add_sanction, user, c.t, body.participant_id, body.kind, body.reason, body.round)
+    return sanction_json(s)
+
+
+@api.get("/{tournament_id}/standings", summary="The standings over the accepted sheets (and the final's)")
+def get_standings(tournament_id: TournamentId, user: UserDep, store: StoreDep) -> dict[str, Any]:
+    c = _Ctx(store, user, tournament_id)
+    return dict(_run(_standings_doc, c.svc, c.t))
+
+
+@api.post("/{tournament_id}/final", summary="Choose the top K finalists and seat the final (judge)")
+def start_final(tournament_id: TournamentId, body: FinalStartIn, user: UserDep, store: StoreDep) -> dict[str, Any]:
+    c = _Ctx(store, user, tournament_id)
+    t = _run(c.svc.start_final, user, c.t, k=body.k, include_ties=body.include_ties, tie_pick=body.tie_pick, seed=body.seed,
+             hosts=body.hosts, steps=body.steps)
+    return {"finalists": list(t.finalists or ()), "seating": _seating_json(t.final_seating, c.names())}
+
+
+@api.post("/{tournament_id}/finish", summary="Close the tournament once every sheet is accepted (judge)")
+def finish(tournament_id: TournamentId, user: UserDep, store: StoreDep) -> dict[str, Any]:
+    c = _Ctx(store, user, tournament_id)
+    t = _run(c.svc.finish, user, c.t)
+    return tournament_json(t)
+
+
+@api.get("/{tournament_id}/players/{participant_id}", summary="A participant's games (roles once accepted)")
+def get_player(tournament_id: TournamentId, participant_id: ParticipantId, user: UserDep,
+               store: StoreDep) -> dict[str, Any]:
+    c = _Ctx(store, user, tournament_id)
+    return dict(_run(c.svc.player_games, c.t, participant_id))
+
+
+# --- exports ------------------------------------------------------------------------------------------------
+
+EXPORT_COLUMNS = ("place", "nickname", "points", "games", "wins", "extra_points", "penalties", "carried",
+                  "disqualified", "top_three")
+
+
+def _export_rows(svc: TournamentService, t: TournamentRecord) -> list[dict[str, Any]]:
+    names = {p.id: p.nickname for p in svc.db.participants(t.id)}
+    rows: list[Row] = svc.final_standings(t) if t.finalists is not None else svc.standings(t)
+    return [row_json(r, names) for r in rows]
+
+
+def _filename(t: TournamentRecord, ext: str) -> dict[str, str]:
+    return {"Content-Disposition": f'attachment; filename="tournament-{t.id}-standings.{ext}"'}
+
+
+@api.get("/{tournament_id}/standings.csv", summary="The standings as CSV (UTF-8 with a BOM, for Excel)")
+def standings_csv(tournament_id: TournamentId, user: UserDep, store: StoreDep) -> Response:
+    c = _Ctx(store, user, tournament_id)
+    rows = _run(_export_rows, c.svc, c.t)
+    buf = io.StringIO()
+    w = csv.writer(buf)
+    w.writerow(EXPORT_COLUMNS)
+    for r in rows:
+        w.writerow([r["place"] if r["place"] is not None else "", r["nickname"], r["points"], r["games"], r["wins"],
+                    r["extra_points"], r["penalties"], r["carried"], int(r["disqualified"]), int(r["top_three"])])
+    return Response("\ufeff" + buf.getvalue(), media_type="text/csv; charset=utf-8", headers=_filename(c.t, "csv"))
+
+
+@api.get("/{tournament_id}/standings.xlsx", summary="The standings as an Excel workbook")
+def standings_xlsx(tournament_id: TournamentId, user: UserDep, store: StoreDep) -> Response:
+    from openpyxl import Workbook
+
+    c = _Ctx(store, user, tournament_id)
+    rows = _run(_export_rows, c.svc, c.t)
+    wb = Workbook()
+    ws = wb.active
+    assert ws is not None
+    ws.title = "Standings"
+    ws.append(list(EXPORT_COLUMNS))
+    for r in rows:
+        ws.append([r["place"], r["nickname"], r["points"], r["games"], r["wins"], r["extra_points"], r["penalties"],
+                   r["carried"], bool(r["disqualified"]), bool(r["top_three"])])
+    buf = io.BytesIO()
+    wb.save(buf)
+    return Response(buf.getvalue(), headers=_filename(c.t, "xlsx"),
+                    media_type="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet")
+
+
+@api.get("/{tournament_id}/archive.json", summary="The tournament archive: settings, participants, seating, "
+            "every game record")
+def archive(tournament_id: TournamentId, user: UserDep, store: StoreDep) -> Response:
+    c = _Ctx(store, user, tournament_id)
+    doc = _run(c.svc.archive, c.t)
+    return Response(json.dumps(doc, ensure_ascii=False, indent=1), media_type="application/json",
+                    headers={"Content-Disposition": f'attachment; filename="tournament-{c.t.id}.json"'})
+
+
+# --- public -------------------------------------------------------------------------------------------------
+
+def _published(store: Store, tournament_id: int) -> tuple[TournamentService, TournamentRecord]:
+    svc = TournamentService(store)
+    try:
+        t = svc.get(tournament_id)
+    except Refusal as exc:
+        raise _api(exc) from None
+    if not t.published:
+        raise ApiError(404, "not-found", "No such tournament.", "Такого турнира нет.")
+    return svc, t
+
+
+@public.get("/{tournament_id}", summary="A published tournament: name, dates, status, participants")
+def public_tournament(tournament_id: TournamentId, store: StoreDep) -> dict[str, Any]:
+    svc, t = _published(store, tournament_id)
+    return {"id": t.id, "name": t.name, "starts_on": t.starts_on.isoformat() if t.starts_on else None,
+            "ends_on": t.ends_on.isoformat() if t.ends_on else None, "status": t.status, "ruleset": t.ruleset,
+            "participants": [{"id": p.id, "nickname": p.nickname, "club": p.club, "team": p.team, "status": p.status}
+                             for p in svc.db.participants(t.id)]}
+
+
+@public.get("/{tournament_id}/standings", summary="The live standings of a published tournament (no login)")
+def public_standings(tournament_id: TournamentId, store: StoreDep) -> dict[str, Any]:
+    svc, t = _published(store, tournament_id)
+    return dict(_run(_standings_doc, svc, t))
+
+
+@public.get("/{tournament_id}/players/{participant_id}",
+            summary="A participant's games; roles and results only of accepted sheets (no login)")
+def public_player(tournament_id: TournamentId, participant_id: ParticipantId, store: StoreDep) -> dict[str, Any]:
+    svc, t = _published(store, tournament_id)
+    doc = dict(_run(svc.player_games, t, participant_id))
+    doc["participant"] = {k: v for k, v in doc["participant"].items() if k != "user_id"}
+    return doc
+
+
+router = APIRouter()
+"""Both: the judge's API and the public standings (``app.include_router(tournaments.router)``)."""
+router.include_router(api)
+router.include_router(public)

@@ -1,0 +1,381 @@
+"""The tournament judge's flow in the browser, in Russian: create a tournament; add participants from a CSV
+file and a pasted list (a file with an empty name and a list with a repeated name are refused with the line);
+make two users the hosts; generate the seating of two rounds; open each round, the tables' games played to the
+end by the random bot through the API and signed; in the inbox one sheet accepted as it is and another
+corrected (refused without a reason, then with one) and accepted; a disqualification; publish. The public page
+(no login, English and Russian) shows the leaders the accepted sheets give, the corrected winner included, and
+the disqualified last; then the final (a shared place at the cut picked by the judge), its standings, closing
+the tournament, the print view, and the desk as a host sees it. Screenshots at a tablet's and a phone's size
+go to test-artifacts/ (judge-<screen>-<w>x<h>.png)."""
+
+from __future__ import annotations
+
+import random
+import re
+from collections import Counter
+from typing import Any
+
+from sportmafia.bots.random_play import random_command
+from sportmafia.engine import Command, command_from_json
+
+from .conftest import ADMIN_PASSWORD, ARTIFACTS, SIZES
+
+NAMES = ["Ворон", "Сова", "Лиса", "Барсук", "Ёж", "Волк", "Рысь", "Олень", "Заяц", "Бобр",
+         "Куница", "Филин", "Сокол", "Медведь", "Крот", "Хорёк", "Выдра", "Лось", "Кабан", "Белка"]
+HOST_PASSWORD = "host password 1"
+
+
+def shoot(page: Any, name: str, at: str | None = None) -> None:
+    """Screenshots at each size, scrolled to ``at`` (a selector) when given."""
+    ARTIFACTS.mkdir(exist_ok=True)
+    first = page.viewport_size
+    for w, h in SIZES:
+        page.set_viewport_size({"width": w, "height": h})
+        page.wait_for_timeout(80)
+        if at:
+            page.locator(at).first.scroll_into_view_if_needed()
+            page.evaluate("(sel) => document.querySelector(sel).scrollIntoView({block: 'start', inline: 'nearest'})", at)
+        page.screenshot(path=str(ARTIFACTS / f"judge-{name}-{w}x{h}.png"))
+    page.set_viewport_size(first)
+
+
+def csrf(page: Any) -> str:
+    token: str = page.get_attribute('meta[name="csrf-token"]', "content")
+    return token
+
+
+def api_post(page: Any, server: str, path: str, body: Any = None) -> Any:
+    r = page.request.post(server + path, data=body if body is not None else {},
+                          headers={"X-CSRF-Token": csrf(page), "Content-Type": "application/json"})
+    assert r.status in (200, 201), f"{path}: {r.status} {r.text()}"
+    return r.json()
+
+
+def api_get(page: Any, server: str, path: str) -> Any:
+    r = page.request.get(server + path)
+    assert r.status == 200, f"{path}: {r.status} {r.text()}"
+    return r.json()
+
+
+class _Legal:
+    def __init__(self, commands: list[Command]) -> None:
+        self.commands = commands
+
+    def legal_commands(self) -> list[Command]:
+        return self.commands
+
+
+def play_out(page: Any, server: str, game_id: str, seed: int) -> None:
+    """The random bot over GET /api/games/{id}'s legal commands (nothing beyond the game), to the end."""
+    rng = random.Random(seed)
+    for n in range(5000):
+        state = api_get(page, server, f"/api/games/{game_id}")
+        if state["view"]["over"]:
+            return
+        legal = [command_from_json(c) for c in state["legal"]]
+        legal = [c for c in legal if c.type not in ("sanction", "remove", "award", "team_defeat", "override")]
+        cmd = random_command(_Legal(legal), rng)  # type: ignore[arg-type]
+        r = page.request.post(server + f"/api/games/{game_id}/commands",
+                              data={"command": cmd.to_json(), "expected_seq": state["next_seq"],
+                                    "command_id": f"bot-{seed}-{n}"},
+                              headers={"X-CSRF-Token": csrf(page), "Content-Type": "application/json"})
+        assert r.status == 200, r.text()
+    raise AssertionError("the game did not end")
+
+
+def login(page: Any, server: str) -> None:
+    page.goto(server + "/login")
+    page.fill("#login", "admin")
+    page.fill("#password", ADMIN_PASSWORD)
+    page.click("#login-submit")
+    page.wait_for_url(server + "/")
+
+
+def tab(page: Any, name: str) -> None:
+    page.click(f".tab[data-tab={name}]")
+    page.wait_for_selector(f"#tab-{name}:not([hidden])")
+
+
+def finish_round(page: Any, server: str, tid: int, number: int) -> list[str]:
+    """Open round ``number`` in the UI, play its games to the end through the API and sign them."""
+    tab(page, "rounds")
+    page.click(f".round-card[data-round='{number}'] .open-round")
+    page.wait_for_selector(f".round-card[data-round='{number}'] .game-card")
+    games = [g for g in api_get(page, server, f"/api/tournaments/{tid}/games")["games"] if g["round"] == number]
+    assert len(games) == 2 and {g["table"] for g in games} == {1, 2}
+    assert all(len(g["seats"]) == 10 for g in games)
+    if number == 1:
+        shoot(page, "round-open")
+    for g in games:
+        play_out(page, server, g["game_id"], seed=number * 10 + g["table"])
+        api_post(page, server, f"/api/games/{g['game_id']}/sheet/sign")
+    return [g["game_id"] for g in sorted(games, key=lambda g: g["table"])]
+
+
+def accept_in_ui(page: Any, game_id: str) -> None:
+    card = f".sheet-card-t[data-game='{game_id}']"
+    page.click(f"{card} .accept")
+    page.wait_for_selector(card, state="detached")
+
+
+def test_the_judges_flow(browser: Any, server: str) -> None:
+    context = browser.new_context(viewport={"width": 1024, "height": 768}, locale="ru-RU")
+    page = context.new_page()
+    page.set_default_timeout(20_000)
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    dialogs: list[str] = []
+
+    def on_dialog(d: Any) -> None:
+        dialogs.append(d.message)
+        d.accept()
+
+    page.on("dialog", on_dialog)
+    try:
+        login(page, server)
+        hosts = [api_post(page, server, "/api/users", {"login": f"host{i}", "password": HOST_PASSWORD,
+                                                        "role": "host"})["id"] for i in (1, 2)]
+
+        # --- a new tournament ---
+        page.goto(server + "/tournaments")
+        page.wait_for_selector("#new-tournament-form")
+        page.click("#create-tournament")
+        assert page.inner_text("#new-tournament-error") == "Укажите название турнира."
+        page.fill("#t-name", "Кубок осени")
+        page.fill("#t-starts", "2026-11-28")
+        page.fill("#t-ends", "2026-11-29")
+        page.select_option("#t-rules", "preset:club")
+        shoot(page, "new")
+        page.check("input[name=scoring][value=custom]")
+        page.wait_for_selector("#custom-table:not([hidden])")
+        assert page.locator("#custom-rows tr").count() == 5
+        shoot(page, "new-custom", "#custom-table")
+        page.check("input[name=scoring][value=regulation]")
+        assert page.is_hidden("#custom-table")
+        page.click("#create-tournament")
+        page.wait_for_url(re.compile(r".*/tournaments/\d+$"))
+        tid = int(page.url.split("#")[0].rsplit("/", 1)[1])
+        page.wait_for_selector("#t-summary:has-text('club')")
+        assert "2026-11-28 – 2026-11-29" in page.inner_text("#t-summary")
+
+        # --- participants: a repeated name is refused with its line, nothing added ---
+        page.fill("#paste-text", "Ворон\nСова\n\nворон")
+        page.click("#add-pasted")
+        page.wait_for_selector("#people-error:not([hidden])")
+        assert "Строка 4" in page.inner_text("#people-error") and "строку 1" in page.inner_text("#people-error")
+        assert page.locator("#people-rows tr").count() == 0
+        # a CSV file with an empty nickname on line 3 is refused whole; a good one is taken
+        page.set_input_files("#csv-file", files=[{"name": "bad.csv", "mimeType": "text/csv",
+                                                   "buffer": "nickname,club\nВорон,Север\n,Юг\n".encode()}])
+        page.click("#add-csv")
+        page.wait_for_selector("#people-error:not([hidden])")
+        assert page.inner_text("#people-error") == "Строка 3: ник не указан."
+        assert page.locator("#people-rows tr").count() == 0
+        good = "nickname;club\n" + "\n".join(f"{n};Север" for n in NAMES[:4]) + "\n"
+        page.set_input_files("#csv-file", files=[{"name": "good.csv", "mimeType": "text/csv", "buffer": good.encode()}])
+        page.click("#add-csv")
+        page.wait_for_selector("#people-rows tr:nth-child(4)")
+        assert page.inner_text("#people-rows tr:first-child").count("Север") == 1
+        page.fill("#paste-text", "\n".join(NAMES[4:]))
+        page.click("#add-pasted")
+        page.wait_for_selector("#people-rows tr:nth-child(20)")
+        assert page.is_hidden("#people-error")
+        assert page.inner_text("#count-people") == "(20)"
+        # hosts: the two users
+        for uid in hosts:
+            page.select_option(f"#staff-rows select[data-user='{uid}']", "host")
+        page.click("#save-staff")
+        page.wait_for_selector("#t-notice:has-text('Состав сохранён')")
+        shoot(page, "participants", "#tab-people")
+
+        # --- seating: two rounds, two tables of 10, each with its host ---
+        tab(page, "seating")
+        for uid in hosts:
+            page.click(f"#seat-hosts .chip[data-user='{uid}']")
+        page.fill("#seat-rounds", "2")
+        page.click("#generate")
+        page.wait_for_selector("#seating-view:not([hidden])")
+        quality = page.inner_text("#quality")
+        assert "Встречи каждой пары" in quality and "Баланс мест" in quality
+        assert page.locator("#round-tables .table-card").count() == 2
+        assert page.locator("#round-tables .table-card").first.locator("li").count() == 10
+        page.select_option("#view-player", label="Лиса")
+        assert page.locator("#player-seats li").count() == 2
+        shoot(page, "seating", "#seating-view")
+
+        # --- round 1: played, signed, one sheet accepted, the other corrected then accepted ---
+        first, second = finish_round(page, server, tid, 1)
+        tab(page, "inbox")
+        page.wait_for_selector(f".sheet-card-t[data-game='{second}']")
+        assert page.inner_text("#count-inbox") == "(2)"
+        shoot(page, "inbox")
+        accept_in_ui(page, first)
+        before = api_get(page, server, f"/api/tournaments/{tid}/games/{second}/sheet")["sheet"]["winner"]
+        flipped = {"red": "black", "black": "red", None: "red"}[before]
+        card = f".sheet-card-t[data-game='{second}']"
+        page.click(f"{card} .correct")
+        page.select_option(f"{card} .corr-field", "winner")
+        page.select_option(f"{card} .corr-value", flipped)
+        page.click(f"{card} .correction-form button[type=submit]")
+        assert page.inner_text(f"{card} p.error") == "Укажите причину для исправления." or \
+            "причин" in page.inner_text(f"{card} p.error")
+        assert api_get(page, server, f"/api/tournaments/{tid}/games/{second}/sheet")["corrections"] == []
+        page.fill(f"{card} .corr-reason", "Ведущий перепутал команду-победителя")
+        page.click(f"{card} .correction-form button[type=submit]")
+        page.wait_for_selector(f"{card} .corrections li")
+        assert "Ведущий перепутал команду-победителя" in page.inner_text(f"{card} .corrections")
+        shoot(page, "corrected")
+        accept_in_ui(page, second)
+        corrected = api_get(page, server, f"/api/tournaments/{tid}/games/{second}/sheet")
+        assert corrected["sheet"]["winner"] == flipped and corrected["accepted_at"]
+        assert corrected["corrections"][0]["reason"] == "Ведущий перепутал команду-победителя"
+
+        # --- round 2: both accepted ---
+        third, fourth = finish_round(page, server, tid, 2)
+        tab(page, "inbox")
+        page.wait_for_selector(f".sheet-card-t[data-game='{fourth}']")
+        accept_in_ui(page, third)
+        accept_in_ui(page, fourth)
+        assert page.is_visible("#inbox-empty")
+        tab(page, "rounds")
+        page.wait_for_selector(".round-card[data-round='2'] .pill.ok")
+        shoot(page, "rounds-done")
+
+        # the standings the accepted sheets give: 1 point to each player of the winning team (tables of 10)
+        points: Counter[str] = Counter()
+        for gid in (first, second, third, fourth):
+            sheet = api_get(page, server, f"/api/tournaments/{tid}/games/{gid}/sheet")["sheet"]
+            for p in sheet["players"]:
+                points[p["nickname"]] += 1 if sheet["winner"] and p["team"] == sheet["winner"] else 0
+        best = max(points.values())
+        leaders = {n for n, v in points.items() if v == best}
+        assert best >= 1
+        # a disqualification (B.sanctions) of a player without points: refused without a reason, then recorded
+        out = sorted(n for n, v in points.items() if v == 0)[0]
+        tab(page, "sanctions")
+        page.select_option("#sanction-who", label=out)
+        page.select_option("#sanction-kind", "disqualification")
+        assert page.is_hidden("#sanction-round-label")
+        page.click("#add-sanction")
+        assert page.inner_text("#sanction-error") == "Укажите причину санкции."
+        page.fill("#sanction-reason", "Неспортивное поведение")
+        page.click("#add-sanction")
+        page.wait_for_selector("#sanction-list li")
+        assert out in page.inner_text("#sanction-list") and "Неспортивное поведение" in page.inner_text("#sanction-list")
+        shoot(page, "sanctions")
+
+        # --- publish ---
+        tab(page, "standings")
+        page.wait_for_selector("#standings-table tbody tr:nth-child(20)")
+        page.click("#publish")
+        page.wait_for_selector("#public-link:not([hidden])")
+        shoot(page, "standings")
+        assert not errors, errors
+
+        # --- the public page, without login ---
+        for lang in ("en", "ru"):
+            public = browser.new_context(viewport={"width": 390, "height": 844}, locale="en-GB")
+            public.add_cookies([{"name": "lang", "value": lang, "url": server}])
+            pp = public.new_page()
+            pp.set_default_timeout(20_000)
+            pp.on("pageerror", lambda exc: errors.append(str(exc)))
+            pp.goto(f"{server}/t/{tid}")
+            pp.wait_for_selector("#st-main tbody tr:nth-child(20)")
+            rows = pp.locator("#st-main tbody tr")
+            shown = {rows.nth(i).locator(".c-nickname").inner_text(): rows.nth(i).locator(".c-points").inner_text()
+                     for i in range(20)}
+            assert {n: float(v) for n, v in shown.items()} == {n: float(v) for n, v in points.items()}
+            assert rows.first.locator(".c-nickname").inner_text() in leaders
+            assert rows.first.locator(".place").inner_text() == "1"
+            top = pp.locator("#st-main tbody tr.top .c-nickname").all_inner_texts()
+            assert leaders <= set(top)
+            assert ("Updated" if lang == "en" else "Обновлено") in pp.inner_text("#st-live")
+            shoot(pp, f"public-{lang}")
+            last = rows.nth(19)
+            assert last.locator(".c-nickname").inner_text() == out and last.locator(".place").inner_text() == "—"
+            assert "dq" in (last.get_attribute("class") or "")
+            leader = rows.first.locator(".c-nickname").inner_text()
+            pp.click("#st-main tbody tr:first-child .c-nickname a")
+            pp.wait_for_selector("#p-rows tr:nth-child(2)")
+            assert pp.inner_text("#p-name") == leader
+            shoot(pp, f"player-{lang}")
+            public.close()
+
+        # --- the final: the top 10 (the judge picks among those sharing the place at the cut), 3 games each ---
+        tab(page, "final")
+        page.wait_for_selector("#final-form:not([hidden])")
+        assert page.input_value("#final-k") == "12"
+        page.fill("#final-k", "10")
+        page.click(f"#final-hosts .chip[data-user='{hosts[0]}']")
+        page.click("#start-final")
+        page.wait_for_function("() => !document.getElementById('final-view').hidden"
+                               " || !document.getElementById('tie-pick').hidden")
+        if page.is_visible("#tie-pick"):
+            need = int(re.findall(r"\d+", page.inner_text("#tie-pick-legend"))[-1])
+            shoot(page, "final-tie")
+            for i in range(need):
+                page.locator("#tie-pick-list .chip").nth(i).click()
+            page.click("#start-final")
+        page.wait_for_selector("#final-view:not([hidden])")
+        finalists = api_get(page, server, f"/api/tournaments/{tid}")["finalists"]
+        assert len(finalists) == 10
+        final_rounds = api_get(page, server, f"/api/tournaments/{tid}/seating")["final"]["rounds"]
+        assert final_rounds == 3
+        for number in range(1, final_rounds + 1):
+            page.click(f"#final-rounds .round-card[data-round='{number}'] .open-round")
+            page.wait_for_selector(f"#final-rounds .round-card[data-round='{number}'] .game-card")
+            games = [g for g in api_get(page, server, f"/api/tournaments/{tid}/games")["games"]
+                     if g["stage"] == "final" and g["round"] == number]
+            assert len(games) == 1 and sorted(games[0]["seats"]) == sorted(finalists)
+            play_out(page, server, games[0]["game_id"], seed=100 + number)
+            api_post(page, server, f"/api/games/{games[0]['game_id']}/sheet/sign")
+            api_post(page, server, f"/api/tournaments/{tid}/games/{games[0]['game_id']}/accept")
+        page.reload()
+        page.wait_for_selector("#final-winners:not(:empty)")
+        final = api_get(page, server, f"/api/tournaments/{tid}/standings")["final"]
+        assert final["complete"]
+        for w in final["winners"]:
+            assert w["nickname"] in page.inner_text("#final-winners")
+        shoot(page, "final", "#final-view")
+        shoot(page, "final-standings", "#final-standings-title")
+        page.click("#finish")
+        page.wait_for_selector("#finish", state="hidden")
+        assert api_get(page, server, f"/api/tournaments/{tid}")["status"] == "finished"
+        public = browser.new_context(viewport={"width": 390, "height": 844})
+        pp = public.new_page()
+        pp.goto(f"{server}/t/{tid}")
+        pp.wait_for_selector("#st-final-card:not([hidden]) #st-final tbody tr")
+        assert pp.locator("#st-final tbody tr").first.locator(".c-nickname").inner_text() == \
+            final["standings"][0]["nickname"]
+        assert final["winners"][0]["nickname"] in pp.inner_text("#st-winners")
+        shoot(pp, "public-final")
+        public.close()
+
+        # --- the judge's print view ---
+        page.goto(f"{server}/tournaments/{tid}/print")
+        page.wait_for_selector("#st-main tbody tr:nth-child(20)")
+        page.emulate_media(media="print")
+        shoot(page, "print")
+        page.emulate_media(media="screen")
+        # the desk in English, and as a host sees it (read only, his tables marked)
+        page.context.add_cookies([{"name": "lang", "value": "en", "url": server}])
+        page.goto(f"{server}/tournaments/{tid}#standings")
+        page.wait_for_selector("#standings-table tbody tr:nth-child(20)")
+        assert page.inner_text(".tab[data-tab=inbox]").startswith("Sheets")
+        shoot(page, "desk-en")
+        host = browser.new_context(viewport={"width": 1024, "height": 768})
+        hp = host.new_page()
+        hp.goto(server + "/login")
+        hp.fill("#login", "host1")
+        hp.fill("#password", HOST_PASSWORD)
+        hp.click("#login-submit")
+        hp.wait_for_url(server + "/")
+        hp.goto(f"{server}/tournaments/{tid}#rounds")
+        hp.wait_for_selector("#round-list .game-card.mine")
+        assert hp.is_hidden("#tab-people form#paste-form") and hp.is_hidden("#publish")
+        assert hp.locator("#round-list .open-round").count() == 0
+        shoot(hp, "desk-host")
+        host.close()
+        assert not errors, errors
+    finally:
+        context.close()

@@ -1,0 +1,366 @@
+"""The tournament API: who may do what, bad input refused with its reason (and nothing written), seating
+requests that cannot be met, sheets accepted once, corrections with a reason, sanctions beyond a game, the
+public standings."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from typing import Any
+
+from fastapi.testclient import TestClient
+
+from sportmafia.bots.random_play import random_command
+from sportmafia.engine import Command
+from sportmafia.store import Store
+from sportmafia.web.security import hash_password
+
+from .conftest import Api
+
+PASSWORD = "tournament password"
+
+
+def user_client(api: Api, login: str, role: str, club_id: int | None = None) -> tuple[Api, int]:
+    user = api.store.create_user(club_id or api.club_id, login, hash_password(PASSWORD), role)
+    other = Api(TestClient(api.client.app), api.store, user.club_id)
+    other.login(login, PASSWORD)
+    return other, user.id
+
+
+def patch(a: Api, path: str, body: dict[str, Any]) -> Any:
+    return a.client.patch(path, json=body, headers=a._headers())
+
+
+def put(a: Api, path: str, body: dict[str, Any]) -> Any:
+    return a.client.put(path, json=body, headers=a._headers())
+
+
+def create(a: Api, **body: Any) -> int:
+    r = a.post("/api/tournaments", {"name": "Cup", **body})
+    assert r.status_code == 201, r.text
+    tid: int = r.json()["id"]
+    return tid
+
+
+def add_names(a: Api, tid: int, names: list[str]) -> list[int]:
+    r = a.post(f"/api/tournaments/{tid}/participants", {"text": "\n".join(names)})
+    assert r.status_code == 201, r.text
+    return [p["id"] for p in r.json()["added"]]
+
+
+def upload(a: Api, tid: int, text: str) -> Any:
+    return a.post(f"/api/tournaments/{tid}/participants/csv", files={"file": ("p.csv", text.encode(), "text/csv")})
+
+
+def within_the_game(cmd: Command) -> bool:
+    return cmd.type != "sanction" and getattr(cmd, "scope", "game") == "game"
+
+
+def finish(store: Store, game_id: str, seed: int) -> None:
+    """Play the stored game to its end with the random bot (through the store)."""
+    rng = random.Random(seed)
+
+    class Legal:
+        def __init__(self, commands: list[Command]) -> None:
+            self.commands = commands
+
+        def legal_commands(self) -> list[Command]:
+            return self.commands
+
+    for n in range(20000):
+        game = store.load(game_id)
+        if game.over:
+            return
+        cmd = random_command(Legal([c for c in game.legal_commands() if within_the_game(c)]), rng)  # type: ignore[arg-type]
+        store.append(game_id, cmd, expected_seq=len(game.log), command_id=f"c{n}", rng=rng)
+    raise AssertionError("the game did not end")
+
+
+def club_tournament(api: Api, players: int = 10, rounds: int = 1) -> tuple[int, list[int], int, Api]:
+    """A club-preset tournament (tables of 10) with a host, seated for ``rounds`` rounds."""
+    tid = create(api, preset="club")
+    ids = add_names(api, tid, [f"Player {i}" for i in range(1, players + 1)])
+    host, host_id = user_client(api, f"host{tid}", "host")
+    assert put(api, f"/api/tournaments/{tid}/staff", {"staff": [{"user_id": host_id, "role": "host"}]}).status_code == 200
+    r = api.post(f"/api/tournaments/{tid}/seating", {"rounds": rounds, "hosts": [host_id]})
+    assert r.status_code == 200, r.text
+    return tid, ids, host_id, host
+
+
+# --- who may do what ---------------------------------------------------------------------------------------
+
+def test_other_clubs_tournaments_are_not_found(api: Api, store: Store) -> None:
+    tid = create(api)
+    outsider, _ = user_client(api, "outsider", "admin", store.create_club("Other club"))
+    for path in ("", "/participants", "/standings", "/seating", "/archive.json", "/standings.csv"):
+        r = outsider.get(f"/api/tournaments/{tid}{path}")
+        assert r.status_code == 404, path
+        assert r.json()["error"]["ru"] == "Такого турнира нет."
+    assert patch(outsider, f"/api/tournaments/{tid}", {"name": "Mine"}).status_code == 404
+    assert outsider.get("/api/tournaments").json()["tournaments"] == []
+    assert api.get(f"/api/tournaments/{tid}").json()["name"] == "Cup"
+
+
+def test_a_host_reads_but_does_not_change_settings(api: Api) -> None:
+    tid = create(api)
+    host, host_id = user_client(api, "host", "host")
+    assert host.post("/api/tournaments", {"name": "Mine"}).status_code == 403
+    assert host.get(f"/api/tournaments/{tid}").status_code == 200
+    for r in (patch(host, f"/api/tournaments/{tid}", {"name": "Renamed"}),
+              host.post(f"/api/tournaments/{tid}/participants", {"text": "Ann"}),
+              put(host, f"/api/tournaments/{tid}/staff", {"staff": [{"user_id": host_id, "role": "judge"}]}),
+              host.post(f"/api/tournaments/{tid}/seating", {"rounds": 1})):
+        assert r.status_code == 403
+        assert r.json()["error"]["code"] == "forbidden"
+    assert api.get(f"/api/tournaments/{tid}").json()["name"] == "Cup"
+    # made a judge of this tournament, the same user may
+    assert put(api, f"/api/tournaments/{tid}/staff", {"staff": [{"user_id": host_id, "role": "judge"}]}).status_code == 200
+    assert patch(host, f"/api/tournaments/{tid}", {"name": "Renamed"}).json()["name"] == "Renamed"
+
+
+def test_no_login_no_private_api_and_public_only_when_published(api: Api) -> None:
+    anon = Api(TestClient(api.client.app), api.store, api.club_id)  # a client of its own: no session cookie
+    tid = create(api)
+    pid = add_names(api, tid, ["Ann"])[0]
+    assert anon.get(f"/api/tournaments/{tid}").status_code == 401
+    for path in ("", "/standings", f"/players/{pid}"):
+        assert anon.get(f"/api/public/tournaments/{tid}{path}").status_code == 404
+    assert patch(api, f"/api/tournaments/{tid}", {"published": True}).status_code == 200
+    assert anon.get(f"/api/public/tournaments/{tid}").json()["participants"][0]["nickname"] == "Ann"
+    standings = anon.get(f"/api/public/tournaments/{tid}/standings").json()["standings"]
+    assert [(r["nickname"], r["points"], r["place"]) for r in standings] == [("Ann", 0.0, 1)]
+    assert anon.get(f"/api/public/tournaments/{tid}/players/{pid}").json()["games"] == []
+    assert anon.get(f"/api/public/tournaments/{tid}/players/{pid + 99}").status_code == 404
+
+
+# --- settings --------------------------------------------------------------------------------------------
+
+def test_settings_scoring_as_data_and_bad_settings(api: Api) -> None:
+    tid = create(api, preset="fiim", scoring={"base": "fiim", "compensation": 0.4},
+                 tie_breaks=["points", "extra_points", "wins"], final={"finalists": 10, "carry_over": False})
+    t = api.get(f"/api/tournaments/{tid}").json()
+    assert t["table_sizes"] == [10, 10] and t["ruleset"] == "fiim"
+    assert t["scoring"]["compensation"] == 0.4 and t["scoring"]["best_move"] == [[2, 0.25], [3, 0.4]]
+    assert t["final"] == {"finalists": 10, "games_each": 3, "carry_over": False}
+    r = patch(api, f"/api/tournaments/{tid}", {"scoring": {"base": "regulation", "table": {"sheriff": {"win": 1.5}}}})
+    assert r.json()["scoring"]["role_points"] == [["sheriff", "win", 1.5]]
+    for body in ({"tie_breaks": ["points", "luck"]}, {"scoring": "chess"}, {"scoring": {"base": "fiim", "bonus": 1}},
+                 {"starts_on": "2026-11-29", "ends_on": "2026-11-01"}, {"options": {"max_players": 99}}):
+        r = patch(api, f"/api/tournaments/{tid}", body)
+        assert r.status_code == 422, body
+        assert r.json()["error"]["en"] and r.json()["error"]["ru"]
+    assert api.get(f"/api/tournaments/{tid}").json()["scoring"]["role_points"] == [["sheriff", "win", 1.5]]
+    # options alone change the tournament's own rule set; a preset replaces it, until the first game
+    r = patch(api, f"/api/tournaments/{tid}", {"options": {"protest": True}})
+    assert r.json()["ruleset"] == "fiim" and r.json()["ruleset_options"]["protest"] is True
+    r = patch(api, f"/api/tournaments/{tid}", {"preset": "tournament"})
+    assert r.json()["ruleset"] == "tournament" and r.json()["table_sizes"] == [12, 16]
+
+
+# --- participants ----------------------------------------------------------------------------------------
+
+def test_participants_file_refused_with_the_line_and_nothing_written(api: Api) -> None:
+    tid = create(api)
+    cases = [
+        ("nickname,club\nAnn,A\nBob,B\nann,C\n", 4, "repeats line 2"),
+        ("nickname,club\nAnn,A\n,B\n", 3, "the nickname is empty"),
+        ("name,club\nAnn,A\n", 1, "the columns must be nickname"),
+        ("nickname,club\nAnn,A\nBob\n", 3, "1 fields, the header has 2"),
+        ("nickname;club;team\nAnn;A;X\nBob;B;Y;Z\n", 3, "4 fields"),
+        ("nickname\nAnn\n\nBob\n", 3, "the line is empty"),
+        ("nickname\n" + "x" * 65 + "\n", 2, "longer than 64"),
+    ]
+    for text, line, reason in cases:
+        r = upload(api, tid, text)
+        assert r.status_code == 422, text
+        body = r.json()
+        assert body["line"] == line, text
+        assert reason in body["error"]["en"] and f"Строка {line}" in body["error"]["ru"], body
+    r = api.post(f"/api/tournaments/{tid}/participants", {"text": "Ann\nBob\n\nBOB\n"})
+    assert r.status_code == 422 and r.json()["line"] == 4
+    assert api.get(f"/api/tournaments/{tid}/participants").json()["participants"] == []
+    # a good file, with a BOM and Russian headers; then a name already in the tournament is refused
+    good = upload(api, tid, "\ufeffник;клуб;команда\nАня;Клуб 1;Красные\nBob;;\n")
+    assert good.status_code == 201, good.text
+    assert [(p["nickname"], p["club"], p["team"]) for p in good.json()["added"]] == [
+        ("Аня", "Клуб 1", "Красные"), ("Bob", None, None)]
+    r = api.post(f"/api/tournaments/{tid}/participants", {"participants": [{"nickname": "Cid"}, {"nickname": "bob"}]})
+    assert r.status_code == 422 and r.json()["line"] == 2 and "already a participant" in r.json()["error"]["en"]
+    assert len(api.get(f"/api/tournaments/{tid}/participants").json()["participants"]) == 2
+
+
+# --- seating -------------------------------------------------------------------------------------------
+
+def test_seating_requests_that_cannot_be_met_say_why(api: Api) -> None:
+    tid = create(api)  # tables of 12-16
+    _host, host_id = user_client(api, "host", "host")
+    assert put(api, f"/api/tournaments/{tid}/staff", {"staff": [{"user_id": host_id, "role": "host"}]}).status_code == 200
+    add_names(api, tid, [f"P{i}" for i in range(11)])
+    r = api.post(f"/api/tournaments/{tid}/seating", {"rounds": 2})
+    assert r.status_code == 422
+    assert "11 players are too few for a table of 12" in r.json()["error"]["en"]
+    assert "слишком мало" in r.json()["error"]["ru"]
+    # 26 players: two tables, one host named
+    upload(api, tid, "nickname,team\n" + "\n".join(f"Q{i},{'Reds' if i < 3 else ''}" for i in range(15)))
+    r = api.post(f"/api/tournaments/{tid}/seating", {"rounds": 2, "hosts": [host_id], "apart_by": []})
+    assert r.status_code == 422 and "2 tables but 1 hosts" in r.json()["error"]["en"]
+    # three of one team at two tables cannot be kept apart; the reason names them
+    r = api.post(f"/api/tournaments/{tid}/seating", {"rounds": 2})
+    assert r.status_code == 422
+    assert "must not meet" in r.json()["error"]["en"]
+    assert {w for w in r.json()["error"]["en"].split() if w.startswith("Q")} < {"Q0", "Q1", "Q2"}
+    assert api.post(f"/api/tournaments/{tid}/seating", {"rounds": 2, "apart_by": []}).status_code == 200
+    # a user who is no host of this tournament cannot host a table
+    r = api.post(f"/api/tournaments/{tid}/seating", {"rounds": 1, "hosts": [host_id, 9999]})
+    assert r.status_code == 422 and "not a host of this tournament" in r.json()["error"]["en"]
+
+
+def test_tables_of_ten_the_rest_sit_out_in_turn_and_a_hosting_participant_sits_out(api: Api) -> None:
+    tid = create(api, preset="club")
+    _host, host_id = user_client(api, "host", "host")
+    _host2, host2_id = user_client(api, "host2", "host")
+    r = api.post(f"/api/tournaments/{tid}/participants", {"participants": [
+        *({"nickname": f"P{i}"} for i in range(21)), {"nickname": "Hosting player", "user_id": host2_id}]})
+    assert r.status_code == 201, r.text
+    hosting = r.json()["added"][-1]["id"]
+    staff = {"staff": [{"user_id": host_id, "role": "host"}, {"user_id": host2_id, "role": "host"}]}
+    assert put(api, f"/api/tournaments/{tid}/staff", staff).status_code == 200
+    r = api.post(f"/api/tournaments/{tid}/seating", {"rounds": 4, "round_hosts": {"1": [host_id, host2_id]},
+                                                      "hosts": [host_id, 9999]})
+    assert r.status_code == 422  # 9999 hosts nothing here
+    r = api.post(f"/api/tournaments/{tid}/seating", {"rounds": 4, "round_hosts": {"1": [host_id, host2_id]},
+                                                      "hosts": [host_id]})
+    assert r.status_code == 422 and "Round 2 has 2 tables but 1 hosts" in r.json()["error"]["en"]
+    r = api.post(f"/api/tournaments/{tid}/seating", {"rounds": 4, "round_hosts": {"1": [host_id, host2_id]}})
+    assert r.status_code == 200, r.text
+    plan = r.json()["seating"]["plan"]
+    assert all(len(t["seats"]) == 10 for rnd in plan for t in rnd["tables"])
+    assert [len(rnd["tables"]) for rnd in plan] == [2, 2, 2, 2]
+    assert hosting not in {p for t in plan[0]["tables"] for p in t["seats"]}
+    everyone = [p["id"] for p in api.get(f"/api/tournaments/{tid}/participants").json()["participants"]]
+    games = Counter(p for rnd in plan for t in rnd["tables"] for p in t["seats"])
+    assert max(games[p] for p in everyone) - min(games[p] for p in everyone) <= 1  # sitting out in turn
+    assert all(rnd["sitting_out"] for rnd in plan)
+    # rounds 2-4 have no hosts in the plan: they are named when the round opens
+    r = api.post(f"/api/tournaments/{tid}/rounds/2/open")
+    assert r.status_code == 422 and "each table needs a host" in r.json()["error"]["en"]
+    # the hosting participant cannot host a round he plays in
+    plays = next(rnd["round"] for rnd in plan[1:] if hosting in {p for t in rnd["tables"] for p in t["seats"]})
+    r = api.post(f"/api/tournaments/{tid}/rounds/{plays}/open", {"hosts": [host_id, host2_id]})
+    assert r.status_code == 422 and "cannot host it" in r.json()["error"]["en"]
+    assert api.post(f"/api/tournaments/{tid}/rounds/1/open").status_code == 200
+
+
+# --- rounds, sheets, sanctions ---------------------------------------------------------------------------
+
+def test_open_a_round_sign_accept_once_correct_with_a_reason(api: Api, store: Store) -> None:
+    tid, _ids, host_id, host = club_tournament(api)
+    r = api.post(f"/api/tournaments/{tid}/rounds/1/open")
+    assert r.status_code == 200, r.text
+    [game] = r.json()["games"]
+    assert game["host_id"] == host_id and game["status"] == "dealing"
+    assert api.post(f"/api/tournaments/{tid}/rounds/1/open").status_code == 409
+    assert api.post(f"/api/tournaments/{tid}/rounds/2/open").status_code == 422
+    gid = game["game_id"]
+    # the host's console: the game is his, seated in the plan's order, under the tournament's rules
+    assert [g["game_id"] for g in host.get(f"/api/tournaments/{tid}/games?mine=true").json()["games"]] == [gid]
+    assert api.get(f"/api/tournaments/{tid}/games?mine=true").json()["games"] == []
+    summary = store.game(gid)
+    assert summary.ruleset == "club" and list(summary.names) == game["names"]
+    # a game in progress: no sheet, no roles anywhere
+    assert api.post(f"/api/tournaments/{tid}/games/{gid}/accept").status_code == 409
+    player = api.get(f"/api/tournaments/{tid}/players/{game['seats'][0]}").json()
+    assert player["games"][0]["accepted"] is False and "role" not in player["games"][0]
+    finish(store, gid, 1)
+    assert api.post(f"/api/tournaments/{tid}/games/{gid}/accept").json()["error"]["code"] == "not-signed"
+    assert api.get(f"/api/tournaments/{tid}/inbox").json()["sheets"] == []
+    assert host.post(f"/api/games/{gid}/sheet/sign").status_code == 200
+    inbox = api.get(f"/api/tournaments/{tid}/inbox").json()["sheets"]
+    assert [s["game_id"] for s in inbox] == [gid]
+    assert host.get(f"/api/tournaments/{tid}/inbox").status_code == 403
+    sheet = inbox[0]["sheet"]
+    assert [p["nickname"] for p in sheet["players"]] == game["names"]
+    # corrections: a reason is required; a bad change is refused; both write nothing
+    change = {"field": "fouls", "seat": 2, "new": (sheet["players"][1]["fouls"] + 1) % 4}
+    r = api.post(f"/api/tournaments/{tid}/games/{gid}/corrections", {"reason": "", "changes": [change]})
+    assert r.status_code == 422 and r.json()["error"]["code"] == "reason-required"
+    r = api.post(f"/api/tournaments/{tid}/games/{gid}/corrections", {"changes": [change]})
+    assert r.status_code == 422
+    r = api.post(f"/api/tournaments/{tid}/games/{gid}/corrections",
+                 {"reason": "typo", "changes": [{"field": "role", "seat": 1, "new": "dragon"}]})
+    assert r.status_code == 422 and "dragon" in r.json()["error"]["en"]
+    assert host.post(f"/api/tournaments/{tid}/games/{gid}/corrections",
+                     {"reason": "x", "changes": [change]}).status_code == 403
+    r = api.post(f"/api/tournaments/{tid}/games/{gid}/corrections", {"reason": "the host missed a foul",
+                                                                     "changes": [change]})
+    assert r.status_code == 201, r.text
+    assert r.json()["sheet"]["players"][1]["fouls"] == change["new"]
+    assert [c["reason"] for c in r.json()["corrections"]] == ["the host missed a foul"]
+    # accepted once; a second time is a conflict; no correction after acceptance
+    assert host.post(f"/api/tournaments/{tid}/games/{gid}/accept").status_code == 403
+    assert api.post(f"/api/tournaments/{tid}/games/{gid}/accept").status_code == 200
+    r = api.post(f"/api/tournaments/{tid}/games/{gid}/accept")
+    assert r.status_code == 409 and r.json()["error"]["code"] == "accepted"
+    assert api.post(f"/api/tournaments/{tid}/games/{gid}/corrections",
+                    {"reason": "late", "changes": [{"field": "fouls", "seat": 3, "new": 3}]}).status_code == 409
+    assert api.get(f"/api/tournaments/{tid}/inbox").json()["sheets"] == []
+    # now the standings count it, and the player's page shows his role
+    rows = api.get(f"/api/tournaments/{tid}/standings").json()["standings"]
+    assert sum(r["games"] for r in rows) == 10
+    player = api.get(f"/api/tournaments/{tid}/players/{game['seats'][0]}").json()
+    assert player["games"][0]["accepted"] is True and player["games"][0]["role"]
+    assert api.get(f"/api/tournaments/{tid}/games/nope/sheet").status_code == 404
+
+
+def test_sanctions_take_effect_in_seating_and_standings(api: Api, store: Store) -> None:
+    tid, ids, _host_id, host = club_tournament(api, players=12, rounds=3)
+    assert api.post(f"/api/tournaments/{tid}/rounds/1/open").status_code == 200
+    plan = api.get(f"/api/tournaments/{tid}/seating").json()["seating"]["plan"]
+    seated = [{p for t in rnd["tables"] for p in t["seats"]} for rnd in plan]
+    out_of_tournament = next(p for p in ids if p in seated[1])
+    out_of_round3 = next(p for p in ids if p in seated[2] and p != out_of_tournament)
+    for body in ({"participant_id": out_of_round3, "kind": "round", "reason": "eyes open at night"},
+                 {"participant_id": out_of_round3, "kind": "round", "round": 3, "reason": " "},
+                 {"participant_id": 99999, "kind": "tournament", "reason": "drunk"}):
+        assert api.post(f"/api/tournaments/{tid}/sanctions", body).status_code in (404, 422)
+    assert host.post(f"/api/tournaments/{tid}/sanctions", {"participant_id": out_of_round3, "kind": "round",
+                                                           "round": 3, "reason": "x"}).status_code == 403
+    r = api.post(f"/api/tournaments/{tid}/sanctions", {"participant_id": out_of_tournament,
+                                                       "kind": "disqualification", "reason": "revealed his card"})
+    assert r.status_code == 201, r.text
+    r = api.post(f"/api/tournaments/{tid}/sanctions", {"participant_id": out_of_round3, "kind": "round", "round": 3,
+                                                       "reason": "opened his eyes at night, twice"})
+    assert r.status_code == 201
+    # round 2 seats the disqualified player: refused until the rest is seated anew
+    r = api.post(f"/api/tournaments/{tid}/rounds/2/open")
+    assert r.status_code == 409 and r.json()["error"]["code"] == "removed-seated"
+    r = api.post(f"/api/tournaments/{tid}/seating/regenerate", {"seed": 5})
+    assert r.status_code == 200, r.text
+    plan = r.json()["seating"]["plan"]
+    assert all(out_of_tournament not in t["seats"] for rnd in plan[1:] for t in rnd["tables"])
+    assert all(out_of_round3 not in t["seats"] for t in plan[2]["tables"])
+    assert plan[0] == api.get(f"/api/tournaments/{tid}/seating").json()["seating"]["plan"][0]
+    assert api.post(f"/api/tournaments/{tid}/rounds/2/open").status_code == 200
+    rows = api.get(f"/api/tournaments/{tid}/standings").json()["standings"]
+    last = rows[-1]
+    assert last["participant_id"] == out_of_tournament and last["disqualified"] and last["place"] is None
+    assert [s["reason"] for s in last["sanctions"]] == ["revealed his card"]
+    assert next(r for r in rows if r["participant_id"] == out_of_round3)["place"] is not None
+    statuses = {p["id"]: p["status"] for p in api.get(f"/api/tournaments/{tid}/participants").json()["participants"]}
+    assert statuses[out_of_tournament] == "disqualified" and statuses[out_of_round3] == "active"
+
+
+def test_the_final_waits_for_every_sheet_and_needs_equal_games(api: Api, store: Store) -> None:
+    tid, _ids, _host_id, host = club_tournament(api, players=12, rounds=1)
+    [game] = api.post(f"/api/tournaments/{tid}/rounds/1/open").json()["games"]
+    r = api.post(f"/api/tournaments/{tid}/final", {"k": 10})
+    assert r.status_code == 409 and r.json()["error"]["code"] == "pending-sheets"
+    finish(store, game["game_id"], 3)
+    assert host.post(f"/api/games/{game['game_id']}/sheet/sign").status_code == 200
+    assert api.post(f"/api/tournaments/{tid}/games/{game['game_id']}/accept").status_code == 200
+    r = api.post(f"/api/tournaments/{tid}/final", {"k": 9})
+    assert r.status_code == 422 and "too few for a table of 10" in r.json()["error"]["en"]
+    r = api.post(f"/api/tournaments/{tid}/final", {"k": 12})  # 36 games at tables of 10: not 3 each
+    assert r.status_code == 422 and "cannot each play exactly 3 games" in r.json()["error"]["en"]
+    assert api.get(f"/api/tournaments/{tid}").json()["status"] == "running"
+    assert api.get(f"/api/tournaments/{tid}/standings").json()["final"] is None

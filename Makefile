@@ -28,6 +28,8 @@ test: $(STAMP)
 bench: $(STAMP)
 	$(PY) bench/engine.py
 	$(PY) bench/seating.py
+	$(PY) bench/console.py
+	$(PY) bench/online.py
 
 ## lint: ruff everywhere, mypy --strict on the pure layers
 lint: $(STAMP)

@@ -9,12 +9,14 @@ read often (status, winner, result, ``next_seq``), rewritten in the same transac
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime
 from typing import Any
 
 from sqlalchemy import (
     JSON,
+    Boolean,
     CheckConstraint,
+    Date,
     DateTime,
     ForeignKey,
     Integer,
@@ -149,3 +151,164 @@ class User(Base):
     password_hash: Mapped[str] = mapped_column(String(255))
     role: Mapped[str] = mapped_column(String(16))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+# --- tournaments (docs/tournament.md, "Storage") -------------------------------------------------------
+TOURNAMENT_STATUSES = ("setup", "running", "final", "finished")
+PARTICIPANT_STATUSES = ("active", "removed-from-round", "removed-from-tournament", "disqualified")
+STAFF_ROLES = ("host", "judge")
+SANCTION_KINDS = ("round", "tournament", "disqualification")
+STAGES = ("main", "final")
+
+
+class Tournament(Base):
+    """A club's tournament: its settings (rule set, scoring system and tie-breaks as data, the final's
+    settings), where it stands, and its seating plans (``tournament.seating`` JSON with the participant
+    ids of its player indices)."""
+
+    __tablename__ = "tournaments"
+    __table_args__ = (CheckConstraint("status IN ('setup', 'running', 'final', 'finished')", name="status"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    club_id: Mapped[int] = mapped_column(ForeignKey("clubs.id"), index=True)
+    name: Mapped[str] = mapped_column(String(200))
+    starts_on: Mapped[date | None] = mapped_column(Date, nullable=True)
+    ends_on: Mapped[date | None] = mapped_column(Date, nullable=True)
+    ruleset: Mapped[str] = mapped_column(String(64))
+    ruleset_options: Mapped[dict[str, Any]] = mapped_column(JSON)
+    """``RuleSet.options()`` of the preset or club variant the tournament's games are played under."""
+    scoring: Mapped[dict[str, Any]] = mapped_column(JSON)
+    """``ScoringSystem.to_json()``."""
+    tie_breaks: Mapped[list[str]] = mapped_column(JSON)
+    final_settings: Mapped[dict[str, Any]] = mapped_column(JSON)
+    """``{"finalists": K, "games_each": 3, "carry_over": true}``."""
+    status: Mapped[str] = mapped_column(String(16), default="setup")
+    published: Mapped[bool] = mapped_column(Boolean, default=False)
+    seating: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    """The main stage's plan: ``Seating.to_json()`` plus ``participants`` (index -> participant id),
+    ``hosts`` (round -> host user id per table) and the request it was generated from."""
+    finalists: Mapped[list[int] | None] = mapped_column(JSON, nullable=True)
+    final_seating: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class TournamentParticipant(Base):
+    """A participant: a nickname unique in the tournament, an optional club and team (players of one club
+    or team do not meet), a status, and the user account when the participant is also a host."""
+
+    __tablename__ = "tournament_participants"
+    __table_args__ = (
+        UniqueConstraint("tournament_id", "nickname"),
+        CheckConstraint("status IN ('active', 'removed-from-round', 'removed-from-tournament', 'disqualified')",
+                        name="status"),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    tournament_id: Mapped[int] = mapped_column(ForeignKey("tournaments.id", ondelete="CASCADE"), index=True)
+    nickname: Mapped[str] = mapped_column(String(64))
+    club: Mapped[str | None] = mapped_column(String(200), nullable=True)
+    team: Mapped[str | None] = mapped_column(String(200), nullable=True)
+    user_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"), nullable=True)
+    status: Mapped[str] = mapped_column(String(32), default="active")
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class TournamentStaff(Base):
+    """A user of the club who hosts or judges in this tournament (whatever his role in the club)."""
+
+    __tablename__ = "tournament_staff"
+    __table_args__ = (CheckConstraint("role IN ('host', 'judge')", name="role"),)
+
+    tournament_id: Mapped[int] = mapped_column(ForeignKey("tournaments.id", ondelete="CASCADE"), primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id"), primary_key=True)
+    role: Mapped[str] = mapped_column(String(16), primary_key=True)
+
+
+class TournamentGame(Base):
+    """A game of a tournament: its stage, round and table, its host, the participants in seat order, and
+    the judge's acceptance of its signed result sheet."""
+
+    __tablename__ = "tournament_games"
+    __table_args__ = (
+        UniqueConstraint("tournament_id", "stage", "round", "table_no"),
+        CheckConstraint("stage IN ('main', 'final')", name="stage"),
+    )
+
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), primary_key=True)
+    tournament_id: Mapped[int] = mapped_column(ForeignKey("tournaments.id", ondelete="CASCADE"), index=True)
+    stage: Mapped[str] = mapped_column(String(8))
+    round: Mapped[int] = mapped_column(Integer)
+    table_no: Mapped[int] = mapped_column(Integer)
+    host_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"), nullable=True)
+    seats: Mapped[list[int]] = mapped_column(JSON)
+    """Participant ids, seat 1 first."""
+    accepted_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    accepted_by: Mapped[int | None] = mapped_column(ForeignKey("users.id"), nullable=True)
+
+
+class TournamentSanction(Base):
+    """A sanction reaching beyond a game (B.sanctions), recorded by the judge. Rows are only inserted."""
+
+    __tablename__ = "tournament_sanctions"
+    __table_args__ = (CheckConstraint("kind IN ('round', 'tournament', 'disqualification')", name="kind"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    tournament_id: Mapped[int] = mapped_column(ForeignKey("tournaments.id", ondelete="CASCADE"), index=True)
+    participant_id: Mapped[int] = mapped_column(ForeignKey("tournament_participants.id", ondelete="CASCADE"))
+    kind: Mapped[str] = mapped_column(String(16))
+    round: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    """The round it applies to (removal from the round), counted from 0."""
+    reason: Mapped[str] = mapped_column(Text)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id"))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+# --- online play (docs/online.md) ----------------------------------------------------------------------
+JOIN_STATUSES = ("pending", "approved", "denied", "claimed")
+
+
+class OnlineTable(Base):
+    """A game opened for online play: its short table code (joining, watching, the overlay) and the judge's
+    delayed open stream (its link's token kept only as a SHA-256 hash)."""
+
+    __tablename__ = "online_tables"
+
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), primary_key=True)
+    code: Mapped[str] = mapped_column(String(16), unique=True)
+    created_by: Mapped[int | None] = mapped_column(ForeignKey("users.id"), nullable=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    stream_hash: Mapped[str | None] = mapped_column(String(64), nullable=True, unique=True)
+    stream_delay: Mapped[int] = mapped_column(Integer, default=0)
+    """Minutes the open stream lags behind the game."""
+
+
+class SeatToken(Base):
+    """A seat's personal link: the SHA-256 of its token (never the token), bound to one seat of one game.
+    At most one is live per seat (``revoked_at`` null); re-issuing revokes the old one."""
+
+    __tablename__ = "seat_tokens"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), index=True)
+    seat: Mapped[int] = mapped_column(Integer)
+    token_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    revoked_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+
+
+class JoinRequest(Base):
+    """A player's request to take a seat, made with the table code; the host approves or denies it. The
+    requester holds a secret (kept as a SHA-256 hash) with which he collects his seat's token, once."""
+
+    __tablename__ = "join_requests"
+    __table_args__ = (CheckConstraint("status IN ('pending', 'approved', 'denied', 'claimed')", name="status"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), index=True)
+    seat: Mapped[int] = mapped_column(Integer)
+    name: Mapped[str] = mapped_column(String(64))
+    secret_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    status: Mapped[str] = mapped_column(String(16), default="pending")
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    decided_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)

@@ -9,8 +9,11 @@ answered again, not applied twice).
 
 from __future__ import annotations
 
+import threading
 import uuid
-from collections.abc import Sequence
+from collections import OrderedDict
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
@@ -20,10 +23,27 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
 from ..engine import Command, Event, Game, event_from_json, to_record
+from ..engine.describe import RESULT_NAMES
 from ..engine.game import Rng
+from ..errors import BilingualError
 from ..rules import RuleSet, get_ruleset
+from ..tournament.groups import TournamentError
+from ..tournament.results import GameResult, apply_changes, check_changes, from_game
 from .db import IMMEDIATE, make_engine
-from .models import USER_ROLES, Club, ClubPlayer, GameEvent, StoredGame, User, utcnow
+from .models import (
+    USER_ROLES,
+    Club,
+    ClubPlayer,
+    ClubVariant,
+    GameEvent,
+    SheetCorrection,
+    StoredGame,
+    User,
+    utcnow,
+)
+
+PARSED_GAMES = 512
+"""How many games' parsed logs a store keeps in memory (the games played or watched last)."""
 
 COMMAND_ID_MAX = 64
 """The longest command id the store keeps (a UUID is 36 characters)."""
@@ -68,8 +88,35 @@ class LoginTaken(StoreError):
         self.login = login
 
 
+class VariantTaken(StoreError):
+    """The club already has a variant with this name."""
+
+    def __init__(self, name: str) -> None:
+        super().__init__(f"the variant name {name!r} is taken")
+        self.name = name
+
+
 class CorruptLog(StoreError):
     """The stored log does not hang together (a gap in ``seq``, or ``next_seq`` that disagrees)."""
+
+
+class GameLocked(StoreError):
+    """The game's result sheet is signed (B.sheet): the game takes no more commands. Nothing was written."""
+
+    def __init__(self, game_id: str, signed_at: datetime) -> None:
+        super().__init__(f"game {game_id} is locked: its result sheet was signed at {signed_at.isoformat()}")
+        self.game_id = game_id
+        self.signed_at = signed_at
+
+
+class SheetRefused(StoreError, BilingualError):
+    """A result sheet's signature or correction refused (B.sheet); nothing was written. ``code``:
+    ``not-over`` (the game goes on), ``signed`` (signed already), ``unsigned`` (a correction before the
+    signature), ``bad-correction`` (no reason, or a change the sheet does not allow)."""
+
+    def __init__(self, code: str, message_en: str, message_ru: str) -> None:
+        BilingualError.__init__(self, message_en, message_ru)
+        self.code = code
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,6 +152,38 @@ class GameSummary:
     next_seq: int
     created_at: datetime
     updated_at: datetime
+    signed_at: datetime | None = None
+    """When the result sheet was signed (the game is locked since), or None."""
+    signed_by: int | None = None
+    """The id of the user who signed it."""
+
+
+@dataclass(frozen=True, slots=True)
+class CorrectionRecord:
+    """A stored correction of a result sheet: who, when, why, and each change with its old value."""
+
+    id: int
+    game_id: str
+    user_id: int
+    login: str
+    reason: str
+    changes: tuple[dict[str, Any], ...]
+    created_at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class Sheet:
+    """A finished game's result sheet (B.sheet): ``result`` is the game's own result with every correction
+    applied in order; participant ids are the seats' names (``#<seat> <name>`` when a name is not unique)."""
+
+    game: GameSummary
+    result: GameResult
+    signed_by_login: str | None
+    corrections: tuple[CorrectionRecord, ...]
+    roles: tuple[str, ...]
+    """The roles of the game's rule set: the values a correction may give a seat."""
+    max_fouls: int
+    """The most fouls a seat's line may show (the rule set's removing foul)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -128,6 +207,21 @@ class RosterPlayer:
     name: str
 
 
+@dataclass(frozen=True, slots=True)
+class VariantRecord:
+    """A club's saved rule set: ``options`` are a whole ``RuleSet.options()``."""
+
+    id: int
+    club_id: int
+    name: str
+    options: dict[str, Any]
+    created_at: datetime
+
+
+def _variant(row: ClubVariant) -> VariantRecord:
+    return VariantRecord(row.id, row.club_id, row.name, dict(row.options), _utc(row.created_at))
+
+
 def _user(row: User) -> UserRecord:
     return UserRecord(row.id, row.club_id, row.login, row.password_hash, row.role, _utc(row.created_at))
 
@@ -145,7 +239,41 @@ def _utc(moment: datetime) -> datetime:
 
 def _summary(row: StoredGame) -> GameSummary:
     return GameSummary(row.id, row.club_id, row.ruleset, row.players, tuple(row.names), row.status, row.winner,
-                       row.result, row.next_seq, _utc(row.created_at), _utc(row.updated_at))
+                       row.result, row.next_seq, _utc(row.created_at), _utc(row.updated_at),
+                       None if row.signed_at is None else _utc(row.signed_at), row.signed_by)
+
+
+_SHEET_TOP = ("winner", "result", "first_killed", "best_move_black")
+
+
+def participant_ids(names: Sequence[str]) -> list[str]:
+    """The sheet's participant ids for a game's seats: the names, or ``#<seat> <name>`` for a name that is
+    not unique at the table (or that is a field name of the sheet)."""
+    counts = {name: names.count(name) for name in names}
+    return [name if counts[name] == 1 and name not in _SHEET_TOP else f"#{seat} {name}"
+            for seat, name in enumerate(names, 1)]
+
+
+def _sheet_rules(rules: RuleSet, players: int) -> tuple[tuple[str, ...], int]:
+    deck = rules.roles_for(players)
+    roles = tuple(r for r in dict.fromkeys(("civilian", rules.checker, "mafia", "don")) if r in deck)
+    return roles, max(rules.foul_remove, 1)
+
+
+class _QueuedWriter:
+    """SQLite write sessions that queue on a lock of this process before ``BEGIN IMMEDIATE``. SQLite's own busy
+    handler makes a waiting writer sleep and retry (sleeps of up to 100 ms), so under a burst the slowest append
+    waited far longer than the writers ahead of it; a lock hands over at once. Writers in other processes still
+    wait on the busy timeout."""
+
+    def __init__(self, sessions: sessionmaker[Session]) -> None:
+        self._sessions = sessions
+        self._lock = threading.Lock()
+
+    @contextmanager
+    def begin(self) -> Iterator[Session]:
+        with self._lock, self._sessions.begin() as session:
+            yield session
 
 
 class Store:
@@ -173,7 +301,10 @@ class Store:
         reader = engine.execution_options(isolation_level="REPEATABLE READ") \
             if engine.dialect.name == "postgresql" else engine
         self._read = sessionmaker(reader, expire_on_commit=False)
-        self._write = sessionmaker(engine.execution_options(**{IMMEDIATE: True}), expire_on_commit=False)
+        writer = sessionmaker(engine.execution_options(**{IMMEDIATE: True}), expire_on_commit=False)
+        self._write = _QueuedWriter(writer) if engine.dialect.name == "sqlite" else writer
+        self._parsed: OrderedDict[str, tuple[Event, ...]] = OrderedDict()
+        self._parsed_lock = threading.Lock()
 
     def close(self) -> None:
         """Close the pooled connections."""
@@ -275,12 +406,131 @@ class Store:
             rows = s.scalars(select(ClubPlayer).where(ClubPlayer.club_id == club_id).order_by(ClubPlayer.id))
             return [RosterPlayer(row.id, row.club_id, row.name) for row in rows]
 
+    # --- saved variants -------------------------------------------------------------------------------
+    def save_variant(self, club_id: int, name: str, options: dict[str, Any]) -> VariantRecord:
+        """Save a rule set (``RuleSet.options()``, checked by the caller) under a name new in the club.
+        Raises :class:`ClubNotFound` or :class:`VariantTaken`."""
+        try:
+            with self._write.begin() as s:
+                if s.get(Club, club_id) is None:
+                    raise ClubNotFound(club_id)
+                taken = select(ClubVariant.id).where(ClubVariant.club_id == club_id, ClubVariant.name == name)
+                if s.scalar(taken) is not None:
+                    raise VariantTaken(name)
+                row = ClubVariant(club_id=club_id, name=name, options=dict(options), created_at=utcnow())
+                s.add(row)
+                s.flush()
+                return _variant(row)
+        except IntegrityError:
+            raise VariantTaken(name) from None
+
+    def club_variants(self, club_id: int) -> list[VariantRecord]:
+        """The club's saved variants, by name."""
+        with self._read() as s:
+            rows = s.scalars(select(ClubVariant).where(ClubVariant.club_id == club_id)
+                             .order_by(ClubVariant.name, ClubVariant.id))
+            return [_variant(row) for row in rows]
+
+    def variant(self, club_id: int, variant_id: int) -> VariantRecord | None:
+        """The club's variant with this id, or None (also for another club's variant)."""
+        with self._read() as s:
+            row = s.get(ClubVariant, variant_id)
+            return None if row is None or row.club_id != club_id else _variant(row)
+
+    # --- result sheets (B.sheet) ----------------------------------------------------------------------
+    def sign(self, game_id: str, user_id: int) -> GameSummary:
+        """The host (or an admin) signs the finished game's result sheet: ``signed_at``/``signed_by`` are
+        recorded and the game is locked (:meth:`append` refuses it from now on). Raises
+        :class:`SheetRefused` (``signed``, ``not-over``), :class:`GameNotFound`, or ``ValueError`` for a
+        user who is not of the game's club; nothing is written then."""
+        with self._write.begin() as s:
+            row = self._get(s, game_id, lock=True)  # waits for a running append of this game
+            self._club_user(s, row, user_id)
+            if row.signed_at is not None:
+                raise SheetRefused("signed", "The result sheet is signed already.", "Лист результатов уже подписан.")
+            if row.status != "over":
+                raise SheetRefused("not-over", "The game is not over: there is no result sheet to sign yet.",
+                                   "Игра не окончена: подписывать пока нечего.")
+            row.signed_at = utcnow()
+            row.signed_by = user_id
+            s.flush()
+            return _summary(row)
+
+    def correct(self, game_id: str, user_id: int, reason: str,
+                changes: Sequence[dict[str, Any]]) -> CorrectionRecord:
+        """A judge's (or an admin's) correction of a signed result sheet, with its reason (B.sheet).
+        ``changes``: ``{"field", "seat" (for a seat's line), "new"}`` each, checked against the sheet as it
+        stands (:func:`sportmafia.tournament.results.check_changes`) and kept with their old values.
+        Raises :class:`SheetRefused` (``unsigned``, ``bad-correction``, ``not-over``) and writes nothing then."""
+        with self._write.begin() as s:
+            row = self._get(s, game_id, lock=True)  # corrections of one game are made one after another
+            user = self._club_user(s, row, user_id)
+            if row.signed_at is None:
+                raise SheetRefused("unsigned", "Only a signed result sheet is corrected; sign it first.",
+                                   "Исправляют только подписанный лист результатов; сначала подпишите его.")
+            if not reason or not reason.strip():
+                raise SheetRefused("bad-correction", "A correction needs a reason.",
+                                   "Исправление требует указать причину.")
+            sheet = self._sheet(s, row)
+            try:
+                checked = check_changes(sheet.result, changes, roles=sheet.roles, results=tuple(RESULT_NAMES),
+                                        max_fouls=sheet.max_fouls)
+            except TournamentError as exc:
+                raise SheetRefused("bad-correction", f"The correction is refused: {exc.message_en}.",
+                                   f"Исправление отклонено: {exc.message_ru}.") from None
+            record = SheetCorrection(game_id=game_id, user_id=user_id, reason=reason.strip(), changes=checked,
+                                     created_at=utcnow())
+            s.add(record)
+            s.flush()
+            return CorrectionRecord(record.id, game_id, user_id, user.login, record.reason, tuple(checked),
+                                    _utc(record.created_at))
+
+    def corrections(self, game_id: str) -> list[CorrectionRecord]:
+        """The game's sheet corrections, oldest first, with the logins of their authors."""
+        with self._read() as s:
+            self._get(s, game_id)
+            return self._corrections(s, game_id)
+
+    def sheet(self, game_id: str) -> Sheet:
+        """The finished game's result sheet with every correction applied in order. Raises
+        :class:`SheetRefused` (``not-over``) while the game goes on: its roles are not to be seen yet."""
+        with self._read() as s:
+            return self._sheet(s, self._get(s, game_id))
+
+    def _sheet(self, s: Session, row: StoredGame) -> Sheet:
+        if row.status != "over":
+            raise SheetRefused("not-over", "The game is not over: its result sheet is made at the end.",
+                               "Игра не окончена: лист результатов появится в конце.")
+        game = self._folded(s, row)
+        result = from_game(game, participant_ids(row.names), game_id=row.id)
+        corrections = self._corrections(s, row.id)
+        for c in corrections:
+            result = apply_changes(result, c.changes, c.reason, by=c.login)
+        signer = None if row.signed_by is None else s.get(User, row.signed_by)
+        roles, max_fouls = _sheet_rules(game.rules, row.players)
+        return Sheet(_summary(row), result, signer.login if signer else None, tuple(corrections), roles, max_fouls)
+
+    @staticmethod
+    def _corrections(s: Session, game_id: str) -> list[CorrectionRecord]:
+        rows = s.execute(select(SheetCorrection, User.login).join(User, User.id == SheetCorrection.user_id)
+                         .where(SheetCorrection.game_id == game_id)
+                         .order_by(SheetCorrection.id)).all()
+        return [CorrectionRecord(c.id, c.game_id, c.user_id, login, c.reason, tuple(c.changes), _utc(c.created_at))
+                for c, login in rows]
+
+    @staticmethod
+    def _club_user(s: Session, row: StoredGame, user_id: int) -> User:
+        user = s.get(User, user_id)
+        if user is None or user.club_id != row.club_id:
+            raise ValueError(f"user {user_id} is not of the club of game {row.id}")
+        return user
+
     # --- reading logs ---------------------------------------------------------------------------------
     def load(self, game_id: str) -> Game:
         """The game as its stored log folds (raises :class:`GameNotFound`)."""
         with self._read() as s:
             row = self._get(s, game_id)
-            return self._fold(row, self._log(s, row))
+            return self._folded(s, row)
 
     def events_since(self, game_id: str, seq: int = 0) -> list[tuple[int, Event]]:
         """The events numbered ``seq`` and later, as ``(seq, event)``: a client that holds events up to
@@ -292,11 +542,19 @@ class Store:
                              .order_by(GameEvent.seq))
             return [(n, event_from_json(data)) for n, data in rows]
 
+    def timeline(self, game_id: str) -> list[tuple[int, Event, datetime]]:
+        """The whole log as ``(seq, event, created_at)``: when each event was recorded (UTC)."""
+        with self._read() as s:
+            self._get(s, game_id)
+            rows = s.execute(select(GameEvent.seq, GameEvent.data, GameEvent.created_at)
+                             .where(GameEvent.game_id == game_id).order_by(GameEvent.seq))
+            return [(n, event_from_json(data), _utc(at)) for n, data, at in rows]
+
     def record(self, game_id: str, meta: dict[str, Any] | None = None) -> dict[str, Any]:
         """The game record (``docs/game-record.md``), with the game and club ids in its ``meta``."""
         with self._read() as s:
             row = self._get(s, game_id)
-            game = self._fold(row, self._log(s, row))
+            game = self._folded(s, row)
             club_id = row.club_id
         return to_record(game, {"game_id": game_id, "club_id": club_id, **(meta or {})})
 
@@ -309,6 +567,8 @@ class Store:
           (``replayed=True``);
         - ``expected_seq`` is not the game's next seq: :class:`StaleSequence` (carrying the next seq);
         - the command is not legal now: the engine's ``RuleViolation``;
+        - the game's result sheet is signed: :class:`GameLocked` (a retry of a command applied before still gets
+          its first answer: nothing acknowledged is refused later);
         - none of these write anything. Otherwise the events are inserted as seqs ``expected_seq, ...``,
           the command id on the first (the action event), and the game's summary columns updated.
 
@@ -325,9 +585,11 @@ class Store:
                 prior = self._seq_of_command(s, game_id, command_id)
                 if prior is not None:
                     return self._replayed(s, row, prior)
+                if row.signed_at is not None:
+                    raise GameLocked(game_id, _utc(row.signed_at))
                 if expected_seq != row.next_seq:
                     raise StaleSequence(game_id, expected_seq, row.next_seq)
-                game = self._fold(row, self._log(s, row))
+                game = self._folded(s, row)
                 events = game.execute(command, rng=rng, actor=actor)  # RuleViolation: rolled back, nothing written
                 first = row.next_seq
                 now = utcnow()
@@ -341,6 +603,7 @@ class Store:
                 row.winner = game.winner
                 row.result = game.result if game.over else None
                 row.updated_at = now
+            self._remember(game_id, tuple(game.log))  # committed: the next fold reads nothing of the log
             return AppendResult(tuple(events), first, first + len(events), first + len(events))
         except IntegrityError:
             # Lost a race that the lock did not prevent: the (game_id, seq) key or the command id is taken.
@@ -362,19 +625,33 @@ class Store:
             raise GameNotFound(game_id)
         return row
 
-    @staticmethod
-    def _log(s: Session, row: StoredGame) -> list[dict[str, Any]]:
-        rows = s.execute(select(GameEvent.seq, GameEvent.data).where(GameEvent.game_id == row.id)
+    def _events(self, s: Session, row: StoredGame) -> tuple[Event, ...]:
+        """The game's log as events. Logs only grow, so the events parsed before are kept (for the games used
+        last) and only the rows after them are read: a log of 400 events took ~8 ms to read and parse whole."""
+        cached = self._parsed.get(row.id)
+        have = cached if cached is not None and len(cached) <= row.next_seq else ()
+        rows = s.execute(select(GameEvent.seq, GameEvent.data)
+                         .where(GameEvent.game_id == row.id, GameEvent.seq >= len(have))
                          .order_by(GameEvent.seq)).all()
-        if len(rows) != row.next_seq or (rows and rows[-1][0] != len(rows) - 1):
+        if len(have) + len(rows) != row.next_seq or any(seq != len(have) + i for i, (seq, _) in enumerate(rows)):
             last = rows[-1][0] if rows else None
-            raise CorruptLog(f"game {row.id}: {len(rows)} events (last seq {last}), next_seq {row.next_seq}")
-        return [data for _, data in rows]
+            raise CorruptLog(f"game {row.id}: {len(have) + len(rows)} events (last seq {last}), "
+                             f"next_seq {row.next_seq}")
+        events = have + tuple(event_from_json(data) for _, data in rows)
+        self._remember(row.id, events)
+        return events
 
-    @staticmethod
-    def _fold(row: StoredGame, log: list[dict[str, Any]]) -> Game:
+    def _remember(self, game_id: str, events: tuple[Event, ...]) -> None:
+        with self._parsed_lock:
+            known = self._parsed.pop(game_id, None)
+            # two readers may race: keep the longer log (both are prefixes of the one stored log)
+            self._parsed[game_id] = events if known is None or len(events) >= len(known) else known
+            while len(self._parsed) > PARSED_GAMES:
+                self._parsed.popitem(last=False)
+
+    def _folded(self, s: Session, row: StoredGame) -> Game:
         rules = RuleSet.from_options({**row.ruleset_options, "name": row.ruleset})
-        return Game.from_events(rules, row.players, [event_from_json(d) for d in log], row.names)
+        return Game.from_events(rules, row.players, list(self._events(s, row)), row.names)
 
     @staticmethod
     def _seq_of_command(s: Session, game_id: str, command_id: str) -> int | None:

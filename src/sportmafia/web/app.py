@@ -11,7 +11,7 @@ from starlette.middleware.sessions import SessionMiddleware
 
 from .. import __version__
 from ..store import Store, open_store
-from . import auth, games, pages
+from . import auth, games, history, live, online, pages, sheets, table, tournament_pages, tournaments
 from .errors import install_error_handlers
 from .security import MAX_BODY, BodyLimitMiddleware, CsrfMiddleware, LoginLimiter, load_secret_key
 
@@ -29,7 +29,9 @@ def create_app(store: Store | None = None, *, secret_key: str | None = None, htt
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        await live.start(_app)
         yield
+        await live.stop(_app)
         if owned:
             the_store.close()
 
@@ -40,9 +42,16 @@ def create_app(store: Store | None = None, *, secret_key: str | None = None, htt
     app.state.store = the_store
     app.state.login_limiter = login_limiter or LoginLimiter()
     install_error_handlers(app)
+    sheets.install(app)  # the result sheets' routes, and 409 'locked' for a signed game's commands
     app.include_router(auth.router)
     app.include_router(games.router)
+    app.include_router(tournaments.router)
+    app.include_router(history.router)
     app.include_router(pages.router)
+    app.include_router(live.router)
+    app.include_router(table.router)
+    online.install(app)  # online play: players' links, spectators, the overlay (docs/online.md)
+    app.include_router(tournament_pages.router)
     app.mount("/static", StaticFiles(directory=pages.STATIC), name="static")
     # added last = outermost: body limit, then the session, then CSRF (which reads the session)
     app.add_middleware(CsrfMiddleware)

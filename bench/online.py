@@ -1,0 +1,324 @@
+"""Online-play benchmark: many online tables on one server process, each with a host, a socket per seat and
+five spectators' sockets, the load raised until the delay from an action to its arrival at every client
+passes 100 ms (p99).
+
+Starts ``python -m sportmafia.cli serve`` on 127.0.0.1 (one process, SQLite in a temporary $SPORTMAFIA_DATA).
+Tables alternate between the ``club`` preset (10 seats) and the ``tournament`` preset with 14 seats: 12 seats
+on average. Per table the host creates the game, opens it online (``POST /api/games/{id}/online``) and issues
+every seat's link; each seat's client opens ``/ws/play`` with its token and five spectators open
+``/ws/watch/{code}``. Every table then plays a plausible game (``sportmafia.bots.plausible``, the chance
+draws made here and sent as explicit outcomes): the host acts once a second through ``POST
+/api/games/{id}/commands``; the players' own commands go through ``POST /api/play/commands`` with their
+token, and a vote's hands all at once (a burst: every voter of the candidate sends at the same moment).
+
+A sample is one action: from sending its request to the moment the LAST of the table's clients (seats and
+spectators) got a message whose ``next_seq`` covers it. Levels of ``--step`` tables are added (each level
+warmed up ``--warmup`` s, measured ``--seconds`` s) until p99 passes ``--limit-ms`` or ``--max-tables`` is
+reached. ``answer_*``: the HTTP answer alone; ``fanout_*``: from the answer to the last client's arrival (the
+sockets' share). Prints one JSON line per level to stderr, and on stdout the largest load held:
+{"bench": "online", "tables": .., "sockets": .., "p50_ms": .., "p99_ms": .., ...}
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import os
+import random
+import re
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+import httpx2 as httpx
+import websockets
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from console import ADMIN_PASSWORD, free_port, percentile, start_server
+from sportmafia.bots.plausible import PlausibleTable
+from sportmafia.engine import DealCards, DrawFirstSpeaker, DrawLot, Game, Vote
+from sportmafia.engine import events as E
+from sportmafia.rules import get_ruleset
+
+SPECTATORS = 5
+SEQ = re.compile(r'"next_seq":(\d+)')
+KINDS = re.compile(r'^\{"type":"(state|events)"')
+
+
+def start_server_on(data: Path, port: int, database_url: str) -> subprocess.Popen[bytes]:
+    """``console.start_server`` on the database ``database_url`` instead of a temporary SQLite file."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("SPORTMAFIA_")}
+    env.update(SPORTMAFIA_DATA=str(data), SPORTMAFIA_ADMIN_PASSWORD=ADMIN_PASSWORD, SPORTMAFIA_DATABASE_URL=database_url,
+               SPORTMAFIA_SECRET_KEY="bench-secret", PYTHONUNBUFFERED="1")
+    log = (data / "server.log").open("wb")
+    proc = subprocess.Popen([sys.executable, "-m", "sportmafia.cli", "serve", "--host", "127.0.0.1", "--port", str(port)],
+                            env=env, stdout=log, stderr=subprocess.STDOUT)
+    deadline = time.monotonic() + 60
+    while True:
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/login", timeout=2) as r:
+                if r.status == 200:
+                    return proc
+        except OSError:
+            pass
+        if proc.poll() is not None or time.monotonic() > deadline:
+            proc.kill()
+            raise RuntimeError("the server did not start:\n" + (data / "server.log").read_text(errors="replace"))
+        time.sleep(0.1)
+
+
+class Table:
+    def __init__(self, bench: Bench, index: int) -> None:
+        self.bench = bench
+        self.index = index
+        self.rng = random.Random(index)
+        self.preset, self.players = ("club", 10) if index % 2 == 0 else ("tournament", 14)
+        self.names = [f"T{index}P{s}" for s in range(1, self.players + 1)]
+        self.game = Game(get_ruleset(self.preset), self.players, self.names)
+        self.bot = PlausibleTable(self.game, self.rng)
+        self.game_id = ""
+        self.tokens: dict[int, str] = {}
+        self.sockets: list[Any] = []
+        self.readers: list[asyncio.Task[None]] = []
+        self.seen: list[int] = []          # per client: the highest next_seq it got
+        self.waiting: list[list[Any]] = []  # [target next_seq, sent at, clients still to get it]
+        self.broken = False
+
+    async def setup(self) -> None:
+        b = self.bench
+        r = await b.client.post("/api/games", json={"preset": self.preset, "players": self.players,
+                                                    "names": self.names}, headers=b.csrf)
+        r.raise_for_status()
+        self.game_id = r.json()["id"]
+        r = await b.client.post(f"/api/games/{self.game_id}/online", headers=b.csrf)
+        r.raise_for_status()
+        code = r.json()["code"]
+        for seat in range(1, self.players + 1):
+            r = await b.client.post(f"/api/games/{self.game_id}/online/seats/{seat}/link", headers=b.csrf)
+            r.raise_for_status()
+            self.tokens[seat] = r.json()["token"]
+        for seat in range(1, self.players + 1):
+            ws = await websockets.connect(f"{b.ws_base}/ws/play", additional_headers={"Origin": b.base},
+                                          max_size=2**22, compression=None)
+            await ws.send(json.dumps({"type": "hello", "token": self.tokens[seat], "since": 0}))
+            self.sockets.append(ws)
+        for _ in range(SPECTATORS):
+            ws = await websockets.connect(f"{b.ws_base}/ws/watch/{code}?since=0", max_size=2**22,
+                                          compression=None)
+            self.sockets.append(ws)
+        self.seen = [-1] * len(self.sockets)
+        for i, ws in enumerate(self.sockets):
+            first = await ws.recv()
+            m = SEQ.search(first[:120])
+            assert m and KINDS.match(first), first[:200]
+            self.seen[i] = int(m.group(1))
+            self.readers.append(asyncio.create_task(self.read(i, ws)))
+
+    async def read(self, i: int, ws: Any) -> None:
+        with contextlib.suppress(websockets.ConnectionClosed):
+            async for raw in ws:
+                if not KINDS.match(raw):
+                    continue
+                m = SEQ.search(raw[:120])
+                if m is None:
+                    continue
+                seq = int(m.group(1))
+                self.seen[i] = seq
+                now = time.perf_counter()
+                for w in self.waiting:
+                    if seq >= w[0] and i in w[2]:
+                        w[2].discard(i)
+                        if not w[2]:
+                            self.bench.done(now - w[1], now - w[3])
+                self.waiting = [w for w in self.waiting if w[2]]
+
+    def _explicit(self, cmd: Any) -> dict[str, Any]:
+        """Run ``cmd`` on the mirror; a chance command is sent with the outcome drawn here."""
+        events = self.game.execute(cmd, self.rng)
+        if isinstance(cmd, DealCards):
+            dealt = next(e for e in events if isinstance(e, E.Dealt))
+            return {"type": "deal", "roles": list(dealt.roles)}
+        if isinstance(cmd, DrawFirstSpeaker):
+            return {"type": "draw_first_speaker", "seat": next(e.seat for e in events if isinstance(e, E.FirstSpeakerDrawn))}
+        if isinstance(cmd, DrawLot):
+            return {"type": "draw_lot", "seat": next(e.seat for e in events if isinstance(e, E.LotDrawn))}
+        out: dict[str, Any] = cmd.to_json()
+        return out
+
+    async def send(self, body: dict[str, Any], seat: int | None) -> None:
+        b = self.bench
+        sent = time.perf_counter()
+        if seat is None:
+            r = await b.client.post(f"/api/games/{self.game_id}/commands", json=body, headers=b.csrf)
+        else:
+            r = await b.player.post("/api/play/commands", json={**body, "game_id": self.game_id},
+                                    headers={"X-Play-Token": self.tokens[seat]})
+        if r.status_code != 200:
+            b.errors += 1
+            self.broken = True
+            if b.errors <= 5:
+                print(f"refused: {r.status_code} {r.text[:200]}", file=sys.stderr)
+            return
+        target = r.json()["next_seq"]
+        late = {i for i, s in enumerate(self.seen) if s < target}
+        b.actions += 1
+        answered = time.perf_counter()
+        if b.measuring:
+            b.answers.append((answered - sent) * 1000)
+        if late:
+            self.waiting.append([target, sent, late, answered])
+        else:
+            b.done(answered - sent, 0.0)
+
+    async def run(self) -> None:
+        b = self.bench
+        await asyncio.sleep(self.rng.random())  # the tables do not act in lockstep
+        next_at = time.perf_counter()
+        while not b.stopping and not self.broken and not self.game.over:
+            seq = len(self.game.log)
+            cmd = self.bot.next_command()
+            if isinstance(cmd, Vote):
+                # a vote's hands: every voter the table planned for this candidate, at once
+                votes = [cmd]
+                self.game.execute(cmd)
+                while True:
+                    more = self.bot.next_command()
+                    if not isinstance(more, Vote):
+                        break
+                    self.game.execute(more)
+                    votes.append(more)
+                await asyncio.gather(*(self.send({"command": v.to_json(), "expected_seq": seq,
+                                                  "command_id": f"v{seq}-{v.voter}"}, v.voter) for v in votes))
+                b.bursts += 1
+            else:
+                body = {"command": self._explicit(cmd), "expected_seq": seq, "command_id": f"c{seq}"}
+                await self.send(body, cmd.actor_seat())
+            next_at = max(next_at + 1.0, time.perf_counter())
+            await asyncio.sleep(next_at - time.perf_counter())
+
+    async def close(self) -> None:
+        for task in self.readers:
+            task.cancel()
+        for ws in self.sockets:
+            with contextlib.suppress(Exception):
+                await ws.close()
+
+
+class Bench:
+    def __init__(self, base: str) -> None:
+        self.base = base
+        self.ws_base = base.replace("http://", "ws://")
+        limits = httpx.Limits(max_connections=400, max_keepalive_connections=400)
+        self.client = httpx.AsyncClient(base_url=base, timeout=60, limits=limits)
+        self.player = httpx.AsyncClient(base_url=base, timeout=60, limits=limits)  # no cookies: phones
+        self.csrf: dict[str, str] = {}
+        self.samples: list[float] = []
+        self.answers: list[float] = []
+        self.fanout: list[float] = []
+        self.measuring = False
+        self.stopping = False
+        self.actions = 0
+        self.bursts = 0
+        self.errors = 0
+
+    def done(self, seconds: float, after_answer: float) -> None:
+        if self.measuring:
+            self.samples.append(seconds * 1000)
+            self.fanout.append(max(0.0, after_answer) * 1000)
+
+    async def login(self) -> None:
+        r = await self.client.post("/api/login", json={"login": "admin", "password": ADMIN_PASSWORD})
+        r.raise_for_status()
+        self.csrf = {"X-CSRF-Token": r.json()["csrf_token"]}
+
+
+async def main_async(base: str, step: int, max_tables: int, seconds: float, warmup: float,
+                     limit_ms: float) -> dict[str, Any]:
+    bench = Bench(base)
+    await bench.login()
+    tables: list[Table] = []
+    runs: list[asyncio.Task[None]] = []
+    held: dict[str, Any] | None = None
+    while len(tables) < max_tables:
+        new = [Table(bench, i) for i in range(len(tables), len(tables) + step)]
+        for t in new:
+            await t.setup()
+        tables += new
+        runs += [asyncio.create_task(t.run()) for t in new]
+        # games that ended are replaced, so that every table keeps acting
+        for i, t in enumerate(tables):
+            if t.game.over or t.broken:
+                await t.close()
+                tables[i] = Table(bench, 10_000 + len(runs) + i)
+                await tables[i].setup()
+                runs.append(asyncio.create_task(tables[i].run()))
+        await asyncio.sleep(warmup)
+        bench.samples, bench.answers, bench.fanout, bench.actions, bench.bursts, bench.errors = [], [], [], 0, 0, 0
+        bench.measuring = True
+        started = time.perf_counter()
+        await asyncio.sleep(seconds)
+        bench.measuring = False
+        elapsed = time.perf_counter() - started
+        sockets = sum(len(t.sockets) for t in tables)
+        level: dict[str, Any] = {"bench": "online", "tables": len(tables), "sockets": sockets,
+                 "p50_ms": round(percentile(bench.samples, 0.50), 1),
+                 "p99_ms": round(percentile(bench.samples, 0.99), 1),
+                 "answer_p50_ms": round(percentile(bench.answers, 0.50), 1),
+                 "answer_p99_ms": round(percentile(bench.answers, 0.99), 1),
+                 "fanout_p50_ms": round(percentile(bench.fanout, 0.50), 1),
+                 "fanout_p99_ms": round(percentile(bench.fanout, 0.99), 1),
+                 "samples": len(bench.samples), "actions_per_s": round(bench.actions / elapsed, 1),
+                 "vote_bursts": bench.bursts, "errors": bench.errors,
+                 "unfinished": sum(len(t.waiting) for t in tables)}
+        print(json.dumps(level), file=sys.stderr, flush=True)
+        if not bench.samples or level["p99_ms"] > limit_ms or bench.errors:
+            break
+        held = level
+    bench.stopping = True
+    for task in runs:
+        task.cancel()
+    for t in tables:
+        await t.close()
+    await bench.client.aclose()
+    await bench.player.aclose()
+    return held or {"bench": "online", "tables": 0, "sockets": 0, "p50_ms": None, "p99_ms": None,
+                    "note": f"p99 over {limit_ms} ms already at {step} tables"}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--step", type=int, default=50, help="tables added per level")
+    parser.add_argument("--max-tables", type=int, default=400)
+    parser.add_argument("--seconds", type=float, default=10.0, help="measured seconds per level")
+    parser.add_argument("--warmup", type=float, default=3.0)
+    parser.add_argument("--limit-ms", type=float, default=100.0)
+    parser.add_argument("--database-url", help="the server's database (default: SQLite in a temporary folder); "
+                                               "e.g. postgresql+psycopg://postgres@127.0.0.1:5432/bench")
+    args = parser.parse_args()
+    _soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))  # the server (a child) inherits it
+    with tempfile.TemporaryDirectory(prefix="sportmafia-bench-") as tmp:
+        port = free_port()
+        proc = (start_server_on(Path(tmp), port, args.database_url) if args.database_url
+                else start_server(Path(tmp), port))
+        try:
+            result = asyncio.run(main_async(f"http://127.0.0.1:{port}", args.step, args.max_tables,
+                                            args.seconds, args.warmup, args.limit_ms))
+        finally:
+            proc.terminate()
+            try:
+                proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+    print(json.dumps(result))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,310 @@
+"""Online play's storage (docs/online.md): a game's online table, the seats' personal links and the join
+requests made with the table code.
+
+Secrets (a seat's token, a join request's secret, the open stream's token) are made with :mod:`secrets`
+(192 bits) and handed out once; only their SHA-256 is stored, so a copy of the database opens no seat.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+
+from sqlalchemy import select, update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
+
+from .models import JoinRequest, OnlineTable, SeatToken, StoredGame, utcnow
+from .store import GameNotFound, Store
+
+CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
+"""Table codes: no 0/O, 1/I/L, so that a code read aloud or from a screen is typed right."""
+CODE_LENGTH = 6
+TOKEN_BYTES = 24
+"""192 bits per secret."""
+MAX_STREAM_DELAY = 180
+"""The longest open-stream delay, in minutes."""
+
+
+def new_secret() -> str:
+    return secrets.token_urlsafe(TOKEN_BYTES)
+
+
+def hash_secret(secret: str) -> str:
+    """The SHA-256 (hex) under which a secret is stored and looked up."""
+    return hashlib.sha256(secret.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def _utc(moment: datetime) -> datetime:
+    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
+
+
+@dataclass(frozen=True, slots=True)
+class TableRecord:
+    game_id: str
+    club_id: int
+    code: str
+    players: int
+    created_at: datetime
+    stream_on: bool
+    stream_delay: int
+
+
+@dataclass(frozen=True, slots=True)
+class SeatAuth:
+    """A live seat token: which seat of which game it opens."""
+
+    token_id: int
+    game_id: str
+    seat: int
+    created_at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class JoinRecord:
+    id: int
+    game_id: str
+    seat: int
+    name: str
+    status: str
+    created_at: datetime
+
+
+class OnlineRefused(Exception):
+    """A request the online table refuses (``code``: no-table, bad-seat, taken, no-request, decided)."""
+
+    def __init__(self, code: str) -> None:
+        super().__init__(code)
+        self.code = code
+
+
+def _table(row: OnlineTable, game: StoredGame) -> TableRecord:
+    return TableRecord(row.game_id, game.club_id, row.code, game.players, _utc(row.created_at),
+                       row.stream_hash is not None, row.stream_delay)
+
+
+def _join(row: JoinRequest) -> JoinRecord:
+    return JoinRecord(row.id, row.game_id, row.seat, row.name, row.status, _utc(row.created_at))
+
+
+def open_table(store: Store, game_id: str, user_id: int | None) -> TableRecord:
+    """Open ``game_id`` for online play (or return its table, already open). Raises :class:`GameNotFound`."""
+    for _ in range(8):
+        try:
+            with store._write.begin() as s:
+                game = s.get(StoredGame, game_id)
+                if game is None:
+                    raise GameNotFound(game_id)
+                row = s.get(OnlineTable, game_id)
+                if row is None:
+                    code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+                    row = OnlineTable(game_id=game_id, code=code, created_by=user_id, created_at=utcnow(),
+                                      stream_hash=None, stream_delay=0)
+                    s.add(row)
+                    s.flush()
+                return _table(row, game)
+        except IntegrityError:  # the code is taken (or another request opened the table): try again
+            continue
+    raise RuntimeError("could not draw a free table code")  # pragma: no cover
+
+
+def table(store: Store, game_id: str) -> TableRecord | None:
+    with store._read() as s:
+        row = s.get(OnlineTable, game_id)
+        if row is None:
+            return None
+        game = s.get(StoredGame, game_id)
+        assert game is not None
+        return _table(row, game)
+
+
+def table_by_code(store: Store, code: str) -> TableRecord | None:
+    """The table with this code (case-insensitive), or None."""
+    with store._read() as s:
+        row = s.scalar(select(OnlineTable).where(OnlineTable.code == code.upper()))
+        if row is None:
+            return None
+        game = s.get(StoredGame, row.game_id)
+        assert game is not None
+        return _table(row, game)
+
+
+def _revoke_seat(s: Session, game_id: str, seat: int) -> list[int]:
+    ids = list(s.scalars(select(SeatToken.id).where(SeatToken.game_id == game_id, SeatToken.seat == seat,
+                                                    SeatToken.revoked_at.is_(None))))
+    if ids:
+        s.execute(update(SeatToken).where(SeatToken.id.in_(ids)).values(revoked_at=utcnow()))
+    return ids
+
+
+def issue_seat(store: Store, game_id: str, seat: int) -> tuple[str, SeatAuth, list[int]]:
+    """A new personal link for ``seat``: returns the token (shown once, never stored), its record, and the
+    ids of the seat's tokens it revoked. Raises :class:`OnlineRefused` (no-table, bad-seat)."""
+    token = new_secret()
+    with store._write.begin() as s:
+        game = s.get(StoredGame, game_id, with_for_update={"key_share": True})
+        if game is None or s.get(OnlineTable, game_id) is None:
+            raise OnlineRefused("no-table")
+        if not 1 <= seat <= game.players:
+            raise OnlineRefused("bad-seat")
+        revoked = _revoke_seat(s, game_id, seat)
+        row = SeatToken(game_id=game_id, seat=seat, token_hash=hash_secret(token), created_at=utcnow(),
+                        revoked_at=None)
+        s.add(row)
+        s.flush()
+        return token, SeatAuth(row.id, game_id, seat, _utc(row.created_at)), revoked
+
+
+def revoke_seat(store: Store, game_id: str, seat: int) -> list[int]:
+    """End the seat's live link; returns the ids of the tokens revoked."""
+    with store._write.begin() as s:
+        return _revoke_seat(s, game_id, seat)
+
+
+def resolve_token(store: Store, token: str) -> SeatAuth | None:
+    """The seat a live token opens, or None (unknown or revoked)."""
+    if not token or len(token) > 256:
+        return None
+    with store._read() as s:
+        row = s.scalar(select(SeatToken).where(SeatToken.token_hash == hash_secret(token),
+                                               SeatToken.revoked_at.is_(None)))
+        return None if row is None else SeatAuth(row.id, row.game_id, row.seat, _utc(row.created_at))
+
+
+def token_live(store: Store, token_id: int) -> bool:
+    with store._read() as s:
+        row = s.get(SeatToken, token_id)
+        return row is not None and row.revoked_at is None
+
+
+def linked_seats(store: Store, game_id: str) -> dict[int, SeatAuth]:
+    """The seats that have a live link, with it."""
+    with store._read() as s:
+        rows = s.scalars(select(SeatToken).where(SeatToken.game_id == game_id, SeatToken.revoked_at.is_(None)))
+        return {r.seat: SeatAuth(r.id, r.game_id, r.seat, _utc(r.created_at)) for r in rows}
+
+
+# --- joining by the table code -----------------------------------------------------------------------------
+def request_join(store: Store, game_id: str, seat: int, name: str) -> tuple[str, JoinRecord]:
+    """A request to take ``seat`` (free: no live link, no other pending request); returns the requester's
+    secret (shown once) and the request. Raises :class:`OnlineRefused` (no-table, bad-seat, taken)."""
+    secret = new_secret()
+    with store._write.begin() as s:
+        game = s.get(StoredGame, game_id, with_for_update={"key_share": True})
+        if game is None or s.get(OnlineTable, game_id) is None:
+            raise OnlineRefused("no-table")
+        if not 1 <= seat <= game.players:
+            raise OnlineRefused("bad-seat")
+        if seat not in free_seats_in(s, game_id, game.players):
+            raise OnlineRefused("taken")
+        row = JoinRequest(game_id=game_id, seat=seat, name=name, secret_hash=hash_secret(secret),
+                          status="pending", created_at=utcnow(), decided_at=None)
+        s.add(row)
+        s.flush()
+        return secret, _join(row)
+
+
+def free_seats_in(s: Session, game_id: str, players: int) -> list[int]:
+    linked = set(s.scalars(select(SeatToken.seat).where(SeatToken.game_id == game_id,
+                                                        SeatToken.revoked_at.is_(None))))
+    asked = set(s.scalars(select(JoinRequest.seat).where(JoinRequest.game_id == game_id,
+                                                         JoinRequest.status.in_(("pending", "approved")))))
+    return [seat for seat in range(1, players + 1) if seat not in linked and seat not in asked]
+
+
+def free_seats(store: Store, game_id: str, players: int) -> list[int]:
+    with store._read() as s:
+        return free_seats_in(s, game_id, players)
+
+
+def join_requests(store: Store, game_id: str, status: str | None = "pending") -> list[JoinRecord]:
+    with store._read() as s:
+        q = select(JoinRequest).where(JoinRequest.game_id == game_id)
+        if status is not None:
+            q = q.where(JoinRequest.status == status)
+        return [_join(r) for r in s.scalars(q.order_by(JoinRequest.id))]
+
+
+def decide(store: Store, game_id: str, request_id: int, approve: bool) -> JoinRecord:
+    """The host approves or denies a pending request. Raises :class:`OnlineRefused` (no-request, decided)."""
+    with store._write.begin() as s:
+        row = s.get(JoinRequest, request_id)
+        if row is None or row.game_id != game_id:
+            raise OnlineRefused("no-request")
+        if row.status != "pending":
+            raise OnlineRefused("decided")
+        row.status = "approved" if approve else "denied"
+        row.decided_at = utcnow()
+        s.flush()
+        return _join(row)
+
+
+def claim(store: Store, secret: str) -> tuple[JoinRecord, str | None, list[int]]:
+    """The requester asks after his request: once approved, the first ask issues the seat's token (revoking
+    any other link of the seat) and returns it; later asks get None. Raises :class:`OnlineRefused`
+    (no-request) for an unknown secret."""
+    if not secret or len(secret) > 256:
+        raise OnlineRefused("no-request")
+    with store._write.begin() as s:
+        row = s.scalar(select(JoinRequest).where(JoinRequest.secret_hash == hash_secret(secret)))
+        if row is None:
+            raise OnlineRefused("no-request")
+        if row.status != "approved":
+            return _join(row), None, []
+        revoked = _revoke_seat(s, row.game_id, row.seat)
+        token = new_secret()
+        s.add(SeatToken(game_id=row.game_id, seat=row.seat, token_hash=hash_secret(token), created_at=utcnow(),
+                        revoked_at=None))
+        row.status = "claimed"
+        s.flush()
+        return _join(row), token, revoked
+
+
+# --- the judge's delayed open stream -------------------------------------------------------------------------
+def set_stream(store: Store, game_id: str, delay_minutes: int) -> str:
+    """Turn the open stream on with a new link (any older link ends) and ``delay_minutes``; returns the
+    token, shown once. Raises :class:`OnlineRefused` (no-table)."""
+    token = new_secret()
+    with store._write.begin() as s:
+        row = s.get(OnlineTable, game_id)
+        if row is None:
+            raise OnlineRefused("no-table")
+        row.stream_hash = hash_secret(token)
+        row.stream_delay = delay_minutes
+    return token
+
+
+def stream_off(store: Store, game_id: str) -> None:
+    with store._write.begin() as s:
+        row = s.get(OnlineTable, game_id)
+        if row is not None:
+            row.stream_hash = None
+
+
+def resolve_stream(store: Store, token: str) -> TableRecord | None:
+    if not token or len(token) > 256:
+        return None
+    with store._read() as s:
+        row = s.scalar(select(OnlineTable).where(OnlineTable.stream_hash == hash_secret(token)))
+        if row is None:
+            return None
+        game = s.get(StoredGame, row.game_id)
+        assert game is not None
+        return _table(row, game)
+
+
+def seq_at(store: Store, game_id: str, moment: datetime) -> int:
+    """How many events of the game were recorded at or before ``moment``: the log's length as it stood."""
+    count = 0
+    for seq, _, at in store.timeline(game_id):
+        if at <= moment:
+            count = seq + 1
+        else:
+            break
+    return count
+
+
+def delayed_cutoff(delay_minutes: int, now: datetime | None = None) -> datetime:
+    return (now or utcnow()) - timedelta(minutes=delay_minutes)

@@ -1,0 +1,928 @@
+"""Online play (docs/online.md): players on their own phones, spectators, a stream overlay and the judge's
+delayed open stream.
+
+- The host opens a game's online table (``POST /api/games/{id}/online``) and gives each seat a personal link
+  ``/play/{token}`` with its QR code; or players join with the short table code (``/join/{code}``) and the
+  host approves. Tokens (192 bits from :mod:`secrets`) are stored only as SHA-256 hashes, bound to one seat
+  of one game; re-issuing or revoking a seat's link ends the old one at once (its sockets are closed).
+- The player's page authenticates with the token in the ``X-Play-Token`` header (HTTP) and in the first
+  message of its socket (``/ws/play``), never in a cookie, so no other site can act for it (no CSRF). The
+  only URLs that hold a token are the pages ``/play/{token}`` and ``/stream/{token}``: the access log masks
+  them (:class:`TokenLogFilter`) and the pages send ``Referrer-Policy: no-referrer``.
+- Every message a player or spectator gets is built by :func:`payload` from the engine's ``view`` and
+  ``visible_events`` for ITS viewer (the seat, or ``"spectator"``); the player's buttons are
+  ``legal_commands(actor=seat)``. Commands are executed with ``actor=seat``.
+- Refused requests (a wrong or revoked token, another seat's or game's command, a stale seq) are logged
+  without the token on the ``sportmafia.online`` logger and change nothing. Wrong tokens and codes are
+  rate-limited per client address.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import io
+import json
+import logging
+import re
+import threading
+import time
+from dataclasses import dataclass
+from typing import Annotated, Any
+
+import segno
+from fastapi import APIRouter, FastAPI, Request, WebSocket, WebSocketDisconnect
+from fastapi import Path as PathParam
+from fastapi.responses import HTMLResponse, Response
+from pydantic import BaseModel, ConfigDict, Field
+from starlette.concurrency import run_in_threadpool
+
+from ..engine import Game, RuleViolation, command_from_json, view, visible_events
+from ..engine.describe import HOW_NAMES, RESULT_NAMES, ROLE_NAMES, STEP_NAMES, TEAM_NAMES, t
+from ..store import GameLocked, GameNotFound, StaleSequence, Store, UserRecord
+from ..store import online as db
+from .auth import StoreDep, UserDep
+from .errors import ApiError, forbidden, game_not_found
+from .i18n import request_lang
+from .live import Hub, HubDep, Subscriber, get_hub, origin_matches
+from .pages import _render, _to_login, _user
+from .schemas import CommandJson
+from .security import LoginLimiter
+
+log = logging.getLogger("sportmafia.online")
+
+TOKEN_HEADER = "X-Play-Token"
+JOIN_HEADER = "X-Join-Secret"
+STREAM_HEADER = "X-Stream-Token"
+PING_SECONDS = 20.0
+HELLO_SECONDS = 10.0
+MAX_MESSAGE = 1024
+HOST_ROLES = ("admin", "host")
+JUDGE_ROLES = ("admin", "judge")
+
+CLOSE_NOT_AUTHORIZED = 4401
+CLOSE_FORBIDDEN_ORIGIN = 4403
+CLOSE_NOT_FOUND = 4404
+CLOSE_INVALID = 4422
+CLOSE_TOO_MANY = 4429
+
+router = APIRouter(include_in_schema=False)
+api = APIRouter(prefix="/api", tags=["online"])
+
+GameId = Annotated[str, PathParam(max_length=64)]
+Code = Annotated[str, PathParam(min_length=1, max_length=16)]
+
+
+# ------------------------------------------------------------------------------------------ the log filter
+_SECRET_PATH = re.compile(r"(/(?:play|stream)/)[^/?#\s\"]+")
+
+
+def mask(text: str) -> str:
+    """A path or log line with the tokens of ``/play/{token}`` and ``/stream/{token}`` replaced by ``***``."""
+    return _SECRET_PATH.sub(r"\1***", text)
+
+
+class TokenLogFilter(logging.Filter):
+    """Masks the tokens in log records (uvicorn's access log prints every request's path)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if isinstance(record.args, tuple) and record.args:
+            record.args = tuple(mask(a) if isinstance(a, str) else a for a in record.args)
+        if isinstance(record.msg, str):
+            record.msg = mask(record.msg)
+        return True
+
+
+_FILTER = TokenLogFilter()
+
+
+def install_log_filter() -> None:
+    for name in ("uvicorn.access", "uvicorn.error", "uvicorn"):
+        logger = logging.getLogger(name)
+        if _FILTER not in logger.filters:
+            logger.addFilter(_FILTER)
+
+
+# ------------------------------------------------------------------------------------------ helpers
+def limiter_of(app: FastAPI) -> LoginLimiter:
+    """The app's limiter of wrong tokens and codes (per client address): 20 failures in 5 minutes."""
+    lim: LoginLimiter | None = getattr(app.state, "online_limiter", None)
+    if lim is None:
+        with _lock:
+            lim = getattr(app.state, "online_limiter", None)
+            if lim is None:
+                lim = app.state.online_limiter = LoginLimiter(max_failures=20, window=300.0)
+    return lim
+
+
+_lock = threading.Lock()
+
+
+def _address(client: Any) -> str:
+    return f"online:{client.host if client else 'unknown'}"
+
+
+def _too_many(wait: float) -> ApiError:
+    seconds = max(1, int(wait + 0.999))
+    return ApiError(429, "too-many-attempts", f"Too many wrong links or codes; try again in {seconds} s.",
+                    f"Слишком много неверных ссылок или кодов; попробуйте через {seconds} с.",
+                    headers={"Retry-After": str(seconds)})
+
+
+def _check_limit(request: Request) -> str:
+    key = _address(request.client)
+    wait = limiter_of(request.app).retry_after(key)
+    if wait is not None:
+        raise _too_many(wait)
+    return key
+
+
+def _bad_link() -> ApiError:
+    return ApiError(401, "bad-link", "This link is not valid: it was revoked or replaced. Ask the host for a new one.",
+                    "Ссылка недействительна: её отозвали или заменили. Попросите у ведущего новую.")
+
+
+def _no_table() -> ApiError:
+    return ApiError(404, "no-table", "No online table has this code.", "Онлайн-стола с таким кодом нет.")
+
+
+def seat_auth(request: Request) -> db.SeatAuth:
+    """The seat of the request's ``X-Play-Token`` (401, counted by the limiter, otherwise)."""
+    key = _check_limit(request)
+    store: Store = request.app.state.store
+    token = request.headers.get(TOKEN_HEADER, "")
+    auth = db.resolve_token(store, token) if token else None
+    if auth is None:
+        limiter_of(request.app).failed(key)
+        log.warning("online: refused a request with an unknown or revoked seat token from %s", key[7:])
+        raise _bad_link()
+    return auth
+
+
+def _own(store: Store, user: UserRecord, game_id: str) -> None:
+    try:
+        summary = store.game(game_id)
+    except GameNotFound:
+        raise game_not_found() from None
+    if summary.club_id != user.club_id:
+        raise game_not_found()
+
+
+def _need_role(user: UserRecord, roles: tuple[str, ...], en: str, ru: str) -> None:
+    if user.role not in roles:
+        raise forbidden(en, ru)
+
+
+def _base(request: Request) -> str:
+    return str(request.base_url).rstrip("/")
+
+
+def qr_svg(text: str) -> str:
+    """An SVG QR code of ``text`` (segno; black on white, with its quiet zone)."""
+    buf = io.BytesIO()
+    segno.make(text, error="m").save(buf, kind="svg", scale=4, xmldecl=False, svgns=True, dark="#000",
+                                     light="#fff")
+    return buf.getvalue().decode("ascii")
+
+
+# ------------------------------------------------------------------------------------------ payloads
+def payload(kind: str, game: Game, viewer: str | int, since: int) -> dict[str, Any]:
+    """The one builder of every message sent to a player or spectator: the engine's view and the visible
+    events from ``since`` for ``viewer``; for a seat also the commands it may send now."""
+    out: dict[str, Any] = {"type": kind, "since": since, "next_seq": len(game.log), "view": view(game, viewer),
+                           "events": visible_events(game, viewer, since)}
+    if isinstance(viewer, int):
+        out["legal"] = [c.to_json() for c in game.legal_commands(viewer)]
+    return out
+
+
+class _Texts:
+    """Messages already serialized, per game version: the spectators of a table share one."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._by_game: dict[str, tuple[int, dict[tuple[str, str | int, int], str]]] = {}
+
+    def get(self, kind: str, game: Game, game_id: str, viewer: str | int, since: int) -> str:
+        n = len(game.log)
+        key = (kind, viewer, since)
+        with self._lock:
+            entry = self._by_game.get(game_id)
+            if entry is not None and entry[0] == n:
+                text = entry[1].get(key)
+                if text is not None:
+                    return text
+        text = json.dumps(payload(kind, game, viewer, since), ensure_ascii=False, separators=(",", ":"))
+        with self._lock:
+            entry = self._by_game.get(game_id)
+            if entry is None or entry[0] < n:
+                entry = self._by_game[game_id] = (n, {})
+            if entry[0] == n and len(entry[1]) < 256:
+                entry[1][key] = text
+        return text
+
+    def forget(self, game_id: str) -> None:
+        with self._lock:
+            self._by_game.pop(game_id, None)
+
+
+# ------------------------------------------------------------------------------------------ connections
+@dataclass(eq=False)
+class _Conn:
+    websocket: WebSocket
+    loop: asyncio.AbstractEventLoop
+    sub: Subscriber
+    game_id: str
+    viewer: str | int
+    sent: int
+    token_id: int | None = None
+    revoked: bool = False
+
+    def revoke(self) -> None:
+        self.revoked = True
+        self.sub.wake.set()
+
+
+class Registry:
+    """The open sockets of players and spectators in this process (to close a revoked seat's at once, and to
+    show the host who is connected)."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._conns: set[_Conn] = set()
+        self.texts = _Texts()
+        self._latest: dict[str, Game] = {}
+        self._reading: dict[str, asyncio.Future[Game]] = {}
+
+    def latest(self, game_id: str, at_least: int) -> Game | None:
+        """The game as last read here, if it has at least ``at_least`` events (no thread hop needed)."""
+        game = self._latest.get(game_id)
+        return game if game is not None and len(game.log) >= at_least else None
+
+    async def read(self, hub: Hub, store: Store, game_id: str, at_least: int) -> Game:
+        """The game with at least ``at_least`` events: as last read here, or read once (in the threadpool)
+        for all the game's connections that wake together."""
+        while True:
+            game = self.latest(game_id, at_least)
+            if game is not None:
+                return game
+            pending = self._reading.get(game_id)
+            if pending is None:
+                break
+            await asyncio.shield(pending)
+            if self.latest(game_id, at_least) is None:
+                break  # the read in flight was for an older seq: read again
+        task = asyncio.ensure_future(run_in_threadpool(hub.game, store, game_id, at_least))
+        self._reading[game_id] = task
+        try:
+            game = await asyncio.shield(task)
+        finally:
+            if self._reading.get(game_id) is task:
+                del self._reading[game_id]
+        self.keep(game_id, game)
+        return game
+
+    def keep(self, game_id: str, game: Game) -> None:
+        with self._lock:
+            known = self._latest.get(game_id)
+            if known is None or len(known.log) <= len(game.log):
+                self._latest[game_id] = game
+
+    def add(self, conn: _Conn) -> None:
+        with self._lock:
+            self._conns.add(conn)
+
+    def remove(self, conn: _Conn) -> None:
+        with self._lock:
+            self._conns.discard(conn)
+            if not any(c.game_id == conn.game_id for c in self._conns):
+                self.texts.forget(conn.game_id)
+                self._latest.pop(conn.game_id, None)
+
+    def revoke(self, token_ids: list[int]) -> int:
+        """Close the sockets opened with these tokens; returns how many."""
+        ids = set(token_ids)
+        with self._lock:
+            conns = [c for c in self._conns if c.token_id in ids]
+        for c in conns:
+            c.loop.call_soon_threadsafe(c.revoke)
+        return len(conns)
+
+    def connected(self, game_id: str) -> dict[int, int]:
+        """Open sockets per seat of the game."""
+        out: dict[int, int] = {}
+        with self._lock:
+            for c in self._conns:
+                if c.game_id == game_id and isinstance(c.viewer, int):
+                    out[c.viewer] = out.get(c.viewer, 0) + 1
+        return out
+
+    def spectators(self, game_id: str) -> int:
+        with self._lock:
+            return sum(1 for c in self._conns if c.game_id == game_id and not isinstance(c.viewer, int))
+
+
+def registry_of(app: FastAPI) -> Registry:
+    reg: Registry | None = getattr(app.state, "online", None)
+    if reg is None:
+        with _lock:
+            reg = getattr(app.state, "online", None)
+            if reg is None:
+                reg = app.state.online = Registry()
+    return reg
+
+
+def _error(code: str, en: str, ru: str) -> dict[str, Any]:
+    return {"type": "error", "error": {"code": code, "en": en, "ru": ru}}
+
+
+async def _refuse(websocket: WebSocket, close: int, code: str, en: str, ru: str, accepted: bool = False) -> None:
+    if not accepted:
+        await websocket.accept()
+    with contextlib.suppress(Exception):
+        await websocket.send_json(_error(code, en, ru))
+        await websocket.close(code=close, reason=code)
+
+
+def _since(value: Any) -> int | None:
+    if value is None:
+        return 0
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value if 0 <= value < 10**9 else None
+    if isinstance(value, str) and value.isdigit() and len(value) <= 9:
+        return int(value)
+    return None
+
+
+async def _serve(websocket: WebSocket, game_id: str, viewer: str | int, since: int,
+                 token_id: int | None, accepted: bool) -> None:
+    """Follow the game for ``viewer``: a ``state`` message, then ``events`` with only the new events."""
+    app = websocket.app
+    store: Store = app.state.store
+    hub = get_hub(app)
+    reg = registry_of(app)
+    sub = hub.subscribe(game_id)  # before the first read: a move during it wakes the sender again
+    conn: _Conn | None = None
+    try:
+        summary = await run_in_threadpool(store.game, game_id)
+        game = await run_in_threadpool(hub.game, store, game_id, summary.next_seq)
+        if since > len(game.log):
+            await _refuse(websocket, CLOSE_INVALID, "invalid",
+                          f"since is at most the game's next seq ({len(game.log)}).",
+                          f"since не больше номера следующего события игры ({len(game.log)}).", accepted)
+            return
+        if not accepted:
+            await websocket.accept()
+        conn = _Conn(websocket, asyncio.get_running_loop(), sub, game_id, viewer, len(game.log), token_id)
+        reg.add(conn)
+        await websocket.send_text(reg.texts.get("state", game, game_id, viewer, since))
+        timer = await hub.stored_timer(game_id)
+        if timer is not None:
+            sub.timer_set(timer)
+        sender = asyncio.create_task(_send_loop(conn, store, hub, reg))
+        receiver = asyncio.create_task(_receive_loop(conn))
+        done, pending = await asyncio.wait({sender, receiver}, return_when=asyncio.FIRST_COMPLETED)
+        for task in pending:
+            task.cancel()
+        for task in pending:
+            with contextlib.suppress(asyncio.CancelledError, WebSocketDisconnect, Exception):
+                await task
+        for task in done:
+            exc = task.exception()
+            if exc is not None and not isinstance(exc, WebSocketDisconnect | RuntimeError | OSError):
+                log.warning("online: a connection to game %s ended: %r", game_id, exc)
+    except (WebSocketDisconnect, GameNotFound):
+        pass
+    finally:
+        if conn is not None:
+            reg.remove(conn)
+        hub.unsubscribe(sub)
+
+
+async def _send_loop(conn: _Conn, store: Store, hub: Hub, reg: Registry) -> None:
+    ws, sub = conn.websocket, conn.sub
+    while True:
+        try:
+            await asyncio.wait_for(sub.wake.wait(), timeout=PING_SECONDS)
+        except TimeoutError:
+            sub.check_head = True
+            if conn.token_id is not None and not await run_in_threadpool(db.token_live, store, conn.token_id):
+                conn.revoked = True  # revoked by another process
+            else:
+                await ws.send_text(json.dumps({"type": "ping", "next_seq": conn.sent, "now": time.time()}))
+        sub.wake.clear()
+        if conn.revoked:
+            await ws.send_json(_error("revoked", "This link was revoked or replaced by the host.",
+                                      "Ведущий отозвал или заменил эту ссылку."))
+            await ws.close(code=CLOSE_NOT_AUTHORIZED, reason="revoked")
+            return
+        while sub.errors:
+            await ws.send_json(sub.errors.pop(0))
+        if sub.check_head:
+            sub.check_head = False
+            head = (await run_in_threadpool(store.game, conn.game_id)).next_seq
+            if head > sub.hint:
+                sub.hint = head
+        if sub.hint > conn.sent:
+            game = await reg.read(hub, store, conn.game_id, sub.hint)
+            if len(game.log) > conn.sent:
+                await ws.send_text(reg.texts.get("events", game, conn.game_id, conn.viewer, conn.sent))
+                conn.sent = len(game.log)
+            sub.hint = max(sub.hint, conn.sent)
+        if sub.timer is not None:
+            timer, sub.timer = sub.timer, None
+            await ws.send_text(json.dumps({**timer, "now": time.time()}))
+
+
+async def _receive_loop(conn: _Conn) -> None:
+    """A player's or spectator's socket only receives; anything but a ping is refused and logged."""
+    ws = conn.websocket
+    while True:
+        text = await ws.receive_text()
+        message: Any = None
+        if len(text) <= MAX_MESSAGE:
+            with contextlib.suppress(ValueError):
+                message = json.loads(text)
+        if isinstance(message, dict) and message.get("type") == "ping" and len(message) == 1:
+            continue
+        log.warning("online: refused a socket message from %s of game %s (commands go by POST /api/play/commands)",
+                    f"seat {conn.viewer}" if isinstance(conn.viewer, int) else "a spectator", conn.game_id)
+        conn.sub.error(_error("bad-message", "This socket only receives; send commands with POST /api/play/commands.",
+                              "Это соединение только принимает; команды отправляются через POST /api/play/commands."))
+
+
+@router.websocket("/ws/play")
+async def play_socket(websocket: WebSocket) -> None:
+    """A player's socket: the first message is ``{"type": "hello", "token": ..., "since": n}``."""
+    origin = websocket.headers.get("origin")
+    if origin is not None and not origin_matches(origin, websocket.headers.get("host")):
+        await _refuse(websocket, CLOSE_FORBIDDEN_ORIGIN, "forbidden-origin",
+                      "This socket opens only from this site's own pages.", "Это соединение открывается только со страниц сайта.")
+        return
+    key = _address(websocket.client)
+    limiter = limiter_of(websocket.app)
+    wait = limiter.retry_after(key)
+    if wait is not None:
+        await _refuse(websocket, CLOSE_TOO_MANY, "too-many-attempts", "Too many wrong links; try again later.",
+                      "Слишком много неверных ссылок; попробуйте позже.")
+        return
+    await websocket.accept()
+    text = ""
+    try:
+        with contextlib.suppress(TimeoutError):
+            text = await asyncio.wait_for(websocket.receive_text(), timeout=HELLO_SECONDS)
+    except WebSocketDisconnect:
+        return
+    hello: Any = None
+    if text and len(text) <= MAX_MESSAGE:
+        with contextlib.suppress(ValueError):
+            hello = json.loads(text)
+    if not isinstance(hello, dict) or hello.get("type") != "hello" or not isinstance(hello.get("token"), str) \
+            or set(hello) - {"type", "token", "since"}:
+        await _refuse(websocket, CLOSE_INVALID, "invalid",
+                      'The first message is {"type": "hello", "token": ..., "since": n}.',
+                      'Первое сообщение — {"type": "hello", "token": ..., "since": n}.', accepted=True)
+        return
+    since = _since(hello.get("since"))
+    store: Store = websocket.app.state.store
+    auth = await run_in_threadpool(db.resolve_token, store, hello["token"])
+    if auth is None:
+        limiter.failed(key)
+        log.warning("online: refused a socket with an unknown or revoked seat token from %s", key[7:])
+        await _refuse(websocket, CLOSE_NOT_AUTHORIZED, "bad-link",
+                      "This link is not valid: it was revoked or replaced. Ask the host for a new one.",
+                      "Ссылка недействительна: её отозвали или заменили. Попросите у ведущего новую.", accepted=True)
+        return
+    if since is None:
+        await _refuse(websocket, CLOSE_INVALID, "invalid", "since is a seq (a whole number from 0).",
+                      "since — номер события (целое число от 0).", accepted=True)
+        return
+    await _serve(websocket, auth.game_id, auth.seat, since, auth.token_id, accepted=True)
+
+
+@router.websocket("/ws/watch/{code}")
+async def watch_socket(websocket: WebSocket, code: str) -> None:
+    """A spectator's socket (public facts only): ``/ws/watch/{code}?since=n``."""
+    key = _address(websocket.client)
+    limiter = limiter_of(websocket.app)
+    if limiter.retry_after(key) is not None:
+        await _refuse(websocket, CLOSE_TOO_MANY, "too-many-attempts", "Too many wrong codes; try again later.",
+                      "Слишком много неверных кодов; попробуйте позже.")
+        return
+    since = _since(websocket.query_params.get("since"))
+    store: Store = websocket.app.state.store
+    tab = await run_in_threadpool(db.table_by_code, store, code) if len(code) <= 16 else None
+    if tab is None:
+        limiter.failed(key)
+        await _refuse(websocket, CLOSE_NOT_FOUND, "no-table", "No online table has this code.",
+                      "Онлайн-стола с таким кодом нет.")
+        return
+    if since is None:
+        await _refuse(websocket, CLOSE_INVALID, "invalid", "since is a seq (a whole number from 0).",
+                      "since — номер события (целое число от 0).")
+        return
+    await _serve(websocket, tab.game_id, "spectator", since, None, accepted=False)
+
+
+# ------------------------------------------------------------------------------------------ the host's API
+def _table_json(request: Request, store: Store, tab: db.TableRecord, reg: Registry) -> dict[str, Any]:
+    linked = db.linked_seats(store, tab.game_id)
+    connected = reg.connected(tab.game_id)
+    names = store.game(tab.game_id).names
+    base = _base(request)
+    return {
+        "game_id": tab.game_id, "code": tab.code, "players": tab.players,
+        "join_url": f"{base}/join/{tab.code}", "watch_url": f"{base}/watch/{tab.code}",
+        "overlay_url": f"{base}/overlay/{tab.code}",
+        "seats": [{"seat": s, "name": names[s - 1], "linked": s in linked,
+                   "issued_at": linked[s].created_at.isoformat() if s in linked else None,
+                   "connected": connected.get(s, 0)} for s in range(1, tab.players + 1)],
+        "spectators": reg.spectators(tab.game_id),
+        "requests": [{"id": r.id, "seat": r.seat, "name": r.name, "created_at": r.created_at.isoformat()}
+                     for r in db.join_requests(store, tab.game_id)],
+        "stream": {"on": tab.stream_on, "delay_minutes": tab.stream_delay},
+    }
+
+
+def _table_or_404(store: Store, game_id: str) -> db.TableRecord:
+    tab = db.table(store, game_id)
+    if tab is None:
+        raise ApiError(404, "no-table", "This game is not open for online play.", "Эта игра не открыта для онлайн-игры.")
+    return tab
+
+
+_HOST_ONLY = ("Only a host or an admin runs the online table.", "Онлайн-столом управляет только ведущий или администратор.")
+
+
+@api.post("/games/{game_id}/online", summary="Open the game for online play (hosts and admins)")
+def open_online(game_id: GameId, request: Request, user: UserDep, store: StoreDep) -> dict[str, Any]:
+    _own(store, user, game_id)
+    _need_role(user, HOST_ROLES, *_HOST_ONLY)
+    tab = db.open_table(store, game_id, user.id)
+    return _table_json(request, store, tab, registry_of(request.app))
+
+
+@api.get("/games/{game_id}/online", summary="The online table: seats, links, connections, join requests")
+def get_online(game_id: GameId, request: Request, user: UserDep, store: StoreDep) -> dict[str, Any]:
+    _own(store, user, game_id)
+    return _table_json(request, store, _table_or_404(store, game_id), registry_of(request.app))
+
+
+def _seat_in(tab: db.TableRecord, seat: int) -> None:
+    if not 1 <= seat <= tab.players:
+        raise ApiError(422, "bad-seat", f"There is no seat {seat} at this table.", f"Места {seat} за этим столом нет.")
+
+
+@api.post("/games/{game_id}/online/seats/{seat}/link", summary="Issue (or re-issue) a seat's personal link")
+def issue_link(game_id: GameId, seat: int, request: Request, user: UserDep, store: StoreDep) -> dict[str, Any]:
+    _own(store, user, game_id)
+    _need_role(user, HOST_ROLES, *_HOST_ONLY)
+    tab = _table_or_404(store, game_id)
+    _seat_in(tab, seat)
+    token, auth, revoked = db.issue_seat(store, game_id, seat)
+    closed = registry_of(request.app).revoke(revoked)
+    url = f"{_base(request)}/play/{token}"
+    log.info("online: seat %s of game %s got a new link (%s old links revoked, %s sockets closed)",
+             seat, game_id, len(revoked), closed)
+    return {"seat": seat, "token": token, "url": url, "qr_svg": qr_svg(url),
+            "issued_at": auth.created_at.isoformat(), "revoked": len(revoked)}
+
+
+@api.delete("/games/{game_id}/online/seats/{seat}/link", summary="Revoke a seat's personal link")
+def revoke_link(game_id: GameId, seat: int, request: Request, user: UserDep, store: StoreDep) -> dict[str, Any]:
+    _own(store, user, game_id)
+    _need_role(user, HOST_ROLES, *_HOST_ONLY)
+    tab = _table_or_404(store, game_id)
+    _seat_in(tab, seat)
+    revoked = db.revoke_seat(store, game_id, seat)
+    closed = registry_of(request.app).revoke(revoked)
+    log.info("online: seat %s of game %s: link revoked (%s sockets closed)", seat, game_id, closed)
+    return {"seat": seat, "revoked": len(revoked)}
+
+
+class DecisionIn(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+    approve: bool
+
+
+@api.post("/games/{game_id}/online/requests/{request_id}", summary="Approve or deny a join request")
+def decide_request(game_id: GameId, request_id: int, body: DecisionIn, user: UserDep,
+                   store: StoreDep) -> dict[str, Any]:
+    _own(store, user, game_id)
+    _need_role(user, HOST_ROLES, *_HOST_ONLY)
+    _table_or_404(store, game_id)
+    try:
+        rec = db.decide(store, game_id, request_id, body.approve)
+    except db.OnlineRefused as exc:
+        if exc.code == "decided":
+            raise ApiError(409, "decided", "This request is decided already.", "Эта заявка уже рассмотрена.") from None
+        raise ApiError(404, "no-request", "No such join request.", "Такой заявки нет.") from None
+    return {"id": rec.id, "seat": rec.seat, "status": rec.status}
+
+
+class StreamIn(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+    delay_minutes: int = Field(ge=1, le=db.MAX_STREAM_DELAY)
+
+
+@api.post("/games/{game_id}/online/stream", summary="The judge's open stream: a new link with its delay")
+def open_stream(game_id: GameId, body: StreamIn, request: Request, user: UserDep, store: StoreDep) -> dict[str, Any]:
+    _own(store, user, game_id)
+    _need_role(user, JUDGE_ROLES, "Only a judge or an admin opens the open stream.",
+               "Открытую трансляцию открывает только судья или администратор.")
+    _table_or_404(store, game_id)
+    token = db.set_stream(store, game_id, body.delay_minutes)
+    return {"url": f"{_base(request)}/stream/{token}", "token": token, "delay_minutes": body.delay_minutes}
+
+
+@api.delete("/games/{game_id}/online/stream", summary="Close the open stream (its link ends)")
+def close_stream(game_id: GameId, user: UserDep, store: StoreDep) -> dict[str, Any]:
+    _own(store, user, game_id)
+    _need_role(user, JUDGE_ROLES, "Only a judge or an admin closes the open stream.",
+               "Закрыть открытую трансляцию может только судья или администратор.")
+    db.stream_off(store, game_id)
+    return {"on": False}
+
+
+@api.get("/games/{game_id}/online/join-qr.svg", summary="The QR code of the table's join page")
+def join_qr(game_id: GameId, request: Request, user: UserDep, store: StoreDep) -> Response:
+    _own(store, user, game_id)
+    tab = _table_or_404(store, game_id)
+    return Response(qr_svg(f"{_base(request)}/join/{tab.code}"), media_type="image/svg+xml",
+                    headers={"Cache-Control": "no-store"})
+
+
+# ------------------------------------------------------------------------------------------ players' API
+class PlayCommandIn(BaseModel):
+    """A player's command: the game it is meant for, the seq it was decided on and a client id."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+    game_id: str = Field(min_length=1, max_length=64)
+    command: CommandJson
+    expected_seq: int = Field(ge=0)
+    command_id: str = Field(min_length=1, max_length=40)
+
+
+def _refused(auth: db.SeatAuth, what: str, code: str) -> None:
+    log.warning("online: refused %s from seat %s of game %s: %s", what, auth.seat, auth.game_id, code)
+
+
+RETRIES = 20
+SAME_PHASE = frozenset({"vote_cast", "lift_vote_cast", "shot_fired", "checked", "nominated", "withdrawn",
+                        "fouled", "sanctioned", "muted", "best_move_named", "kill_chosen"})
+"""Events that leave the phase as it was: other players' acts (hands, shots, checks, nominations) and fouls."""
+
+
+def _same_phase(store: Store, game_id: str, seen: int, head: int) -> bool:
+    """Whether the game at ``head`` is still in the phase the player saw at ``seen``: every event recorded
+    since is another player's act or a foul (no new step, speaker, candidate, vote, departure or undo)."""
+    if not 0 <= seen <= head:
+        return False
+    return all(ev.type in SAME_PHASE for _seq, ev in store.events_since(game_id, seen))
+
+
+@api.post("/play/commands", summary="A player's command (X-Play-Token), executed as his seat")
+def play_command(body: PlayCommandIn, request: Request, store: StoreDep, hub: HubDep) -> dict[str, Any]:
+    auth = seat_auth(request)
+    kind = body.command.type
+    if body.game_id != auth.game_id:
+        _refused(auth, kind, "wrong-game")
+        raise ApiError(403, "wrong-game", "This link is for another game.", "Эта ссылка — для другой игры.")
+    try:
+        command = command_from_json(body.command.model_dump())
+    except ValueError as exc:
+        _refused(auth, kind, "bad-command")
+        raise ApiError(422, "bad-command", f"Not a valid command: {exc}.", f"Неверная команда: {exc}.") from None
+    if command.actor_seat() != auth.seat:
+        _refused(auth, kind, "not-yours")
+        raise ApiError(403, "not-yours", "You act only for your own seat, and only with a player's commands.",
+                       "Вы действуете только за своё место и только командами игрока.")
+    expected = body.expected_seq
+    try:
+        for _attempt in range(RETRIES):
+            try:
+                # the seat's own namespace of command ids: a player never gets an answer meant for another
+                # seat's id or the host's
+                result = store.append(auth.game_id, command, expected_seq=expected,
+                                      command_id=f"p{auth.seat}:{body.command_id}", actor=auth.seat)
+                break
+            except StaleSequence as exc:
+                # others acted meanwhile (hands raised at once): in the same phase, decide again on the new
+                # head; a phase that changed is refused
+                if not _same_phase(store, auth.game_id, body.expected_seq, exc.next_seq):
+                    raise
+                expected = exc.next_seq
+        else:
+            raise StaleSequence(auth.game_id, body.expected_seq, expected)
+    except StaleSequence as exc:
+        _refused(auth, kind, "stale")
+        raise ApiError(409, "stale", "The game has moved on; look at the table again and decide.",
+                       "Игра ушла вперёд; посмотрите на стол и решите заново.",
+                       extra={"next_seq": exc.next_seq}) from None
+    except RuleViolation as exc:
+        _refused(auth, kind, exc.code)
+        raise
+    except GameLocked:
+        _refused(auth, kind, "locked")
+        raise ApiError(409, "locked", "The game is over and its sheet is signed.",
+                       "Игра окончена, её лист подписан.") from None
+    if not result.replayed:
+        hub.publish(auth.game_id, result.next_seq)
+    return {"next_seq": result.head_seq, "replayed": result.replayed}
+
+
+@api.get("/play/me", summary="Which seat of which game the X-Play-Token opens")
+def play_me(request: Request, store: StoreDep) -> dict[str, Any]:
+    auth = seat_auth(request)
+    summary = store.game(auth.game_id)
+    return {"game_id": auth.game_id, "seat": auth.seat, "name": summary.names[auth.seat - 1]}
+
+
+# --- joining with the table code
+def _table_by_code(request: Request, code: str) -> db.TableRecord:
+    key = _check_limit(request)
+    tab = db.table_by_code(request.app.state.store, code)
+    if tab is None:
+        limiter_of(request.app).failed(key)
+        raise _no_table()
+    return tab
+
+
+@api.post("/join/claim", summary="A join request's status (X-Join-Secret); once approved, the seat's link")
+def join_claim(request: Request, store: StoreDep, hub: HubDep) -> dict[str, Any]:
+    key = _check_limit(request)
+    try:
+        rec, token, revoked = db.claim(store, request.headers.get(JOIN_HEADER, ""))
+    except db.OnlineRefused:
+        limiter_of(request.app).failed(key)
+        raise ApiError(404, "no-request", "No such join request.", "Такой заявки нет.") from None
+    registry_of(request.app).revoke(revoked)
+    out: dict[str, Any] = {"id": rec.id, "seat": rec.seat, "status": rec.status}
+    if token is not None:
+        out["url"] = f"/play/{token}"
+        out["token"] = token
+    return out
+
+
+@api.get("/join/{code}", summary="A table's free seats (by the table code)")
+def join_info(code: Code, request: Request, store: StoreDep) -> dict[str, Any]:
+    tab = _table_by_code(request, code)
+    names = store.game(tab.game_id).names
+    return {"code": tab.code, "players": tab.players, "names": list(names),
+            "free": db.free_seats(store, tab.game_id, tab.players)}
+
+
+class JoinIn(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+    seat: int
+    name: str = Field(default="", max_length=64)
+
+
+@api.post("/join/{code}", summary="Ask for a free seat; the host approves")
+def join_request(code: Code, body: JoinIn, request: Request, store: StoreDep) -> dict[str, Any]:
+    tab = _table_by_code(request, code)
+    try:
+        secret, rec = db.request_join(store, tab.game_id, body.seat, body.name.strip())
+    except db.OnlineRefused as exc:
+        if exc.code == "taken":
+            raise ApiError(409, "taken", "This seat is taken or asked for; pick another.",
+                           "Это место занято или уже запрошено; выберите другое.") from None
+        raise ApiError(422, "bad-seat", f"There is no seat {body.seat} at this table.",
+                       f"Места {body.seat} за этим столом нет.") from None
+    log.info("online: a join request for seat %s of game %s", rec.seat, rec.game_id)
+    return {"id": rec.id, "seat": rec.seat, "status": rec.status, "secret": secret}
+
+
+# --- the judge's delayed open stream
+def delayed_host_view(store: Store, game_id: str, delay_minutes: int) -> dict[str, Any]:
+    """``view(game, "host")`` as it stood at the last event recorded at least ``delay_minutes`` ago."""
+    count = db.seq_at(store, game_id, db.delayed_cutoff(delay_minutes))
+    game = store.load(game_id)
+    past = Game.from_events(game.rules, game.n, game.log[:count], game.names)
+    return {"next_seq": count, "delay_minutes": delay_minutes, "view": view(past, "host")}
+
+
+@api.get("/stream/state", summary="The open stream (X-Stream-Token): the host's view, delayed")
+def stream_state(request: Request, store: StoreDep) -> dict[str, Any]:
+    key = _check_limit(request)
+    tab = db.resolve_stream(store, request.headers.get(STREAM_HEADER, ""))
+    if tab is None:
+        limiter_of(request.app).failed(key)
+        raise _bad_link()
+    return delayed_host_view(store, tab.game_id, tab.stream_delay)
+
+
+# ------------------------------------------------------------------------------------------ pages
+def _labels(lang: str) -> dict[str, Any]:
+    return {
+        "roles": {k: t(ROLE_NAMES, k, lang) for k in ROLE_NAMES},
+        "teams": {str(k).lower(): t(TEAM_NAMES, k, lang) for k in TEAM_NAMES},
+        "results": {k: t(RESULT_NAMES, k, lang) for k in RESULT_NAMES},
+        "how": {k: t(HOW_NAMES, k, lang) for k in HOW_NAMES},
+        "steps": {k: t(STEP_NAMES, k, lang) for k in STEP_NAMES},
+    }
+
+
+_PRIVATE = {"Referrer-Policy": "no-referrer", "Cache-Control": "no-store", "X-Robots-Tag": "noindex"}
+
+
+def _private(response: HTMLResponse) -> HTMLResponse:
+    response.headers.update(_PRIVATE)
+    return response
+
+
+def _link_page(request: Request, status: int, message: str) -> HTMLResponse:
+    return _private(_render(request, "join.html", status=status, code=None, problem=message, user=None,
+                            labels=_labels(request_lang(request))))
+
+
+@router.get("/play/{token}")
+def play_page(request: Request, token: Annotated[str, PathParam(max_length=256)]) -> Response:
+    key = _address(request.client)
+    limiter = limiter_of(request.app)
+    if limiter.retry_after(key) is not None:
+        return _link_page(request, 429, "too-many")
+    store: Store = request.app.state.store
+    auth = db.resolve_token(store, token)
+    if auth is None:
+        limiter.failed(key)
+        log.warning("online: refused the player's page for an unknown or revoked token from %s", key[7:])
+        return _link_page(request, 404, "bad-link")
+    summary = store.game(auth.game_id)
+    return _private(_render(request, "play.html", user=None, game_id=auth.game_id, seat=auth.seat,
+                            seat_name=summary.names[auth.seat - 1], labels=_labels(request_lang(request))))
+
+
+@router.get("/join/{code}")
+def join_page(request: Request, code: Code) -> Response:
+    key = _address(request.client)
+    limiter = limiter_of(request.app)
+    if limiter.retry_after(key) is not None:
+        return _link_page(request, 429, "too-many")
+    tab = db.table_by_code(request.app.state.store, code)
+    if tab is None:
+        limiter.failed(key)
+        return _link_page(request, 404, "no-table")
+    return _private(_render(request, "join.html", user=None, code=tab.code, problem=None,
+                            labels=_labels(request_lang(request))))
+
+
+def _watch_like(request: Request, code: str, template: str) -> Response:
+    key = _address(request.client)
+    limiter = limiter_of(request.app)
+    if limiter.retry_after(key) is not None:
+        return _link_page(request, 429, "too-many")
+    tab = db.table_by_code(request.app.state.store, code)
+    if tab is None:
+        limiter.failed(key)
+        return _link_page(request, 404, "no-table")
+    return _render(request, template, user=None, code=tab.code, labels=_labels(request_lang(request)))
+
+
+@router.get("/watch/{code}")
+def watch_page(request: Request, code: Code) -> Response:
+    return _watch_like(request, code, "watch.html")
+
+
+@router.get("/overlay/{code}")
+def overlay_page(request: Request, code: Code) -> Response:
+    return _watch_like(request, code, "overlay.html")
+
+
+@router.get("/stream/{token}")
+def stream_page(request: Request, token: Annotated[str, PathParam(max_length=256)]) -> Response:
+    key = _address(request.client)
+    limiter = limiter_of(request.app)
+    if limiter.retry_after(key) is not None:
+        return _link_page(request, 429, "too-many")
+    tab = db.resolve_stream(request.app.state.store, token)
+    if tab is None:
+        limiter.failed(key)
+        return _link_page(request, 404, "bad-link")
+    return _private(_render(request, "watch.html", user=None, code=None, stream=True,
+                            delay=tab.stream_delay, labels=_labels(request_lang(request))))
+
+
+@router.get("/games/{game_id}/online")
+def online_page(request: Request, game_id: GameId) -> Response:
+    user = _user(request)
+    if user is None:
+        return _to_login(request)
+    store: Store = request.app.state.store
+    try:
+        summary = store.game(game_id)
+    except GameNotFound:
+        summary = None
+    if summary is None or summary.club_id != user.club_id:
+        return _render(request, "missing.html", status=404, user=user)
+    return _render(request, "online.html", user=user, game_id=game_id, names=list(summary.names),
+                   can_host=user.role in HOST_ROLES, can_judge=user.role in JUDGE_ROLES)
+
+
+def install(app: FastAPI) -> None:
+    """Register online play's routes and the access log's token mask (one line in ``create_app``)."""
+    install_log_filter()
+    app.include_router(api)
+    app.include_router(router)

@@ -1,0 +1,98 @@
+/* The host's online-table panel (/games/{id}/online): open the table, the join code and its QR code, join requests
+   to confirm, each seat's personal link (issued, re-issued, revoked; shown once with its QR code), the judge's
+   delayed open stream. Polls the table every 3 s. */
+"use strict";
+(function () {
+  const T = SM.strings("panel-i18n");
+  const $ = (id) => document.getElementById(id);
+  const root = $("online");
+  const gameId = root.dataset.game;
+  const base = `/api/games/${encodeURIComponent(gameId)}/online`;
+  const shown = {};   // seat -> {url, qr} of a link issued from this page (shown once)
+
+  function error(body) { const e = $("p-error"); e.hidden = !body; e.textContent = body ? SM.errorText(body) : ""; }
+
+  async function load() {
+    const r = await SM.api("GET", base);
+    if (r.status === 404 && r.body && r.body.error && r.body.error.code === "no-table") {
+      $("p-closed").hidden = false; $("p-opened").hidden = true; return;
+    }
+    if (r.status !== 200) { error(r.body); return; }
+    error(null);
+    draw(r.body);
+  }
+
+  function button(text, cls, fn) {
+    const b = document.createElement("button");
+    b.type = "button"; b.className = cls; b.textContent = text; b.addEventListener("click", fn);
+    return b;
+  }
+
+  function draw(t) {
+    $("p-closed").hidden = true; $("p-opened").hidden = false;
+    $("p-code").textContent = t.code;
+    const qr = `${base}/join-qr.svg`;
+    if ($("p-join-qr").getAttribute("src") !== qr) $("p-join-qr").src = qr;
+    $("p-watch").href = t.watch_url; $("p-watch").textContent = t.watch_url;
+    $("p-overlay").href = t.overlay_url;
+    const reqs = $("p-requests");
+    reqs.textContent = "";
+    $("p-no-requests").hidden = t.requests.length > 0;
+    for (const q of t.requests) {
+      const li = document.createElement("li");
+      li.append(SM.fmt(T.request, { n: q.seat, name: q.name || "—" }) + " ");
+      if (root.dataset.host) {
+        li.append(button(T.approve, "primary", () => decide(q.id, true)), button(T.deny, "ghost", () => decide(q.id, false)));
+      }
+      reqs.appendChild(li);
+    }
+    const seats = $("p-seats");
+    seats.textContent = "";
+    for (const s of t.seats) {
+      const li = document.createElement("li");
+      li.dataset.seat = String(s.seat);
+      const label = document.createElement("span");
+      label.textContent = `${s.seat}. ${s.name} · ${s.linked ? T.linked : T.not_linked}` +
+        (s.connected ? ` · ${SM.fmt(T.connected, { n: s.connected })}` : "");
+      li.appendChild(label);
+      if (root.dataset.host) {
+        li.append(button(s.linked ? T.reissue : T.issue, "ghost", () => issue(s.seat)));
+        if (s.linked) li.append(button(T.revoke, "ghost", () => revoke(s.seat)));
+      }
+      if (shown[s.seat]) {
+        const box = document.createElement("div");
+        box.className = "p-link";
+        const p = document.createElement("p");
+        p.textContent = SM.fmt(T.link_once, { n: s.seat });
+        const a = document.createElement("a");
+        a.href = shown[s.seat].url; a.textContent = shown[s.seat].url; a.className = "p-url"; a.target = "_blank";
+        const img = document.createElement("img");
+        img.className = "p-qr"; img.alt = shown[s.seat].url;
+        img.src = "data:image/svg+xml;charset=utf-8," + encodeURIComponent(shown[s.seat].qr);
+        box.append(p, a, img);
+        li.appendChild(box);
+      }
+      seats.appendChild(li);
+    }
+  }
+
+  async function decide(id, approve) { const r = await SM.api("POST", `${base}/requests/${id}`, { approve }); if (r.status !== 200) error(r.body); load(); }
+  async function issue(seat) {
+    const r = await SM.api("POST", `${base}/seats/${seat}/link`);
+    if (r.status !== 200) { error(r.body); return; }
+    shown[seat] = { url: r.body.url, qr: r.body.qr_svg };
+    load();
+  }
+  async function revoke(seat) { delete shown[seat]; const r = await SM.api("DELETE", `${base}/seats/${seat}/link`); if (r.status !== 200) error(r.body); load(); }
+
+  $("p-open").addEventListener("click", async () => { const r = await SM.api("POST", base); if (r.status !== 200) error(r.body); load(); });
+  $("p-stream").addEventListener("click", async () => {
+    const r = await SM.api("POST", `${base}/stream`, { delay_minutes: Number($("p-delay").value) });
+    if (r.status !== 200) { error(r.body); return; }
+    $("p-stream-url").textContent = r.body.url;
+  });
+  $("p-stream-off").addEventListener("click", async () => { await SM.api("DELETE", `${base}/stream`); $("p-stream-url").textContent = ""; });
+  $("p-stream-card").hidden = !root.dataset.judge;
+  load();
+  setInterval(load, 3000);
+})();

@@ -1,0 +1,38 @@
+/* The stream overlay (/overlay/{code}): a transparent strip for OBS with the seats (number, name, fouls, who left),
+   the phase and the timer, from the spectator view only (the same socket as the spectators' page). */
+"use strict";
+(function () {
+  const O = SM.strings("online-i18n");
+  const L = SM.strings("labels");
+  const $ = (id) => document.getElementById(id);
+  const root = $("overlay");
+  const clock = SM.clock($("ov-timer"));
+  const SPEECH = new Set(["speech", "muted", "last_word", "tie_speech", "defence"]);
+  function show(v) {
+    $("ov-banner").textContent = v.banner[SM.lang] || v.banner.en;
+    const box = $("ov-seats");
+    box.textContent = "";
+    for (const s of v.seats) {
+      const el = document.createElement("div");
+      el.className = "ov-seat" + (s.alive ? "" : " gone") + (SPEECH.has(v.step) && v.seat === s.seat ? " speaking" : "");
+      const f = Math.max(0, s.fouls || 0);
+      const left = s.left ? `✝ ${(L.how && L.how[s.left.how]) || s.left.how}` : "";
+      el.innerHTML = "";
+      for (const [cls, text] of [["ov-num", String(s.seat)], ["ov-name", s.name],
+        ["ov-fouls", "●".repeat(Math.min(f, 4)) + "○".repeat(Math.max(0, 4 - f))], ["ov-left", left]]) {
+        const span = document.createElement("span");
+        span.className = cls;
+        span.textContent = text;
+        el.appendChild(span);
+      }
+      el.title = SM.fmt(O.fouls, { n: f });
+      box.appendChild(el);
+    }
+  }
+  SM.follow((since) => SM.wsUrl(`/ws/watch/${encodeURIComponent(root.dataset.code)}?since=${since === null ? 0 : since}`), {
+    onMessage(m) {
+      if (m.type === "state" || m.type === "events") show(m.view);
+      else if (m.type === "timer") clock.set(m);
+    },
+  });
+})();

@@ -1,0 +1,228 @@
+/* The player's page (/play/{token}, docs/online.md): his seat's view of the table, his card (tap to reveal, tap
+   to hide), his checks, and the buttons his seat may use now — exactly the commands the server lists in
+   `legal` (the engine's legal_commands for his seat). Commands go by POST /api/play/commands with the token in
+   X-Play-Token, the seq they were decided on and a command id kept across retries. */
+"use strict";
+(function () {
+  const P = SM.strings("play-i18n");
+  const L = SM.strings("labels");
+  const fmt = SM.fmt;
+  const $ = (id) => document.getElementById(id);
+  const root = $("play");
+  const gameId = root.dataset.game;
+  const me = Number(root.dataset.seat);
+  const token = decodeURIComponent(location.pathname.split("/").pop());
+  const clock = SM.clock($("o-timer-value"));
+  const no = (n) => fmt(SM.strings("online-i18n").no, { n });
+  let V = null;
+  let legal = [];
+  let seq = 0;
+  let picked = [];      // the seats picked for the current action
+  let pickKey = "";     // which action the picks belong to
+  let busy = false;
+
+  // ------------------------------------------------------------------------------------------ the card
+  const card = $("o-card");
+  card.addEventListener("click", () => {
+    const open = card.getAttribute("aria-pressed") !== "true";
+    card.setAttribute("aria-pressed", open ? "true" : "false");
+    card.querySelector(".o-card-closed").hidden = open;
+    card.querySelector(".o-card-open").hidden = !open;
+    showChecks();
+  });
+  // the checks are as private as the card: shown only while the card is open
+  function showChecks() {
+    $("o-checks").hidden = !($("o-checks").dataset.has && card.getAttribute("aria-pressed") === "true");
+  }
+
+  function drawYou(you) {
+    if (!you || !you.role) { card.hidden = true; return; }
+    card.hidden = false;
+    card.dataset.team = you.team || "";
+    $("o-role").textContent = fmt(P.you_are, { role: (L.roles && L.roles[you.role]) || you.role });
+    $("o-team").textContent = fmt(P.team, { team: (L.teams && L.teams[you.team]) || you.team });
+    $("o-mates").textContent = you.teammates.length
+      ? fmt(P.mates, { s: you.teammates.map((m) => `${no(m.seat)} (${(L.roles && L.roles[m.role]) || m.role})`).join(", ") })
+      : "";
+    const checks = you.checks || [];
+    $("o-checks").dataset.has = checks.length ? "1" : "";
+    showChecks();
+    const ul = $("o-check-list");
+    ul.textContent = "";
+    for (const c of checks) {
+      const li = document.createElement("li");
+      const what = you.role === "don" ? (c.found ? P.found_sheriff : P.not_sheriff) : (c.found ? P.found_black : P.found_red);
+      li.textContent = fmt(P.check_line, { night: c.night, seat: c.target, what });
+      li.className = c.found ? "found" : "";
+      ul.appendChild(li);
+    }
+  }
+
+  // ------------------------------------------------------------------------------------------ actions
+  /* The actions offered now, grouped from the legal commands: {key, title, targets, build(picks), label(picks), max} */
+  function actions() {
+    const by = {};
+    for (const c of legal) (by[c.type] = by[c.type] || []).push(c);
+    const out = [];
+    if (by.nominate) {
+      out.push({ key: "nominate", title: P.nominate, targets: by.nominate.map((c) => c.target), max: 1,
+        build: (p) => ({ type: "nominate", by: me, target: p[0] }), label: (p) => fmt(P.nominate_go, { n: p[0] }) });
+    }
+    if (by.withdraw) {
+      for (const c of by.withdraw) {
+        out.push({ key: "withdraw-" + c.target, title: "", targets: [], max: 0,
+          build: () => ({ type: "withdraw", by: me, target: c.target }), label: () => fmt(P.withdraw_go, { n: c.target }) });
+      }
+    }
+    if (by.vote) {
+      out.push({ key: "vote", title: P.vote, targets: by.vote.length > 1 ? by.vote.map((c) => c.candidate) : [],
+        max: by.vote.length > 1 ? 1 : 0, fixed: by.vote.length === 1 ? by.vote[0].candidate : null,
+        build: (p) => ({ type: "vote", voter: me, candidate: p.length ? p[0] : by.vote[0].candidate }),
+        label: (p) => fmt(P.vote_go, { n: p.length ? p[0] : by.vote[0].candidate }) });
+    }
+    if (by.lift_vote) {
+      out.push({ key: "lift", title: P.lift, targets: [], max: 0,
+        build: () => ({ type: "lift_vote", voter: me }), label: () => P.lift_go });
+    }
+    if (by.shoot) {
+      out.push({ key: "shoot", title: P.shoot, targets: by.shoot.map((c) => c.target), max: 1,
+        build: (p) => ({ type: "shoot", shooter: me, target: p[0] }), label: (p) => fmt(P.shoot_go, { n: p[0] }) });
+    }
+    if (by.check) {
+      out.push({ key: "check", title: P.check, targets: by.check.map((c) => c.target), max: 1,
+        build: (p) => ({ type: "check", checker: me, target: p[0] }), label: (p) => fmt(P.check_go, { n: p[0] }) });
+    }
+    if (by.best_move) {
+      const targets = [...new Set(by.best_move.filter((c) => c.guesses.length === 1).map((c) => c.guesses[0]))];
+      out.push({ key: "best", title: P.best, targets, max: 3,
+        build: (p) => ({ type: "best_move", seat: me, guesses: p.slice() }),
+        label: (p) => fmt(P.best_go, { s: p.map(no).join(", ") }) });
+    }
+    return out;
+  }
+
+  function drawActions() {
+    const acts = actions();
+    const box = $("o-act-seats");
+    box.textContent = "";
+    const go = $("o-act-go");
+    const extra = document.querySelectorAll(".o-act-extra");
+    extra.forEach((b) => b.remove());
+    $("o-act-wait").hidden = acts.length > 0;
+    $("o-act-title").textContent = "";
+    go.hidden = true;
+    if (!acts.length) { picked = []; pickKey = ""; return; }
+    const main = acts.find((a) => a.max > 0) || acts[0];
+    if (pickKey !== main.key) { picked = []; pickKey = main.key; }
+    picked = picked.filter((s) => main.targets.includes(s));
+    $("o-act-title").textContent = main.title || "";
+    for (const t of main.targets) {
+      const b = document.createElement("button");
+      b.type = "button";
+      b.className = "o-pick";
+      b.dataset.target = String(t);
+      b.textContent = String(t);
+      b.setAttribute("aria-pressed", picked.includes(t) ? "true" : "false");
+      b.setAttribute("aria-label", `${no(t)} · ${V.seats[t - 1].name}`);
+      b.addEventListener("click", () => {
+        if (picked.includes(t)) picked = picked.filter((x) => x !== t);
+        else if (main.max === 1) picked = [t];
+        else if (picked.length < main.max) picked.push(t);
+        drawActions();
+      });
+      box.appendChild(b);
+    }
+    if (main.max === 0 || picked.length) {
+      go.hidden = false;
+      go.dataset.kind = main.key;
+      go.textContent = main.label(picked);
+      go.onclick = () => send(main.build(picked));
+    }
+    // further one-tap actions (withdrawals) below the main one
+    for (const a of acts) {
+      if (a === main) continue;
+      const b = document.createElement("button");
+      b.type = "button";
+      b.className = "ghost o-act-extra";
+      b.dataset.kind = a.key;
+      b.textContent = a.label([]);
+      b.addEventListener("click", () => send(a.build([])));
+      go.after(b);
+    }
+  }
+
+  function feedback(text, cls) {
+    const el = $("o-feedback");
+    el.textContent = text || "";
+    el.className = "o-feedback " + (cls || "");
+  }
+
+  async function send(command) {
+    if (busy) return;
+    busy = true;
+    const body = { game_id: gameId, command, expected_seq: seq, command_id: SM.uuid() };
+    feedback(P.sending, "saving");
+    document.querySelectorAll("#o-actions button").forEach((b) => { b.disabled = true; });
+    try {
+      for (let attempt = 0; attempt < 6; attempt++) {
+        let r;
+        try {
+          r = await fetch("/api/play/commands", {
+            method: "POST", credentials: "omit",
+            headers: { "Content-Type": "application/json", Accept: "application/json", "X-Play-Token": token },
+            body: JSON.stringify(body),
+          });
+        } catch (e) {
+          feedback(P.retry, "warn");
+          await new Promise((res) => setTimeout(res, 800 * (attempt + 1)));
+          continue;   // the same command id: never applied twice
+        }
+        let data = null;
+        try { data = await r.json(); } catch (e) { data = null; }
+        if (r.status === 200) { feedback(P.done, "ok"); picked = []; root.dataset.sent = String((Number(root.dataset.sent) || 0) + 1); return; }
+        if (r.status === 401) { feedback(P.revoked, "error"); return; }
+        if (data && data.error && data.error.code === "stale") { feedback(P.stale, "warn"); return; }
+        feedback(SM.errorText(data), "error");
+        return;
+      }
+    } finally {
+      busy = false;
+      document.querySelectorAll("#o-actions button").forEach((b) => { b.disabled = false; });
+    }
+  }
+
+  // ------------------------------------------------------------------------------------------ the table
+  function show(m) {
+    V = m.view;
+    legal = m.legal || [];
+    seq = m.next_seq;
+    root.dataset.seq = String(seq);
+    root.dataset.step = V.step;
+    document.documentElement.classList.toggle("night", V.phase === "night");
+    $("o-banner").textContent = V.banner[SM.lang] || V.banner.en;
+    const mine = V.seats[me - 1];
+    $("o-info").textContent = !mine.alive && !V.over ? P.dead : SM.infoLine(V);
+    drawYou(V.you);
+    SM.board($("o-seats"), V, { me });
+    drawActions();
+  }
+
+  SM.follow(() => SM.wsUrl("/ws/play"), {
+    hello: (since) => ({ type: "hello", token, since: since === null ? 0 : since }),
+    onLink: (s, code) => {
+      SM.linkState($("o-link"), s === "gone" ? "offline" : s);
+      if (s === "gone" && code === 4401) { feedback(P.revoked, "error"); $("o-link").dataset.state = "gone"; }
+    },
+    onMessage(m) {
+      if (m.type === "state" || m.type === "events") show(m);
+      else if (m.type === "timer") clock.set(m);
+      else if (m.type === "error" && m.error && m.error.code === "revoked") feedback(P.revoked, "error");
+    },
+  });
+  // keep the phone awake while the game runs
+  if (navigator.wakeLock) {
+    const lock = () => navigator.wakeLock.request("screen").catch(() => {});
+    lock();
+    document.addEventListener("visibilitychange", () => { if (document.visibilityState === "visible") lock(); });
+  }
+})();

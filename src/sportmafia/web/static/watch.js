@@ -1,0 +1,236 @@
+/* Online play, shared by the player's page, the spectators' page and the overlay (docs/online.md):
+   SM.follow(urlFn, opts) keeps one WebSocket open, reconnecting with backoff and resuming from the last seq;
+   SM.board draws the table from a view (the engine's view for this viewer, as the server sent it);
+   SM.clock runs the host's timer. On /watch/{code} it follows the table as a spectator; on /stream/{token}
+   it polls the delayed open stream. */
+"use strict";
+(function () {
+  const SM = window.SM || (window.SM = {});
+  const O = SM.strings("online-i18n");
+  const L = SM.strings("labels");
+  const fmt = SM.fmt;
+  const SPEECH = new Set(["speech", "muted", "last_word", "tie_speech", "defence"]);
+  const FINAL = new Set([4401, 4403, 4404, 4422]);
+  const no = (n) => fmt(O.no, { n });
+  const list = (xs) => xs.map(no).join(", ");
+
+  /* A socket that resumes: opts.hello(since) → the first message to send (or null), opts.onMessage(m),
+     opts.onLink(state) with "live" | "offline" | "gone". Messages carry seqs; an `events` message whose
+     `since` is not the seq we hold is not applied: the socket is reopened from our seq. */
+  SM.follow = function (urlFn, opts) {
+    const st = { since: null, ws: null, attempt: 0, closed: false, timer: null, last: 0 };
+    function schedule() {
+      if (st.closed) return;
+      const delay = Math.min(10000, 400 * 2 ** st.attempt) * (0.75 + Math.random() * 0.5);
+      st.attempt += 1;
+      clearTimeout(st.timer);
+      st.timer = setTimeout(open, delay);
+    }
+    function open() {
+      if (st.closed) return;
+      let ws;
+      try { ws = new WebSocket(urlFn(st.since)); } catch (e) { schedule(); return; }
+      st.ws = ws;
+      st.last = Date.now();
+      ws.onopen = () => {
+        const hello = opts.hello ? opts.hello(st.since) : null;
+        if (hello) ws.send(JSON.stringify(hello));
+      };
+      ws.onmessage = (e) => {
+        st.last = Date.now();
+        let m;
+        try { m = JSON.parse(e.data); } catch (err) { return; }
+        if (m.type === "state" || m.type === "events") {
+          if (m.type === "events" && m.since !== st.since) { ws.close(); return; }
+          st.attempt = 0;
+          st.since = m.next_seq;
+          if (opts.onLink) opts.onLink("live");
+        }
+        if (opts.onMessage) opts.onMessage(m);
+      };
+      ws.onclose = (e) => {
+        if (st.ws !== ws) return;
+        st.ws = null;
+        if (FINAL.has(e.code)) { if (opts.onLink) opts.onLink("gone", e.code); return; }
+        if (opts.onLink) opts.onLink("offline");
+        schedule();
+      };
+    }
+    setInterval(() => { if (st.ws && Date.now() - st.last > 50000) st.ws.close(); }, 5000);
+    const wake = () => {
+      if (st.closed || st.ws) return;
+      st.attempt = 0; clearTimeout(st.timer); open();
+    };
+    window.addEventListener("online", wake);
+    document.addEventListener("visibilitychange", () => { if (document.visibilityState === "visible") wake(); });
+    open();
+    return {
+      get since() { return st.since; },
+      close() { st.closed = true; clearTimeout(st.timer); if (st.ws) st.ws.close(1000); },
+    };
+  };
+
+  SM.wsUrl = function (path) {
+    const proto = location.protocol === "https:" ? "wss:" : "ws:";
+    return `${proto}//${location.host}${path}`;
+  };
+
+  /* The host's timer: {running, left, total, at (server time), now (server time when sent)}. */
+  SM.clock = function (el) {
+    let t = null, skew = 0;
+    function left() {
+      if (!t) return null;
+      if (!t.running) return t.left;
+      const serverNow = Date.now() / 1000 - skew;
+      return Math.max(0, t.left - (serverNow - t.at));
+    }
+    function draw() {
+      const s = left();
+      if (s === null) { el.textContent = "–:––"; return; }
+      const whole = Math.ceil(s);
+      el.textContent = `${Math.floor(whole / 60)}:${String(whole % 60).padStart(2, "0")}`;
+      const box = el.parentElement;
+      box.classList.toggle("running", !!t.running);
+      box.classList.toggle("low", whole <= 10 && whole > 0);
+      box.classList.toggle("zero", whole === 0);
+      box.title = t.running ? O.running : O.paused;
+    }
+    setInterval(draw, 250);
+    return {
+      set(m) { t = m; skew = Date.now() / 1000 - (m.now || Date.now() / 1000); draw(); },
+      clear() { t = null; draw(); },
+    };
+  };
+
+  function badge(text, cls) {
+    const b = document.createElement("span");
+    b.className = "o-badge " + (cls || "");
+    b.textContent = text;
+    return b;
+  }
+
+  /* Draw the seats of view `v` into `root`; opts.me: the viewer's own seat (outlined); opts.onSeat(n): a tap. */
+  SM.board = function (root, v, opts) {
+    const o = opts || {};
+    root.textContent = "";
+    root.style.setProperty("--cols", v.players > 10 ? "4" : "5");
+    for (const seat of v.seats) {
+      const n = seat.seat;
+      const el = document.createElement("div");
+      el.className = "o-seat";
+      el.dataset.seat = String(n);
+      if (!seat.alive) el.classList.add("gone");
+      if (o.me === n) el.classList.add("me");
+      const speaking = SPEECH.has(v.step) && v.seat === n;
+      if (speaking) el.classList.add("speaking");
+      if (v.step === "voting" && v.seat === n) el.classList.add("ballot");
+      const head = document.createElement("div");
+      head.className = "o-seat-head";
+      const num = document.createElement("span");
+      num.className = "o-num";
+      num.textContent = String(n);
+      const fouls = document.createElement("span");
+      fouls.className = "o-fouls";
+      const f = Math.max(0, seat.fouls || 0);
+      fouls.textContent = "●".repeat(Math.min(f, 4)) + "○".repeat(Math.max(0, 4 - f));
+      fouls.setAttribute("aria-label", fmt(O.fouls, { n: f }));
+      head.append(num, fouls);
+      const name = document.createElement("span");
+      name.className = "o-name";
+      name.textContent = seat.name;
+      el.append(head, name);
+      if (seat.role) {
+        const role = document.createElement("span");
+        role.className = "o-seat-role " + (["don", "mafia"].includes(seat.role) ? "black" : "red");
+        role.textContent = (L.roles && L.roles[seat.role]) || seat.role;
+        el.appendChild(role);
+      }
+      const badges = document.createElement("div");
+      badges.className = "o-badges";
+      if (speaking) badges.appendChild(badge("♪ " + O.speaks, "speaks"));
+      if (v.step === "voting" && v.seat === n) badges.appendChild(badge("☐ " + O.ballot, "ballot"));
+      if (v.phase === "day" && seat.nominated_by && seat.nominated_by.length) {
+        badges.appendChild(badge("▲ " + fmt(O.put_up_by, { s: list(seat.nominated_by) }), "put-up"));
+      }
+      const votedFor = v.vote && v.vote.votes ? v.vote.votes[String(n)] : undefined;
+      if (votedFor !== undefined && (v.step === "voting" || v.step === "lift")) {
+        badges.appendChild(badge("✓ " + fmt(O.voted, { s: no(votedFor) }), "voted"));
+      }
+      if (v.step === "lift" && v.vote.lift.includes(n)) badges.appendChild(badge("✓ " + O.lifted, "voted"));
+      if (seat.alive && seat.muted_day !== null && seat.muted_day >= v.day) badges.appendChild(badge("∅ " + O.silent, "silent"));
+      if (seat.left) {
+        const how = (L.how && L.how[seat.left.how]) || seat.left.how;
+        const when = fmt(seat.left.phase === "night" ? O.out_night : O.out_day, { n: seat.left.day });
+        badges.appendChild(badge(`✝ ${how} · ${when}`, "left"));
+      }
+      el.appendChild(badges);
+      el.setAttribute("aria-label", [no(n), seat.name, fmt(O.fouls, { n: f }),
+        ...Array.from(badges.children, (b) => b.textContent)].join(", "));
+      if (o.onSeat) {
+        el.setAttribute("role", "button");
+        el.tabIndex = 0;
+        el.addEventListener("click", () => o.onSeat(n));
+      }
+      root.appendChild(el);
+    }
+  };
+
+  /* The public line under the banner: the ballot, the vote, the night's result, the winner. */
+  SM.infoLine = function (v) {
+    if (v.over) {
+      return v.winner ? fmt(O.winner, { team: (L.teams && L.teams[v.winner]) || v.winner }) : O.over;
+    }
+    if (v.step === "voting") {
+      const n = Object.values(v.vote.votes || {}).filter((c) => c === v.seat).length;
+      return fmt(O.vote_now, { c: v.seat, n });
+    }
+    if (v.step === "lift") return fmt(O.lift_now, { c: list(v.vote.candidates), n: v.vote.lift.length });
+    if (v.unnamed_night_fouls) return fmt(O.night_fouls, { n: v.unnamed_night_fouls });
+    if (v.phase === "day" && v.candidates && v.candidates.length) return fmt(O.on_ballot, { s: list(v.candidates) });
+    const kills = Object.values(v.night_kills || {}).filter((k) => k);
+    if (v.phase === "day" && kills.length && v.night_kills[String(v.day - 1)]) {
+      return fmt(O.killed, { s: no(v.night_kills[String(v.day - 1)]) });
+    }
+    return "";
+  };
+
+  SM.linkState = function (el, state) {
+    if (!el) return;
+    el.dataset.state = state;
+    el.textContent = state === "live" ? "● " + O.live : state === "offline" ? O.offline : O.connecting;
+  };
+
+  // ---------------------------------------------------------------------------------- the spectators' page
+  const root = document.getElementById("watch");
+  if (!root) return;
+  const $ = (id) => document.getElementById(id);
+  const clock = SM.clock($("o-timer-value"));
+  function show(v) {
+    document.documentElement.classList.toggle("night", v.phase === "night");
+    $("o-banner").textContent = v.banner[SM.lang] || v.banner.en;
+    $("o-info").textContent = SM.infoLine(v);
+    SM.board($("o-seats"), v, {});
+  }
+  if (root.dataset.stream) {
+    // the judge's open stream: the host's view as it was N minutes ago, polled
+    const token = decodeURIComponent(location.pathname.split("/").pop());
+    const poll = async () => {
+      try {
+        const r = await fetch("/api/stream/state", { headers: { "X-Stream-Token": token, Accept: "application/json" } });
+        if (r.status === 200) { SM.linkState($("o-link"), "live"); show((await r.json()).view); }
+        else SM.linkState($("o-link"), "offline");
+      } catch (e) { SM.linkState($("o-link"), "offline"); }
+    };
+    poll();
+    setInterval(poll, 5000);
+    return;
+  }
+  const code = root.dataset.code;
+  SM.follow((since) => SM.wsUrl(`/ws/watch/${encodeURIComponent(code)}?since=${since === null ? 0 : since}`), {
+    onLink: (s) => SM.linkState($("o-link"), s),
+    onMessage(m) {
+      if (m.type === "state" || m.type === "events") show(m.view);
+      else if (m.type === "timer") clock.set(m);
+    },
+  });
+})();

@@ -1,0 +1,295 @@
+"""A whole club game played online in Chromium: the host (one browser context) opens the online table on its
+panel and issues the ten seats' links; ten players (ten contexts, phones of 390x844) open their links and act
+on their own pages — nominations during their speeches, votes, the lift vote, night shots, the Don's and the
+Sheriff's checks (the answer shown to the checker alone), the best move — while the host enters only the
+host's part (Next, draws) through the API, as his console does. One player's page is closed mid-game and
+opened again from the same link, and carries on. Screenshots of a player's phone in test-artifacts/."""
+
+from __future__ import annotations
+
+import random
+import uuid
+from typing import Any
+
+from .conftest import ADMIN_PASSWORD, ARTIFACTS
+
+PHONE = {"width": 390, "height": 844}
+BLACK = ("don", "mafia")
+
+
+class Host:
+    def __init__(self, page: Any, server: str) -> None:
+        self.page = page
+        self.server = server
+        self.csrf = ""
+
+    def login(self) -> None:
+        p = self.page
+        p.goto(self.server + "/login")
+        p.fill("#login", "admin")
+        p.fill("#password", ADMIN_PASSWORD)
+        p.click("#login-submit")
+        p.wait_for_url(self.server + "/")
+        self.csrf = p.request.get(self.server + "/api/me").json()["csrf_token"]
+
+    def post(self, path: str, body: Any) -> Any:
+        r = self.page.request.post(self.server + path, data=body, headers={"X-CSRF-Token": self.csrf})
+        assert r.status == 200 or r.status == 201, (path, r.status, r.text())
+        return r.json()
+
+    def state(self, game_id: str) -> dict[str, Any]:
+        out: dict[str, Any] = self.page.request.get(f"{self.server}/api/games/{game_id}").json()
+        return out
+
+    def command(self, game_id: str, command: dict[str, Any]) -> int:
+        seq = self.state(game_id)["next_seq"]
+        body = self.post(f"/api/games/{game_id}/commands",
+                         {"command": command, "expected_seq": seq, "command_id": str(uuid.uuid4())})
+        n: int = body["next_seq"]
+        return n
+
+
+def synced(page: Any, seq: int, timeout: int = 5000) -> None:
+    """The player's page shows the game at ``seq`` (or later)."""
+    page.wait_for_function("(seq) => Number(document.getElementById('play').dataset.seq) >= seq", arg=seq,
+                           timeout=timeout)
+
+
+def tap(page: Any, kind: str, targets: tuple[int, ...] = ()) -> None:
+    """Pick the targets (if any) and press the action's button; wait until the server took it."""
+    sent = int(page.get_attribute("#play", "data-sent") or 0)
+    for t in targets:
+        page.click(f"#o-act-seats .o-pick[data-target='{t}']")
+    page.click(f"#o-act-go[data-kind='{kind}'], .o-act-extra[data-kind='{kind}']")
+    page.wait_for_function("(n) => Number(document.getElementById('play').dataset.sent || 0) > n", arg=sent)
+
+
+def shot(page: Any, name: str) -> None:
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.wait_for_timeout(150)
+    page.screenshot(path=str(ARTIFACTS / f"online-{name}-390x844.png"))
+
+
+def test_a_whole_club_game_online(browser: Any, server: str) -> None:
+    rng = random.Random(7)
+    errors: list[str] = []
+    host_ctx = browser.new_context(viewport={"width": 1024, "height": 768}, locale="ru-RU")
+    host = Host(host_ctx.new_page(), server)
+    host.page.set_default_timeout(10_000)
+    host.page.on("pageerror", lambda exc: errors.append(f"host: {exc}"))
+    host.login()
+    roster = [p["id"] for p in host.page.request.get(server + "/api/players").json()["players"]][:10]
+    game_id = host.post("/api/games", {"preset": "club", "players": 10, "roster": roster})["id"]
+
+    # the host's panel: open the table online, issue the ten links (each shown once, with its QR code)
+    panel = host.page
+    panel.goto(f"{server}/games/{game_id}/online")
+    panel.click("#p-open")
+    panel.wait_for_selector("#p-code:not(:empty)")
+    links: dict[int, str] = {}
+    for seat in range(1, 11):
+        panel.click(f"#p-seats li[data-seat='{seat}'] button")
+        panel.wait_for_selector(f"#p-seats li[data-seat='{seat}'] a.p-url")
+        links[seat] = panel.get_attribute(f"#p-seats li[data-seat='{seat}'] a.p-url", "href") or ""
+        assert "/play/" in links[seat]
+    panel.screenshot(path=str(ARTIFACTS / "online-host-panel-1024x768.png"), full_page=True)
+
+    # ten phones
+    players: dict[int, Any] = {}
+    contexts: dict[int, Any] = {}
+    for seat in range(1, 11):
+        ctx = browser.new_context(viewport=PHONE, locale="ru-RU" if seat != 2 else "en-US", is_mobile=True,
+                                  has_touch=True)
+        page = ctx.new_page()
+        page.set_default_timeout(10_000)
+        page.on("pageerror", lambda exc, s=seat: errors.append(f"seat {s}: {exc}"))
+        page.goto(links[seat])
+        page.wait_for_selector("#o-link[data-state=live]")
+        contexts[seat], players[seat] = ctx, page
+    panel.wait_for_function("() => document.querySelectorAll('#p-seats li').length === 10")
+
+    # the deal (random, by the server); the host knows the roles, the test plays by them
+    seq = host.command(game_id, {"type": "deal"})
+    st = host.state(game_id)
+    roles = {s["seat"]: s["role"] for s in st["view"]["seats"]}
+    for page in players.values():
+        synced(page, seq)
+    me = 1 if roles[1] not in BLACK else 3
+    black_seat = next(s for s in range(1, 11) if roles[s] in BLACK)
+    shot(players[me], "card-hidden")
+    players[me].click("#o-card")
+    assert players[me].is_visible(".o-card-open")
+    shot(players[me], "card-shown")
+    players[me].click("#o-card")
+    assert not players[me].is_visible(".o-card-open")
+    # a black player sees his teammates; a red player sees no one's role
+    players[black_seat].click("#o-card")
+    mates = players[black_seat].inner_text("#o-mates")
+    assert all(f"№{s}" in mates or f"No. {s}" in mates for s in range(1, 11) if roles[s] in BLACK and s != black_seat), mates
+    shot(players[black_seat], "card-black")
+    players[black_seat].click("#o-card")
+    red_text = players[me].inner_text("#play")
+    assert "мафия" not in red_text.lower().replace(players[me].inner_text("#o-role").lower(), "")
+
+    reopened = False
+    screenshots = {"vote": False, "shoot": False, "check": False, "nominate": False}
+    plan_votes: dict[tuple[int, int, int], int] = {}
+    for _ in range(400):
+        st = host.state(game_id)
+        v = st["view"]
+        seq = st["next_seq"]
+        if v["over"]:
+            break
+        step = v["step"]
+        alive = [s["seat"] for s in v["seats"] if s["alive"]]
+        kinds = {c["type"] for c in st["legal"]}
+        if not reopened and v["day"] == 2 and v["phase"] == "day":
+            # a player's phone drops: the page is closed and the same link opened again
+            victim = next(s for s in alive if s != me)
+            players[victim].close()
+            page = contexts[victim].new_page()
+            page.set_default_timeout(10_000)
+            page.on("pageerror", lambda exc, s=victim: errors.append(f"seat {s}: {exc}"))
+            page.goto(links[victim])
+            synced(page, seq)
+            players[victim] = page
+            reopened = True
+        for page in (players[s] for s in alive):
+            synced(page, seq)
+        if step == "speech" and "nominate" in kinds and v["seat"] in alive:
+            speaker = v["seat"]
+            targets = [c["target"] for c in st["legal"] if c["type"] == "nominate" and c["target"] != speaker]
+            if targets and rng.random() < 0.5 and len(v["candidates"]) < 3:
+                page = players[speaker]
+                target = rng.choice(targets)
+                page.click(f"#o-act-seats .o-pick[data-target='{target}']")
+                if not screenshots["nominate"] and speaker == me:
+                    shot(page, "nominate")
+                    screenshots["nominate"] = True
+                sent = int(page.get_attribute("#play", "data-sent") or 0)
+                page.click("#o-act-go[data-kind='nominate']")
+                page.wait_for_function("(n) => Number(document.getElementById('play').dataset.sent || 0) > n", arg=sent)
+                continue
+        if step == "voting":
+            cand = v["seat"]
+            cands = v["vote"]["candidates"]
+            voters = [c["voter"] for c in st["legal"] if c["type"] == "vote"]
+            for voter in voters:
+                early = cands[:-1] if len(cands) > 1 and rng.random() < 0.8 else cands
+                choice = plan_votes.setdefault((v["day"], len(cands), voter), rng.choice(early))
+                if choice == cand and cand != cands[-1]:
+                    if not screenshots["vote"] and voter == me:
+                        shot(players[voter], "vote")
+                        screenshots["vote"] = True
+                    tap(players[voter], "vote")
+            host.command(game_id, {"type": "advance"})
+            continue
+        if step == "lift":
+            for voter in [c["voter"] for c in st["legal"] if c["type"] == "lift_vote"]:
+                if rng.random() < 0.6:
+                    tap(players[voter], "lift")
+            host.command(game_id, {"type": "advance"})
+            continue
+        if step == "shooting":
+            shooters = sorted({c["shooter"] for c in st["legal"] if c["type"] == "shoot"})
+            reds = [s for s in alive if roles[s] not in BLACK]
+            target = rng.choice(reds)
+            for s in shooters:
+                if not screenshots["shoot"]:
+                    players[s].click(f"#o-act-seats .o-pick[data-target='{target}']")
+                    shot(players[s], "night-shot")
+                    players[s].click(f"#o-act-seats .o-pick[data-target='{target}']")  # unpick: tap() picks it
+                    screenshots["shoot"] = True
+                tap(players[s], "shoot", (target,))
+            host.command(game_id, {"type": "advance"})
+            continue
+        if step in ("check_don", "check_sheriff") and "check" in kinds:
+            checker = next(c["checker"] for c in st["legal"] if c["type"] == "check")
+            target = rng.choice([s for s in alive if s != checker])
+            tap(players[checker], "check", (target,))
+            page = players[checker]
+            page.wait_for_selector("#o-checks[data-has='1']", state="attached")
+            assert page.is_hidden("#o-checks")  # as private as the card: shown while the card is open
+            page.click("#o-card")
+            page.wait_for_selector("#o-checks:not([hidden]) li")
+            lines = page.inner_text("#o-check-list")
+            assert f"№{target}" in lines or f"No. {target}" in lines
+            if not screenshots["check"]:
+                shot(page, "check-answer")
+                screenshots["check"] = True
+            page.click("#o-card")
+            # nobody else learns it
+            for other in alive:
+                if other != checker and roles[other] not in ("don", "sheriff"):
+                    assert players[other].get_attribute("#o-checks", "data-has") in ("", None)
+                    assert players[other].inner_html("#o-check-list") == ""
+            host.command(game_id, {"type": "advance"})
+            continue
+        if step == "last_word" and "best_move" in kinds:
+            seat = v["seat"]
+            picks = tuple(rng.sample([s for s in range(1, 11) if s != seat], 3))
+            tap(players[seat], "best", picks)
+            shot(players[seat], "best-move")
+            host.command(game_id, {"type": "advance"})
+            continue
+        for draw in ("draw_first_speaker", "draw_lot"):
+            if draw in kinds:
+                host.command(game_id, {"type": draw})
+                break
+        else:
+            host.command(game_id, {"type": "advance"})
+    final = host.state(game_id)
+    assert final["view"]["over"], final["view"]["step"]
+    assert reopened
+    for page in players.values():
+        synced(page, final["next_seq"])
+    shot(players[me], "game-over")
+    # the events of the game: the players' own actions were theirs
+    events = host.page.request.get(f"{server}/api/games/{game_id}/events").json()["events"]
+    types = {e["type"] for e in events}
+    assert {"nominated", "vote_cast", "shot_fired", "checked"} <= types, types
+    assert all(screenshots.values()), screenshots
+    assert not errors, errors
+    for ctx in contexts.values():
+        ctx.close()
+    host_ctx.close()
+
+
+def test_joining_with_the_table_code(browser: Any, server: str) -> None:
+    """A phone opens /join/{code}, picks a free seat; the host confirms it on his panel; the phone is taken to
+    its seat's page."""
+    errors: list[str] = []
+    host_ctx = browser.new_context(viewport={"width": 1024, "height": 768}, locale="en-US")
+    host = Host(host_ctx.new_page(), server)
+    host.page.set_default_timeout(10_000)
+    host.page.on("pageerror", lambda exc: errors.append(f"host: {exc}"))
+    host.login()
+    roster = [p["id"] for p in host.page.request.get(server + "/api/players").json()["players"]][:10]
+    game_id = host.post("/api/games", {"preset": "club", "players": 10, "roster": roster})["id"]
+    code = host.post(f"/api/games/{game_id}/online", {})["code"]
+    host.page.goto(f"{server}/games/{game_id}/online")
+    host.page.wait_for_selector("#p-code:not(:empty)")
+
+    phone_ctx = browser.new_context(viewport=PHONE, locale="ru-RU", is_mobile=True, has_touch=True)
+    phone = phone_ctx.new_page()
+    phone.set_default_timeout(10_000)
+    phone.on("pageerror", lambda exc: errors.append(f"phone: {exc}"))
+    phone.goto(f"{server}/join/{code}")
+    phone.wait_for_selector("#j-seats .o-pick")
+    assert phone.locator("#j-seats .o-pick").count() == 10
+    phone.fill("#j-name", "Гость")
+    phone.locator("#j-seats .o-pick").nth(2).click()  # seat 3
+    phone.wait_for_function("() => document.getElementById('j-status').textContent.includes('3')")
+    shot(phone, "join-waiting")
+    # the host's panel lists the request (it polls every 3 s) and confirms it
+    host.page.wait_for_selector("#p-requests li button.primary", timeout=8000)
+    assert "Гость" in host.page.inner_text("#p-requests")
+    host.page.click("#p-requests li button.primary")
+    phone.wait_for_url("**/play/**", timeout=8000)
+    phone.wait_for_selector("#o-link[data-state=live]")
+    assert phone.get_attribute("#play", "data-seat") == "3"
+    host.page.wait_for_function("() => document.querySelector(\"#p-seats li[data-seat='3']\").textContent"
+                                ".includes('1 connected')", timeout=8000)
+    assert not errors, errors
+    phone_ctx.close()
+    host_ctx.close()

@@ -1,0 +1,236 @@
+"""The leak test of online play: random games played through the real server's WebSocket layer, with a socket
+per seat (each seat's own link) and a spectator's socket per game. The players' commands go through their own
+HTTP route (``POST /api/play/commands`` with the seat's token), the host's straight into the store (the
+host's API is not what is tested here) followed by the hub's notification, as the host's route does.
+
+For every message each client received, the test rebuilds the game as it stood at the message's seq (the
+stored log's prefix) and asserts the message is EXACTLY what the engine lets that viewer see then: the
+engine's ``view`` and ``visible_events`` from the seq the client held, and for a seat the commands
+``legal_commands(actor=seat)``; nothing more (no extra field anywhere), nothing missed (each message starts
+where the previous one ended), nothing twice. A second test adds a role to the spectator's messages and checks
+that this check fails.
+"""
+
+from __future__ import annotations
+
+import json
+import multiprocessing
+import os
+import random
+import time
+from collections.abc import Iterator
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+from typing import Any
+
+import anyio
+import pytest
+from fastapi.testclient import TestClient
+
+from sportmafia.bots.plausible import PlausibleTable
+from sportmafia.bots.random_play import random_command
+from sportmafia.engine import Command, Game, view, visible_events
+from sportmafia.rules import get_ruleset
+from sportmafia.store import Store, open_store
+from sportmafia.store import online as db
+from sportmafia.web import create_app, online
+from sportmafia.web.live import get_hub
+
+GAMES = int(os.environ.get("SPORTMAFIA_LEAK_GAMES", "500"))
+WORKERS = max(1, min(int(os.environ.get("SPORTMAFIA_LEAK_WORKERS", "2")), os.cpu_count() or 1))
+MAX_COMMANDS = 60
+"""Games are cut after this many commands (most get through the first night and into day 2: the deal, the
+black team's meeting, a day's speeches, nominations and votes, shots, the Don's and the Sheriff's checks,
+the best move); one in ten is played to its end."""
+ORIGIN = {"origin": "http://testserver"}
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[TestClient, Store]]:
+    path: Path = tmp_path_factory.mktemp("leaks") / "leaks.db"
+    store = open_store(f"sqlite:///{path}", migrate=True)
+    app = create_app(store, secret_key="leak-test")
+    with TestClient(app) as client:
+        yield client, store
+    store.close()
+
+
+def _drain(ws: Any, until_seq: int, timeout: float = 20.0) -> list[dict[str, Any]]:
+    """Every message up to the one that brings the client to ``until_seq``."""
+    async def get_all() -> list[Any]:
+        got: list[Any] = []
+        with anyio.fail_after(timeout):
+            while True:
+                message = await ws._send_rx.receive()
+                got.append(message)
+                if "text" not in message:
+                    return got
+                m = json.loads(message["text"])
+                if m.get("type") in ("state", "events") and m["next_seq"] >= until_seq:
+                    return got
+
+    out: list[dict[str, Any]] = []
+    for message in ws.portal.call(get_all):  # one call into the app's loop for all of them
+        ws._raise_on_close(message)
+        out.append(json.loads(message["text"]))
+    return out
+
+
+class Prefixes:
+    """The game as it stood at each seq (folded from the final log's prefix), shared by the viewers."""
+
+    def __init__(self, final: Game) -> None:
+        self.final = final
+        self.cache: dict[int, Game] = {}
+
+    def at(self, seq: int) -> Game:
+        game = self.cache.get(seq)
+        if game is None:
+            f = self.final
+            game = self.cache[seq] = Game.from_events(f.rules, f.n, f.log[:seq], f.names)
+        return game
+
+
+def check_messages(messages: list[dict[str, Any]], viewer: str | int, prefixes: Prefixes, since: int = 0) -> int:
+    """Assert that each message holds exactly the engine's picture for ``viewer`` at its seq (see the module
+    doc); returns how many messages were checked."""
+    held = since
+    checked = 0
+    for m in messages:
+        kind = m.get("type")
+        if kind in ("ping", "timer"):
+            assert set(m) <= {"type", "next_seq", "now", "running", "left", "total", "key", "at"}, m
+            continue
+        assert kind in ("state", "events"), m
+        assert m["since"] == held, f"{viewer}: a message from seq {m['since']} while the client held {held}"
+        assert m["next_seq"] >= held and (kind == "state" or m["next_seq"] > held), m["next_seq"]
+        game = prefixes.at(m["next_seq"])
+        expected: dict[str, Any] = {"type": kind, "since": held, "next_seq": len(game.log),
+                                    "view": view(game, viewer), "events": visible_events(game, viewer, held)}
+        if isinstance(viewer, int):
+            expected["legal"] = [c.to_json() for c in game.legal_commands(viewer)]
+        assert m == expected, f"{viewer} at seq {m['next_seq']}: the message differs from the engine's view"
+        seqs = [e["seq"] for e in m["events"]]
+        assert seqs == sorted(set(seqs)) and all(held <= s < m["next_seq"] for s in seqs)
+        held = m["next_seq"]
+        checked += 1
+    assert held == len(prefixes.final.log), f"{viewer} ended at {held}, the game at {len(prefixes.final.log)}"
+    return checked
+
+
+def _chance_free(cmd: Command, k: int) -> random.Random:
+    return random.Random(k)
+
+
+def play_one(client: TestClient, phone: TestClient, store: Store, club: int, seed: int,
+             full: bool) -> tuple[dict[str | int, list[dict[str, Any]]], Game]:
+    """Play one random game with a socket per seat and a spectator's; returns every message and the game."""
+    rng = random.Random(seed)
+    game_id = store.create_game(club, "club", 10, [f"P{i}" for i in range(1, 11)])
+    table = db.open_table(store, game_id, None)
+    tokens = {s: db.issue_seat(store, game_id, s)[0] for s in range(1, 11)}
+    hub = get_hub(client.app)  # type: ignore[arg-type]
+    mirror = Game(get_ruleset("club"), 10, [f"P{i}" for i in range(1, 11)])
+    bot = PlausibleTable(mirror, rng)
+    sockets: dict[str | int, Any] = {}
+    messages: dict[str | int, list[dict[str, Any]]] = {}
+    try:
+        for s in range(1, 11):
+            ws = client.websocket_connect("/ws/play", headers=ORIGIN).__enter__()
+            ws.send_text(json.dumps({"type": "hello", "token": tokens[s], "since": 0}))
+            sockets[s] = ws
+        sockets["spectator"] = client.websocket_connect(f"/ws/watch/{table.code}?since=0",
+                                                        headers=ORIGIN).__enter__()
+        limit = 10_000 if full else MAX_COMMANDS
+        unpublished = 0
+        for k in range(limit):
+            if mirror.over:
+                break
+            cmd = random_command(mirror, rng) if rng.random() < 0.1 else bot.next_command()
+            seat = cmd.actor_seat()
+            expected = len(mirror.log)
+            if seat is not None and rng.random() < 0.6:  # the player acts from his phone
+                r = phone.post("/api/play/commands", headers={online.TOKEN_HEADER: tokens[seat]},
+                               json={"game_id": game_id, "command": cmd.to_json(), "expected_seq": expected,
+                                     "command_id": f"c{k}"})
+                assert r.status_code == 200, (cmd, r.text)
+                mirror.execute(cmd, actor=seat)
+            else:  # the host enters it (any command, a player's too: mixed tables)
+                result = store.append(game_id, cmd, expected_seq=expected, command_id=f"h{k}",
+                                      rng=_chance_free(cmd, seed * 1000 + k))
+                mirror.execute(cmd, rng=_chance_free(cmd, seed * 1000 + k))
+                unpublished += 1
+                # the host's actions come one by one or in bursts (several hands raised at once)
+                if unpublished >= rng.randint(1, 4):
+                    hub.publish(game_id, result.next_seq)
+                    unpublished = 0
+        hub.publish(game_id, len(mirror.log))
+        final = store.load(game_id)
+        assert final.log == mirror.log
+        for viewer, ws in sockets.items():
+            messages[viewer] = _drain(ws, len(final.log))
+    finally:
+        for ws in sockets.values():
+            ws.__exit__(None, None, None)
+    return messages, final
+
+
+def run_games(seeds: list[int], folder: str) -> dict[str, int]:
+    """Play and check the games of ``seeds`` on a server of this process (a worker's share of the test)."""
+    store = open_store(f"sqlite:///{folder}/leaks-{seeds[0]}.db", migrate=True)
+    totals = {"games": 0, "messages": 0, "events": 0, "night_games": 0, "checks": 0, "over": 0}
+    try:
+        with TestClient(create_app(store, secret_key="leak-test")) as client:
+            phone = TestClient(client.app)
+            club = store.create_club("Leak test")
+            for seed in seeds:
+                messages, final = play_one(client, phone, store, club, seed, full=seed % 10 == 0)
+                prefixes = Prefixes(final)
+                for viewer, ms in messages.items():
+                    totals["messages"] += check_messages(ms, viewer, prefixes)
+                totals["games"] += 1
+                totals["events"] += len(final.log)
+                totals["night_games"] += final.day >= 2
+                totals["checks"] += len(final.checks)
+                totals["over"] += final.over
+    finally:
+        store.close()
+    return totals
+
+
+def test_random_games_leak_nothing(tmp_path: Path) -> None:
+    """GAMES games, shared among WORKERS processes (each its own server and database)."""
+    started = time.monotonic()
+    shares = [list(range(w, GAMES, WORKERS)) for w in range(WORKERS)]
+    if WORKERS == 1:
+        results = [run_games(shares[0], str(tmp_path))]
+    else:
+        with ProcessPoolExecutor(WORKERS, mp_context=multiprocessing.get_context("spawn")) as pool:
+            results = list(pool.map(run_games, shares, [str(tmp_path)] * WORKERS))
+    totals = {k: sum(r[k] for r in results) for k in results[0]}
+    elapsed = time.monotonic() - started
+    print(f"\nleak test: {totals} in {elapsed:.0f} s ({WORKERS} processes)")
+    assert totals["games"] == GAMES
+    # the games reached what must stay hidden: nights, checks, finished games
+    assert totals["night_games"] >= GAMES * 0.8 and totals["checks"] >= GAMES and totals["over"] >= GAMES // 10
+
+
+def test_a_role_in_the_spectators_messages_is_caught(server: tuple[TestClient, Store],
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    client, store = server
+    club = store.create_club("Leak test, a deliberate leak")
+    real = online.payload
+
+    def leaky(kind: str, game: Game, viewer: str | int, since: int) -> dict[str, Any]:
+        out = real(kind, game, viewer, since)
+        if viewer == "spectator" and game.roles[1]:
+            out["view"]["seats"][0]["role"] = game.roles[1]
+        return out
+
+    monkeypatch.setattr(online, "payload", leaky)
+    messages, final = play_one(client, TestClient(client.app), store, club, 424242, full=False)
+    prefixes = Prefixes(final)
+    for seat in range(1, 11):
+        check_messages(messages[seat], seat, prefixes)  # the seats' messages are still right
+    with pytest.raises(AssertionError, match="spectator"):
+        check_messages(messages["spectator"], "spectator", prefixes)

@@ -126,10 +126,15 @@ def test_a_whole_club_game_in_russian(browser: Any, server: str) -> None:
     page.set_default_timeout(10_000)
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
+    projector: Any = None
     try:
         login(page, server, "ru")
         game_id = create(page, "club", 10)
-        table = context.new_page()  # the projector's table view, following live
+        # the projector's table view, following live: a window of its own (a second tab would put the console
+        # in the background, where the browser slows its timers and animation frames)
+        projector = browser.new_context(viewport={"width": 1024, "height": 768}, locale="ru-RU",
+                                        storage_state=context.storage_state())
+        table = projector.new_page()
         table.goto(f"{server}/games/{game_id}/table")
         table.wait_for_selector("#t-link[data-state=live]")
         assert page.is_visible("#deal") and page.is_visible("#physical-deal")
@@ -261,6 +266,8 @@ def test_a_whole_club_game_in_russian(browser: Any, server: str) -> None:
         assert any(e["type"] == "protest_voted" for e in events)
         assert errors == []
     finally:
+        if projector is not None:
+            projector.close()
         context.close()
 
 

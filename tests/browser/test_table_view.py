@@ -62,6 +62,7 @@ def test_the_table_view_follows_the_console(browser: Any, server: str) -> None:
     console.set_default_timeout(10_000)
     errors: list[str] = []
     console.on("pageerror", lambda exc: errors.append(str(exc)))
+    projector: Any = None
     try:
         console.goto(server + "/login")
         console.fill("#login", "admin")
@@ -74,7 +75,11 @@ def test_the_table_view_follows_the_console(browser: Any, server: str) -> None:
         console.wait_for_function("() => { const c = document.getElementById('console');"
                                   " return c && c.dataset.step && !c.dataset.saving; }")
 
-        table = context.new_page()
+        # a window of its own, as on a projector (a second tab would put the console in the background,
+        # where the browser slows its timers and animation frames)
+        projector = browser.new_context(viewport={"width": 1024, "height": 768}, locale="ru-RU",
+                                        storage_state=context.storage_state())
+        table = projector.new_page()
         table.set_default_timeout(10_000)
         table.on("pageerror", lambda exc: errors.append(str(exc)))
         table.goto(f"{server}/games/{game_id}/table")
@@ -157,4 +162,6 @@ def test_the_table_view_follows_the_console(browser: Any, server: str) -> None:
         shoot(table, "morning-en")
         assert errors == []
     finally:
+        if projector is not None:
+            projector.close()
         context.close()

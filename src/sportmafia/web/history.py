@@ -19,12 +19,12 @@ from ..engine import events as E
 from ..engine.describe import REASON_NAMES, SANCTION_NAMES, describe, t
 from ..engine.game import NIGHT_STEPS
 from ..rules import PRESETS, RuleSet, RuleSetError, get_ruleset
-from ..store import GameNotFound, Store
+from ..store import Store
 from ..store.store import VariantRecord, VariantTaken
 from .auth import StoreDep, UserDep
 from .errors import ApiError, forbidden
 from .i18n import request_lang
-from .pages import _render, _to_login, _user
+from .pages import _render, club_game
 from .schemas import _Body
 
 router = APIRouter()
@@ -226,16 +226,10 @@ def timeline_phases(store: Store, game_id: str, lang: str) -> list[Phase]:
 
 @router.get("/games/{game_id}/timeline", include_in_schema=False)
 def timeline_page(request: Request, game_id: Annotated[str, PathParam(max_length=64)]) -> Response:
-    user = _user(request)
-    if user is None:
-        return _to_login(request)
-    store: Store = request.app.state.store
-    try:
-        summary = store.game(game_id)
-    except GameNotFound:
-        summary = None
-    if summary is None or summary.club_id != user.club_id:
-        return _render(request, "missing.html", status=404, user=user)
+    found = club_game(request, game_id)
+    if isinstance(found, Response):
+        return found
+    user, summary = found
     lang = request_lang(request)
-    return _render(request, "timeline.html", user=user, game=summary, phases=timeline_phases(store, game_id, lang),
+    return _render(request, "timeline.html", user=user, game=summary, phases=timeline_phases(request.app.state.store, game_id, lang),
                    signed=getattr(summary, "signed_at", None) is not None)

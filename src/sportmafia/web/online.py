@@ -45,7 +45,7 @@ from .auth import StoreDep, UserDep
 from .errors import ApiError, forbidden, game_not_found
 from .i18n import request_lang
 from .live import Hub, HubDep, Subscriber, get_hub, origin_matches
-from .pages import _render, _to_login, _user
+from .pages import _render, club_game
 from .schemas import CommandJson
 from .security import LoginLimiter
 
@@ -907,16 +907,10 @@ def stream_page(request: Request, token: Annotated[str, PathParam(max_length=256
 
 @router.get("/games/{game_id}/online")
 def online_page(request: Request, game_id: GameId) -> Response:
-    user = _user(request)
-    if user is None:
-        return _to_login(request)
-    store: Store = request.app.state.store
-    try:
-        summary = store.game(game_id)
-    except GameNotFound:
-        summary = None
-    if summary is None or summary.club_id != user.club_id:
-        return _render(request, "missing.html", status=404, user=user)
+    found = club_game(request, game_id)
+    if isinstance(found, Response):
+        return found
+    user, summary = found
     return _render(request, "online.html", user=user, game_id=game_id, names=list(summary.names),
                    can_host=user.role in HOST_ROLES, can_judge=user.role in JUDGE_ROLES)
 

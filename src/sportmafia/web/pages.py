@@ -14,7 +14,7 @@ from jinja2 import Environment, FileSystemLoader, select_autoescape
 
 from ..engine import FOUL_REASONS, REMOVAL_REASONS
 from ..engine.describe import HOW_NAMES, REASON_NAMES, RESULT_NAMES, ROLE_NAMES, STEP_NAMES, TEAM_NAMES, t
-from ..store import GameNotFound, Store, UserRecord
+from ..store import GameNotFound, GameSummary, Store, UserRecord
 from .i18n import LANG_COOKIE, LANGS, request_lang, translations
 
 HERE = Path(__file__).parent
@@ -77,8 +77,9 @@ def _labels(lang: str) -> dict[str, Any]:
     }
 
 
-@router.get("/games/{game_id}")
-def console_page(request: Request, game_id: Annotated[str, PathParam(max_length=64)]) -> Response:
+def club_game(request: Request, game_id: str) -> tuple[UserRecord, GameSummary] | Response:
+    """The logged-in user and his club's game ``game_id``, or the page to answer instead: the login page for
+    a visitor, "not found" for a game that is not there or not his club's."""
     user = _user(request)
     if user is None:
         return _to_login(request)
@@ -89,5 +90,14 @@ def console_page(request: Request, game_id: Annotated[str, PathParam(max_length=
         summary = None
     if summary is None or summary.club_id != user.club_id:
         return _render(request, "missing.html", status=404, user=user)
+    return user, summary
+
+
+@router.get("/games/{game_id}")
+def console_page(request: Request, game_id: Annotated[str, PathParam(max_length=64)]) -> Response:
+    found = club_game(request, game_id)
+    if isinstance(found, Response):
+        return found
+    user, _summary = found
     lang = request_lang(request)
     return _render(request, "console.html", user=user, game_id=game_id, labels=_labels(lang))

@@ -13,25 +13,18 @@ from fastapi import Path as PathParam
 from fastapi.responses import Response
 
 from ..engine.describe import HOW_NAMES, RESULT_NAMES, TEAM_NAMES, t
-from ..store import GameNotFound, Store
 from .i18n import request_lang
-from .pages import _render, _to_login, _user
+from .pages import _render, club_game
 
 router = APIRouter(include_in_schema=False)
 
 
 @router.get("/games/{game_id}/table")
 def table_page(request: Request, game_id: Annotated[str, PathParam(max_length=64)]) -> Response:
-    user = _user(request)
-    if user is None:
-        return _to_login(request)
-    store: Store = request.app.state.store
-    try:
-        summary = store.game(game_id)
-    except GameNotFound:
-        summary = None
-    if summary is None or summary.club_id != user.club_id:
-        return _render(request, "missing.html", status=404, user=user)
+    found = club_game(request, game_id)
+    if isinstance(found, Response):
+        return found
+    user, _summary = found
     lang = request_lang(request)
     labels = {
         "how": {k: t(HOW_NAMES, k, lang) for k in HOW_NAMES},

@@ -189,7 +189,9 @@ def serve(
         else:
             out.print("  password: the one in SPORTMAFIA_ADMIN_PASSWORD", markup=False)
     try:
-        uvicorn.run(web_app, host=host, port=port, log_level="info")
+        # no permessage-deflate: compressing every socket message cost the event loop more than it saved on a
+        # local network (bench/console.py)
+        uvicorn.run(web_app, host=host, port=port, log_level="info", ws_per_message_deflate=False)
     finally:
         store.close()
 

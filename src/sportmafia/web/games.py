@@ -8,6 +8,7 @@ from datetime import date
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Path, Query
+from fastapi.responses import JSONResponse
 
 from ..engine import (
     Advance,
@@ -223,13 +224,14 @@ def list_games(user: UserDep, store: StoreDep,
 
 
 @router.get("/{game_id}", summary="A game now: the host's view, the next seq and the legal commands")
-def get_game(game_id: GameId, user: UserDep, store: StoreDep) -> dict[str, Any]:
+def get_game(game_id: GameId, user: UserDep, store: StoreDep) -> JSONResponse:
     _own(store, user, game_id)
-    return _state(game_id, store.load(game_id))
+    # rendered here, in the worker thread: FastAPI's encoder would walk this large dict on the event loop
+    return JSONResponse(_state(game_id, store.load(game_id)))
 
 
 @router.post("/{game_id}/commands", summary="Append one command (expected seq, client command id; see docs/api.md)")
-def post_command(game_id: GameId, body: CommandIn, user: UserDep, store: StoreDep, hub: HubDep) -> dict[str, Any]:
+def post_command(game_id: GameId, body: CommandIn, user: UserDep, store: StoreDep, hub: HubDep) -> JSONResponse:
     _own(store, user, game_id)
     try:
         command = command_from_json(body.command.model_dump())
@@ -245,16 +247,16 @@ def post_command(game_id: GameId, body: CommandIn, user: UserDep, store: StoreDe
                        extra={"next_seq": len(game.log), "view": view(game, "host")}) from None
     if not result.replayed:
         hub.publish(game_id, result.next_seq)  # wakes the game's live connections; returns at once
-    return {"events": [feed_item(seq, event.to_json()) for seq, event in result.numbered()],
-            "next_seq": result.next_seq, "head_seq": result.head_seq, "replayed": result.replayed}
+    return JSONResponse({"events": [feed_item(seq, event.to_json()) for seq, event in result.numbered()],
+                         "next_seq": result.next_seq, "head_seq": result.head_seq, "replayed": result.replayed})
 
 
 @router.get("/{game_id}/events", summary="The log from seq `since` on, as the host sees it")
 def get_events(game_id: GameId, user: UserDep, store: StoreDep,
-               since: Annotated[int, Query(ge=0, description="The first seq wanted.")] = 0) -> dict[str, Any]:
+               since: Annotated[int, Query(ge=0, description="The first seq wanted.")] = 0) -> JSONResponse:
     _own(store, user, game_id)
     game = store.load(game_id)
-    return {"events": visible_events(game, "host", since), "next_seq": len(game.log)}
+    return JSONResponse({"events": visible_events(game, "host", since), "next_seq": len(game.log)})
 
 
 @router.get("/{game_id}/record", summary="The game record (docs/game-record.md)")

@@ -484,7 +484,7 @@ async def game_socket(websocket: WebSocket, game_id: str) -> None:
                           f"since не больше номера следующего события игры ({len(game.log)}).")
             return
         await websocket.accept()
-        await websocket.send_json(_message("state", game, viewer, since))
+        await websocket.send_json(await run_in_threadpool(_message, "state", game, viewer, since))
         conn = _Conn(websocket, store, hub, game_id, viewer, len(game.log))
         timer = await hub.stored_timer(game_id)
         if timer is not None:
@@ -530,7 +530,7 @@ async def _send_loop(conn: _Conn, sub: Subscriber) -> None:
         if sub.hint > conn.sent:
             game = await _load(conn.hub, conn.store, conn.game_id, sub.hint)
             if len(game.log) > conn.sent:
-                await ws.send_json(_message("events", game, conn.viewer, conn.sent))
+                await ws.send_json(await run_in_threadpool(_message, "events", game, conn.viewer, conn.sent))
                 conn.sent = len(game.log)
             sub.hint = max(sub.hint, conn.sent)
         if sub.timer is not None:

@@ -377,7 +377,7 @@ async def _serve(websocket: WebSocket, game_id: str, viewer: str | int, since: i
             await websocket.accept()
         conn = _Conn(websocket, asyncio.get_running_loop(), sub, game_id, viewer, len(game.log), token_id)
         reg.add(conn)
-        await websocket.send_text(reg.texts.get("state", game, game_id, viewer, since))
+        await websocket.send_text(await run_in_threadpool(reg.texts.get, "state", game, game_id, viewer, since))
         timer = await hub.stored_timer(game_id)
         if timer is not None:
             sub.timer_set(timer)
@@ -428,7 +428,8 @@ async def _send_loop(conn: _Conn, store: Store, hub: Hub, reg: Registry) -> None
         if sub.hint > conn.sent:
             game = await reg.read(hub, store, conn.game_id, sub.hint)
             if len(game.log) > conn.sent:
-                await ws.send_text(reg.texts.get("events", game, conn.game_id, conn.viewer, conn.sent))
+                await ws.send_text(await run_in_threadpool(reg.texts.get, "events", game, conn.game_id, conn.viewer,
+                                                           conn.sent))
                 conn.sent = len(game.log)
             sub.hint = max(sub.hint, conn.sent)
         if sub.timer is not None:

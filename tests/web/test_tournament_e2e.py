@@ -84,6 +84,9 @@ def play_round(tid: int, judge: Api, hosts: dict[int, Api], stage: str, number: 
     return ids
 
 
+# On SQLite only, to keep the suite within its time: the tournament's storage and every route run on both
+# databases in tests/store/test_tournaments.py and tests/web/test_tournaments_api.py.
+@pytest.mark.parametrize("db_url", ["sqlite"], indirect=True)
 def test_a_whole_tournament_through_the_api(api: Api, store: Store) -> None:
     rng = random.Random(2026)
     judge = user_client(api, "judge1", "judge")

@@ -102,10 +102,12 @@
     };
   };
 
-  function badge(text, cls) {
+  /* a badge: its text in full, and a short form shown instead on a phone (data-short, see online.css) */
+  function badge(text, cls, short) {
     const b = document.createElement("span");
     b.className = "o-badge " + (cls || "");
     b.textContent = text;
+    if (short) b.dataset.short = short;
     return b;
   }
 
@@ -147,21 +149,21 @@
       }
       const badges = document.createElement("div");
       badges.className = "o-badges";
-      if (speaking) badges.appendChild(badge("♪ " + O.speaks, "speaks"));
-      if (v.step === "voting" && v.seat === n) badges.appendChild(badge("☐ " + O.ballot, "ballot"));
+      if (speaking) badges.appendChild(badge("♪ " + O.speaks, "speaks", "♪"));
+      if (v.step === "voting" && v.seat === n) badges.appendChild(badge("☐ " + O.ballot, "ballot", "☐"));
       if (v.phase === "day" && seat.nominated_by && seat.nominated_by.length) {
-        badges.appendChild(badge("▲ " + fmt(O.put_up_by, { s: list(seat.nominated_by) }), "put-up"));
+        badges.appendChild(badge("▲ " + fmt(O.put_up_by, { s: list(seat.nominated_by) }), "put-up", "▲" + list(seat.nominated_by)));
       }
       const votedFor = v.vote && v.vote.votes ? v.vote.votes[String(n)] : undefined;
       if (votedFor !== undefined && (v.step === "voting" || v.step === "lift")) {
-        badges.appendChild(badge("✓ " + fmt(O.voted, { s: no(votedFor) }), "voted"));
+        badges.appendChild(badge("✓ " + fmt(O.voted, { s: no(votedFor) }), "voted", "✓" + no(votedFor)));
       }
-      if (v.step === "lift" && v.vote.lift.includes(n)) badges.appendChild(badge("✓ " + O.lifted, "voted"));
-      if (seat.alive && seat.muted_day !== null && seat.muted_day >= v.day) badges.appendChild(badge("∅ " + O.silent, "silent"));
+      if (v.step === "lift" && v.vote.lift.includes(n)) badges.appendChild(badge("✓ " + O.lifted, "voted", "✓"));
+      if (seat.alive && seat.muted_day !== null && seat.muted_day >= v.day) badges.appendChild(badge("∅ " + O.silent, "silent", "∅"));
       if (seat.left) {
         const how = (L.how && L.how[seat.left.how]) || seat.left.how;
         const when = fmt(seat.left.phase === "night" ? O.out_night : O.out_day, { n: seat.left.day });
-        badges.appendChild(badge(`✝ ${how} · ${when}`, "left"));
+        badges.appendChild(badge(`✝ ${how} · ${when}`, "left", `✝${seat.left.phase === "night" ? "☾" : "☀"}${seat.left.day}`));
       }
       el.appendChild(badges);
       el.setAttribute("aria-label", [no(n), seat.name, fmt(O.fouls, { n: f }),

@@ -51,10 +51,14 @@ def free_port() -> int:
         return port
 
 
-def start_server(data: Path, port: int) -> subprocess.Popen[bytes]:
+def start_server(data: Path, port: int, database_url: str | None = None) -> subprocess.Popen[bytes]:
+    """``sportmafia serve`` on 127.0.0.1:``port`` with its data in ``data`` (SQLite there, unless
+    ``database_url`` names another database); returns once it answers."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("SPORTMAFIA_")}
     env.update(SPORTMAFIA_DATA=str(data), SPORTMAFIA_ADMIN_PASSWORD=ADMIN_PASSWORD,
                SPORTMAFIA_SECRET_KEY="bench-secret", PYTHONUNBUFFERED="1")
+    if database_url:
+        env["SPORTMAFIA_DATABASE_URL"] = database_url
     log = (data / "server.log").open("wb")
     proc = subprocess.Popen([sys.executable, "-m", "sportmafia.cli", "serve", "--host", "127.0.0.1", "--port", str(port)],
                             env=env, stdout=log, stderr=subprocess.STDOUT)

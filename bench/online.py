@@ -25,7 +25,6 @@ import argparse
 import asyncio
 import contextlib
 import json
-import os
 import random
 import re
 import resource
@@ -33,7 +32,6 @@ import subprocess
 import sys
 import tempfile
 import time
-import urllib.request
 from pathlib import Path
 from typing import Any
 
@@ -50,28 +48,6 @@ from sportmafia.rules import get_ruleset
 SPECTATORS = 5
 SEQ = re.compile(r'"next_seq":(\d+)')
 KINDS = re.compile(r'^\{"type":"(state|events)"')
-
-
-def start_server_on(data: Path, port: int, database_url: str) -> subprocess.Popen[bytes]:
-    """``console.start_server`` on the database ``database_url`` instead of a temporary SQLite file."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith("SPORTMAFIA_")}
-    env.update(SPORTMAFIA_DATA=str(data), SPORTMAFIA_ADMIN_PASSWORD=ADMIN_PASSWORD, SPORTMAFIA_DATABASE_URL=database_url,
-               SPORTMAFIA_SECRET_KEY="bench-secret", PYTHONUNBUFFERED="1")
-    log = (data / "server.log").open("wb")
-    proc = subprocess.Popen([sys.executable, "-m", "sportmafia.cli", "serve", "--host", "127.0.0.1", "--port", str(port)],
-                            env=env, stdout=log, stderr=subprocess.STDOUT)
-    deadline = time.monotonic() + 60
-    while True:
-        try:
-            with urllib.request.urlopen(f"http://127.0.0.1:{port}/login", timeout=2) as r:
-                if r.status == 200:
-                    return proc
-        except OSError:
-            pass
-        if proc.poll() is not None or time.monotonic() > deadline:
-            proc.kill()
-            raise RuntimeError("the server did not start:\n" + (data / "server.log").read_text(errors="replace"))
-        time.sleep(0.1)
 
 
 class Table:
@@ -306,8 +282,7 @@ def main() -> None:
     resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))  # the server (a child) inherits it
     with tempfile.TemporaryDirectory(prefix="sportmafia-bench-") as tmp:
         port = free_port()
-        proc = (start_server_on(Path(tmp), port, args.database_url) if args.database_url
-                else start_server(Path(tmp), port))
+        proc = start_server(Path(tmp), port, args.database_url)
         try:
             result = asyncio.run(main_async(f"http://127.0.0.1:{port}", args.step, args.max_tables,
                                             args.seconds, args.warmup, args.limit_ms))

@@ -858,19 +858,16 @@ def play_page(request: Request, token: Annotated[str, PathParam(max_length=256)]
 
 @router.get("/join/{code}")
 def join_page(request: Request, code: Code) -> Response:
-    key = _address(request.client)
-    limiter = limiter_of(request.app)
-    if limiter.retry_after(key) is not None:
-        return _link_page(request, 429, "too-many")
-    tab = db.table_by_code(request.app.state.store, code)
-    if tab is None:
-        limiter.failed(key)
-        return _link_page(request, 404, "no-table")
+    tab = _table_page_or_refusal(request, code)
+    if isinstance(tab, Response):
+        return tab
     return _private(_render(request, "join.html", user=None, code=tab.code, problem=None,
                             labels=_labels(request_lang(request))))
 
 
-def _watch_like(request: Request, code: str, template: str) -> Response:
+def _table_page_or_refusal(request: Request, code: str) -> Any:
+    """The online table with this code, or the page to answer instead: 429 while the client's address is
+    rate-limited, 404 (counted as a failure) for an unknown code."""
     key = _address(request.client)
     limiter = limiter_of(request.app)
     if limiter.retry_after(key) is not None:
@@ -879,6 +876,13 @@ def _watch_like(request: Request, code: str, template: str) -> Response:
     if tab is None:
         limiter.failed(key)
         return _link_page(request, 404, "no-table")
+    return tab
+
+
+def _watch_like(request: Request, code: str, template: str) -> Response:
+    tab = _table_page_or_refusal(request, code)
+    if isinstance(tab, Response):
+        return tab
     return _render(request, template, user=None, code=tab.code, labels=_labels(request_lang(request)))
 
 

@@ -25,6 +25,7 @@ import argparse
 import asyncio
 import contextlib
 import json
+import os
 import random
 import re
 import resource
@@ -215,8 +216,19 @@ class Bench:
         self.csrf = {"X-CSRF-Token": r.json()["csrf_token"]}
 
 
+def cpu_seconds(pid: int | None) -> float:
+    """User and system CPU time of a process so far (Linux /proc), 0.0 if unknown."""
+    if pid is None:
+        return 0.0
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 async def main_async(base: str, step: int, max_tables: int, seconds: float, warmup: float,
-                     limit_ms: float) -> dict[str, Any]:
+                     limit_ms: float, server_pid: int | None = None) -> dict[str, Any]:
     bench = Bench(base)
     await bench.login()
     tables: list[Table] = []
@@ -239,9 +251,11 @@ async def main_async(base: str, step: int, max_tables: int, seconds: float, warm
         bench.samples, bench.answers, bench.fanout, bench.actions, bench.bursts, bench.errors = [], [], [], 0, 0, 0
         bench.measuring = True
         started = time.perf_counter()
+        cpu = cpu_seconds(server_pid)
         await asyncio.sleep(seconds)
         bench.measuring = False
         elapsed = time.perf_counter() - started
+        cpu = cpu_seconds(server_pid) - cpu
         sockets = sum(len(t.sockets) for t in tables)
         level: dict[str, Any] = {"bench": "online", "tables": len(tables), "sockets": sockets,
                  "p50_ms": round(percentile(bench.samples, 0.50), 1),
@@ -252,6 +266,8 @@ async def main_async(base: str, step: int, max_tables: int, seconds: float, warm
                  "fanout_p99_ms": round(percentile(bench.fanout, 0.99), 1),
                  "samples": len(bench.samples), "actions_per_s": round(bench.actions / elapsed, 1),
                  "vote_bursts": bench.bursts, "errors": bench.errors,
+                 "server_cpu": round(cpu / elapsed, 2),
+                 "server_cpu_ms_per_action": round(cpu * 1000 / max(1, bench.actions), 2),
                  "unfinished": sum(len(t.waiting) for t in tables)}
         print(json.dumps(level), file=sys.stderr, flush=True)
         if not bench.samples or level["p99_ms"] > limit_ms or bench.errors:
@@ -285,7 +301,7 @@ def main() -> None:
         proc = start_server(Path(tmp), port, args.database_url)
         try:
             result = asyncio.run(main_async(f"http://127.0.0.1:{port}", args.step, args.max_tables,
-                                            args.seconds, args.warmup, args.limit_ms))
+                                            args.seconds, args.warmup, args.limit_ms, proc.pid))
         finally:
             proc.terminate()
             try:

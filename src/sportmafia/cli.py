@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import json
 import random
 import sys
@@ -188,6 +189,11 @@ def serve(
             out.print(f"  password: {setup.password}   (shown only this once: write it down)", markup=False)
         else:
             out.print("  password: the one in SPORTMAFIA_ADMIN_PASSWORD", markup=False)
+    # What is alive now (the modules, the app, its routes and templates) lives as long as the process: moved
+    # out of the collector's reach, a full collection walks only what the games and sockets make, so its pause
+    # (which stalls every request and socket) stays short.
+    gc.collect()
+    gc.freeze()
     try:
         # no permessage-deflate: compressing every socket message cost the event loop more than it saved on a
         # local network (bench/console.py)

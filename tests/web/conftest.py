@@ -4,6 +4,8 @@ PostgreSQL test in a fresh schema; skipped with the reason when PostgreSQL canno
 
 from __future__ import annotations
 
+import os
+import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -11,7 +13,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from sportmafia.store import Store
+from sportmafia.store import Store, open_store
 from sportmafia.web import create_app, ensure_demo
 from sportmafia.web.security import CSRF_HEADER
 from tests.store.conftest import db_url, store
@@ -83,3 +85,42 @@ def anon(app_client: tuple[TestClient, int], store: Store) -> Api:
     """Not logged in."""
     client, club_id = app_client
     return Api(client, store, club_id)
+
+
+# ------------------------------------------------------------------------------------------ Redis
+REDIS_URL = os.environ.get("SPORTMAFIA_TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
+
+
+def _redis_unreachable() -> str | None:
+    try:
+        import redis
+    except ImportError:
+        return "the redis package is not installed"
+    try:
+        client = redis.Redis.from_url(REDIS_URL, socket_connect_timeout=2)
+        client.ping()
+        client.close()
+    except Exception as exc:
+        return f"Redis at {REDIS_URL} cannot be reached ({type(exc).__name__}: {exc})"
+    return None
+
+
+@pytest.fixture
+def redis_url() -> str:
+    reason = _redis_unreachable()
+    if reason is not None:
+        if os.environ.get("CI", "").lower() == "true":
+            pytest.fail(f"{reason} (CI=true: the Redis test must run)", pytrace=False)
+        print(f"\nskipping the Redis test: {reason}", file=sys.stderr)
+        pytest.skip(reason)
+    return REDIS_URL
+
+
+@pytest.fixture
+def second_store(db_url: str, store: Store) -> Iterator[Store]:
+    """Another store object on the same database (as another server process would have)."""
+    s = open_store(db_url)
+    try:
+        yield s
+    finally:
+        s.close()

@@ -6,10 +6,7 @@ database kept in step through Redis."""
 
 from __future__ import annotations
 
-import os
 import random
-import sys
-from collections.abc import Iterator
 from typing import Any
 
 import anyio
@@ -20,14 +17,13 @@ from starlette.websockets import WebSocketDisconnect
 from sportmafia.bots.random_play import random_command
 from sportmafia.engine import Game, view, visible_events
 from sportmafia.engine import views as engine_views
-from sportmafia.store import Store, open_store
+from sportmafia.store import Store
 from sportmafia.web import create_app, live
 from sportmafia.web.security import hash_password
 
 from .conftest import ADMIN_PASSWORD, Api
 
 ORIGIN = {"origin": "http://testserver"}
-REDIS_URL = os.environ.get("SPORTMAFIA_TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
 
 
 def recv(ws: Any, timeout: float = 5.0) -> dict[str, Any]:
@@ -306,41 +302,6 @@ def test_a_whole_game_leaks_nothing_to_the_table(api: Api, monkeypatch: pytest.M
 
 
 # ------------------------------------------------------------------------------------------ Redis
-def _redis_unreachable() -> str | None:
-    try:
-        import redis
-    except ImportError:
-        return "the redis package is not installed"
-    try:
-        client = redis.Redis.from_url(REDIS_URL, socket_connect_timeout=2)
-        client.ping()
-        client.close()
-    except Exception as exc:
-        return f"Redis at {REDIS_URL} cannot be reached ({type(exc).__name__}: {exc})"
-    return None
-
-
-@pytest.fixture
-def redis_url() -> str:
-    reason = _redis_unreachable()
-    if reason is not None:
-        if os.environ.get("CI", "").lower() == "true":
-            pytest.fail(f"{reason} (CI=true: the Redis test must run)", pytrace=False)
-        print(f"\nskipping the Redis test: {reason}", file=sys.stderr)
-        pytest.skip(reason)
-    return REDIS_URL
-
-
-@pytest.fixture
-def second_store(db_url: str, store: Store) -> Iterator[Store]:
-    """Another store object on the same database (as another server process would have)."""
-    s = open_store(db_url)
-    try:
-        yield s
-    finally:
-        s.close()
-
-
 def test_two_app_instances_share_moves_through_redis(
         api: Api, second_store: Store, redis_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv(live.REDIS_ENV, redis_url)

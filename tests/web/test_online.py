@@ -21,10 +21,11 @@ from sportmafia.engine import Game, view, visible_events
 from sportmafia.store import Store
 from sportmafia.store import online as db
 from sportmafia.store.models import GameEvent, SeatToken, utcnow
-from sportmafia.web import online
+from sportmafia.web import create_app, live, online
 from sportmafia.web.security import LoginLimiter
 
 from .conftest import Api
+from .test_live import _wait_connected
 
 ORIGIN = {"origin": "http://testserver"}
 
@@ -216,6 +217,32 @@ def test_revoke_and_reissue_end_the_old_link_and_its_socket(api: Api) -> None:
         with pytest.raises(WebSocketDisconnect) as exc:
             recv(ws)
         assert exc.value.code == online.CLOSE_NOT_AUTHORIZED
+
+
+def test_a_link_revoked_on_another_server_process_ends_its_socket_at_once(
+        api: Api, second_store: Store, redis_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two app instances linked by Redis: the host revokes a seat's link on one; the player's socket, open on
+    the other, is told and closed within seconds (not at its 20 s keepalive)."""
+    monkeypatch.setenv(live.REDIS_ENV, redis_url)
+    app1 = create_app(api.store, secret_key="test-secret")
+    app2 = create_app(second_store, secret_key="test-secret")
+    game_id = api.new_game()
+    with TestClient(app1) as c1, TestClient(app2) as c2:
+        for app, client in ((app1, c1), (app2, c2)):
+            client.portal.call(_wait_connected, live.get_hub(app))  # type: ignore[attr-defined]
+        host = Api(c1, api.store, api.club_id)
+        host.login()
+        open_table(host, game_id)
+        token = issue(host, game_id, 4)
+        with c2.websocket_connect("/ws/play", headers=ORIGIN) as ws:
+            hello(ws, token)
+            assert until(ws, "state")["view"]["viewer"] == 4
+            r = c1.delete(f"/api/games/{game_id}/online/seats/4/link", headers={"X-CSRF-Token": host.csrf or ""})
+            assert r.status_code == 200 and r.json()["revoked"] == 1
+            assert until(ws, "error", timeout=3)["error"]["code"] == "revoked"
+            with pytest.raises(WebSocketDisconnect) as exc:
+                recv(ws, timeout=3)
+            assert exc.value.code == online.CLOSE_NOT_AUTHORIZED
 
 
 def test_wrong_tokens_are_rate_limited(api: Api) -> None:

@@ -407,6 +407,24 @@ class Game:
         log.append(ev)
         _APPLY[type(ev)](self, ev)
 
+    def fold_in(self, events: Iterable[E.Event]) -> None:
+        """Fold events that continue this game's log (as read back from a store), without re-reading the log:
+        the game ends as ``from_events(rules, n, log + events)`` would (an ``undone`` refolds the whole log,
+        since it takes back an earlier group)."""
+        log = self.log
+        refold = False
+        for ev in events:
+            if isinstance(ev, E.Undone):
+                log.append(ev)
+                refold = True
+            elif refold:
+                log.append(ev)
+            else:
+                self._emit(ev)
+        if refold:
+            self._refold()
+        self._legal = self._step_legal = None
+
     # --- checks shared by handlers -------------------------------------------------------------------
     def _need_live_game(self) -> None:
         if self.over:

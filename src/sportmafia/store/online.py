@@ -167,9 +167,10 @@ def resolve_token(store: Store, token: str) -> SeatAuth | None:
     """The seat a live token opens, or None (unknown or revoked)."""
     if not token or len(token) > 256:
         return None
-    with store._read() as s:
-        row = s.scalar(select(SeatToken).where(SeatToken.token_hash == hash_secret(token),
-                                               SeatToken.revoked_at.is_(None)))
+    with store._read_conn() as s:
+        row = s.execute(select(SeatToken.id, SeatToken.game_id, SeatToken.seat, SeatToken.created_at)
+                        .where(SeatToken.token_hash == hash_secret(token), SeatToken.revoked_at.is_(None))
+                        ).one_or_none()
         return None if row is None else SeatAuth(row.id, row.game_id, row.seat, _utc(row.created_at))
 
 
@@ -177,6 +178,13 @@ def token_live(store: Store, token_id: int) -> bool:
     with store._read() as s:
         row = s.get(SeatToken, token_id)
         return row is not None and row.revoked_at is None
+
+
+def live_token_ids(store: Store, game_id: str) -> frozenset[int]:
+    """The ids of the game's seat links that are not revoked."""
+    with store._read_conn() as s:
+        return frozenset(s.scalars(select(SeatToken.id).where(SeatToken.game_id == game_id,
+                                                              SeatToken.revoked_at.is_(None))))
 
 
 def linked_seats(store: Store, game_id: str) -> dict[int, SeatAuth]:

@@ -12,17 +12,17 @@ from __future__ import annotations
 import threading
 import uuid
 from collections import OrderedDict
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, cast
 
-from sqlalchemy import Engine, func, select
+from sqlalchemy import Connection, Engine, Table, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
-from ..engine import Command, Event, Game, event_from_json, to_record
+from ..engine import Command, Event, Game, RuleViolation, event_from_json, to_record
 from ..engine.describe import RESULT_NAMES
 from ..engine.game import Rng
 from ..errors import BilingualError
@@ -43,6 +43,11 @@ from .models import (
 )
 
 PARSED_GAMES = 512
+GAMES = cast(Table, StoredGame.__table__)
+EVENTS = cast(Table, GameEvent.__table__)
+_HEAD = select(GAMES.c.id, GAMES.c.next_seq, GAMES.c.signed_at, GAMES.c.ruleset, GAMES.c.ruleset_options,
+               GAMES.c.players, GAMES.c.names)
+"""What an append reads of the game's row (the columns ``_folded`` needs, and where the log stands)."""
 """How many games' parsed logs a store keeps in memory (the games played or watched last)."""
 
 COMMAND_ID_MAX = 64
@@ -222,7 +227,10 @@ def _variant(row: ClubVariant) -> VariantRecord:
     return VariantRecord(row.id, row.club_id, row.name, dict(row.options), _utc(row.created_at))
 
 
-def _user(row: User) -> UserRecord:
+_USER = select(User.id, User.club_id, User.login, User.password_hash, User.role, User.created_at)
+
+
+def _user(row: Any) -> UserRecord:
     return UserRecord(row.id, row.club_id, row.login, row.password_hash, row.role, _utc(row.created_at))
 
 
@@ -266,9 +274,9 @@ class _QueuedWriter:
     waited far longer than the writers ahead of it; a lock hands over at once. Writers in other processes still
     wait on the busy timeout."""
 
-    def __init__(self, sessions: sessionmaker[Session]) -> None:
+    def __init__(self, sessions: sessionmaker[Session], lock: threading.Lock) -> None:
         self._sessions = sessions
-        self._lock = threading.Lock()
+        self._lock = lock
 
     @contextmanager
     def begin(self) -> Iterator[Session]:
@@ -278,7 +286,8 @@ class _QueuedWriter:
 
 class Store:
     """Games, clubs and event logs in one database. Thread-safe; any number of processes may share the
-    database. Nothing is cached: every call reads what is committed.
+    database. Every call reads what is committed; only what never changes once committed is kept between
+    calls (a game's log as parsed, checked against the row's ``next_seq``).
 
     >>> store = open_store("sqlite://", migrate=True)   # an in-memory database
     >>> club = store.create_club("Demo club")
@@ -301,10 +310,35 @@ class Store:
         reader = engine.execution_options(isolation_level="REPEATABLE READ") \
             if engine.dialect.name == "postgresql" else engine
         self._read = sessionmaker(reader, expire_on_commit=False)
-        writer = sessionmaker(engine.execution_options(**{IMMEDIATE: True}), expire_on_commit=False)
-        self._write = _QueuedWriter(writer) if engine.dialect.name == "sqlite" else writer
+        immediate = engine.execution_options(**{IMMEDIATE: True})
+        writer = sessionmaker(immediate, expire_on_commit=False)
+        self._writer_lock = threading.Lock() if engine.dialect.name == "sqlite" else None
+        self._write = _QueuedWriter(writer, self._writer_lock) if self._writer_lock is not None else writer
+        # plain connections (no ORM session) for the statements every request makes
+        self._reader_engine, self._writer_engine = reader, immediate
         self._parsed: OrderedDict[str, tuple[Event, ...]] = OrderedDict()
         self._parsed_lock = threading.Lock()
+        # the folded game each append left, for the next append of that game (taken out while in use)
+        self._writable: OrderedDict[str, Game] = OrderedDict()
+        self._clubs: OrderedDict[str, int] = OrderedDict()
+        self._users: OrderedDict[int, UserRecord] = OrderedDict()
+
+    @contextmanager
+    def _read_conn(self) -> Iterator[Connection]:
+        """A read transaction on a plain connection (one snapshot, like ``_read``)."""
+        with self._reader_engine.begin() as conn:
+            yield conn
+
+    @contextmanager
+    def _write_conn(self) -> Iterator[Connection]:
+        """A write transaction on a plain connection, queued like ``_write`` (SQLite: this process's writers
+        take turns on a lock before ``BEGIN IMMEDIATE``)."""
+        if self._writer_lock is None:
+            with self._writer_engine.begin() as conn:
+                yield conn
+        else:
+            with self._writer_lock, self._writer_engine.begin() as conn:
+                yield conn
 
     def close(self) -> None:
         """Close the pooled connections."""
@@ -341,6 +375,22 @@ class Store:
                 created_at=now, updated_at=now,
             ))
         return new_id
+
+    def game_club(self, game_id: str) -> int:
+        """The club a game belongs to (raises :class:`GameNotFound`). A game never changes club, so the answer
+        is kept for the games asked about last."""
+        club = self._clubs.get(game_id)
+        if club is not None:
+            return club
+        with self._read_conn() as s:
+            club = s.scalar(select(StoredGame.club_id).where(StoredGame.id == game_id))
+        if club is None:
+            raise GameNotFound(game_id)
+        with self._parsed_lock:
+            self._clubs[game_id] = club
+            while len(self._clubs) > 4 * PARSED_GAMES:
+                self._clubs.popitem(last=False)
+        return club
 
     def game(self, game_id: str) -> GameSummary:
         """The game's summary row."""
@@ -381,10 +431,27 @@ class Store:
             return None if row is None else _user(row)
 
     def get_user(self, user_id: int) -> UserRecord | None:
-        """The user with this id, or None."""
-        with self._read() as s:
-            row = s.get(User, user_id)
-            return None if row is None else _user(row)
+        """The user with this id, or None. Asked on every request that needs a login; a user's row never
+        changes once created (the store has no way to change or remove one), so the users asked about last
+        are kept (see :meth:`known_user`)."""
+        known = self.known_user(user_id)
+        if known is not None:
+            return known
+        with self._read_conn() as s:
+            row = s.execute(_USER.where(User.id == user_id)).one_or_none()
+        if row is None:
+            return None
+        user = _user(row)
+        with self._parsed_lock:
+            self._users[user_id] = user
+            while len(self._users) > PARSED_GAMES:
+                self._users.popitem(last=False)
+        return user
+
+    def known_user(self, user_id: int) -> UserRecord | None:
+        """The user with this id if :meth:`get_user` has read it before (no database read), else None."""
+        with self._parsed_lock:
+            return self._users.get(user_id)
 
     def count_users(self) -> int:
         with self._read() as s:
@@ -542,6 +609,16 @@ class Store:
                              .order_by(GameEvent.seq))
             return [(n, event_from_json(data)) for n, data in rows]
 
+    def recent_events(self, game_id: str, seq: int, at_least: int) -> tuple[Event, ...] | None:
+        """The events from ``seq`` on, without a database read, if this process has read or appended the log
+        up to at least ``at_least`` events (a log only grows: what was committed once stays as it is); else
+        None (read them with :meth:`events_since`)."""
+        with self._parsed_lock:
+            known = self._parsed.get(game_id)
+        if known is None or len(known) < at_least or seq > len(known):
+            return None
+        return known[seq:]
+
     def timeline(self, game_id: str) -> list[tuple[int, Event, datetime]]:
         """The whole log as ``(seq, event, created_at)``: when each event was recorded (UTC)."""
         with self._read() as s:
@@ -560,7 +637,8 @@ class Store:
 
     # --- appending ------------------------------------------------------------------------------------
     def append(self, game_id: str, command: Command, *, expected_seq: int, command_id: str,
-               rng: Rng | None = None, actor: int | None = None) -> AppendResult:
+               rng: Rng | None = None, actor: int | None = None,
+               rebase: Callable[[Sequence[Event]], bool] | None = None) -> AppendResult:
         """Execute ``command`` on the stored game and append its events, in one transaction.
 
         - ``command_id`` already applied to this game: the first answer again, nothing applied
@@ -573,37 +651,50 @@ class Store:
           the command id on the first (the action event), and the game's summary columns updated.
 
         ``rng`` draws the chance commands' outcomes; ``actor`` is a seat acting from his own device (None
-        for the host or judge), as in ``Game.execute``.
+        for the host or judge), as in ``Game.execute``. ``rebase``: when the log has moved past
+        ``expected_seq``, the events recorded since are passed to it, under the write lock; if it says the
+        command still stands on them (say, only other players' hands were raised meanwhile), the command is
+        executed on the head instead of being refused, in the same transaction: a burst of hands raised at
+        once costs one transaction each, not a round of retries.
         """
         if not command_id or len(command_id) > COMMAND_ID_MAX:
             raise ValueError(f"a command id is a non-empty string of at most {COMMAND_ID_MAX} characters")
         try:
-            with self._write.begin() as s:
+            with self._write_conn() as s:
                 # PostgreSQL: FOR NO KEY UPDATE makes appenders of one game wait for each other.
                 # SQLite: BEGIN IMMEDIATE (the write session) has already taken the database's write lock.
-                row = self._get(s, game_id, lock=True)
+                # Plain statements rather than ORM objects: this is the hot path of every host's action.
+                head = s.execute(_HEAD.where(GAMES.c.id == game_id).with_for_update(key_share=True)).one_or_none()
+                if head is None:
+                    raise GameNotFound(game_id)
                 prior = self._seq_of_command(s, game_id, command_id)
                 if prior is not None:
-                    return self._replayed(s, row, prior)
-                if row.signed_at is not None:
-                    raise GameLocked(game_id, _utc(row.signed_at))
-                if expected_seq != row.next_seq:
-                    raise StaleSequence(game_id, expected_seq, row.next_seq)
-                game = self._folded(s, row)
-                events = game.execute(command, rng=rng, actor=actor)  # RuleViolation: rolled back, nothing written
-                first = row.next_seq
+                    return self._replayed(s, game_id, head.next_seq, prior)
+                if head.signed_at is not None:
+                    raise GameLocked(game_id, _utc(head.signed_at))
+                game = self._take_folded(s, head)
+                if expected_seq != head.next_seq and (
+                        rebase is None or not 0 <= expected_seq < head.next_seq
+                        or not rebase(game.log[expected_seq:])):
+                    self._keep_folded(game_id, game)
+                    raise StaleSequence(game_id, expected_seq, head.next_seq)
+                try:
+                    events = game.execute(command, rng=rng, actor=actor)
+                except RuleViolation:
+                    self._keep_folded(game_id, game)  # the engine changed nothing; rolled back, nothing written
+                    raise
+                first = head.next_seq
                 now = utcnow()
-                s.add_all([
-                    GameEvent(game_id=game_id, seq=first + i, type=ev.type, data=ev.to_json(),
-                              command_id=command_id if i == 0 else None, created_at=now)
+                s.execute(insert(EVENTS), [
+                    {"game_id": game_id, "seq": first + i, "type": ev.type, "data": ev.to_json(),
+                     "command_id": command_id if i == 0 else None, "created_at": now}
                     for i, ev in enumerate(events)
                 ])
-                row.next_seq = first + len(events)
-                row.status = _status(game)
-                row.winner = game.winner
-                row.result = game.result if game.over else None
-                row.updated_at = now
+                s.execute(update(GAMES).where(GAMES.c.id == game_id).values(
+                    next_seq=first + len(events), status=_status(game), winner=game.winner,
+                    result=game.result if game.over else None, updated_at=now))
             self._remember(game_id, tuple(game.log))  # committed: the next fold reads nothing of the log
+            self._keep_folded(game_id, game)
             return AppendResult(tuple(events), first, first + len(events), first + len(events))
         except IntegrityError:
             # Lost a race that the lock did not prevent: the (game_id, seq) key or the command id is taken.
@@ -612,10 +703,10 @@ class Store:
             row = self._get(s, game_id)
             prior = self._seq_of_command(s, game_id, command_id)
             if prior is not None:
-                return self._replayed(s, row, prior)
+                return self._replayed(s, game_id, row.next_seq, prior)
             last = s.scalar(select(func.max(GameEvent.seq)).where(GameEvent.game_id == game_id))
-            head = max(row.next_seq, -1 if last is None else last + 1)
-        raise StaleSequence(game_id, expected_seq, head)
+            at = max(row.next_seq, -1 if last is None else last + 1)
+        raise StaleSequence(game_id, expected_seq, at)
 
     # --- helpers --------------------------------------------------------------------------------------
     @staticmethod
@@ -625,7 +716,7 @@ class Store:
             raise GameNotFound(game_id)
         return row
 
-    def _events(self, s: Session, row: StoredGame) -> tuple[Event, ...]:
+    def _events(self, s: Session | Connection, row: Any) -> tuple[Event, ...]:
         """The game's log as events. Logs only grow, so the events parsed before are kept (for the games used
         last) and only the rows after them are read: a log of 400 events took ~8 ms to read and parse whole."""
         cached = self._parsed.get(row.id)
@@ -649,19 +740,35 @@ class Store:
             while len(self._parsed) > PARSED_GAMES:
                 self._parsed.popitem(last=False)
 
-    def _folded(self, s: Session, row: StoredGame) -> Game:
+    def _take_folded(self, s: Session | Connection | Connection, row: Any) -> Game:
+        """The game as folded by the last append here, if the log has not moved since (then nobody else holds
+        it: it is taken out of the cache until this append is committed), else folded from the log."""
+        with self._parsed_lock:
+            game = self._writable.pop(row.id, None)
+        if game is not None and len(game.log) == row.next_seq:
+            return game
+        return self._folded(s, row)
+
+    def _keep_folded(self, game_id: str, game: Game) -> None:
+        with self._parsed_lock:
+            self._writable[game_id] = game
+            self._writable.move_to_end(game_id)
+            while len(self._writable) > PARSED_GAMES:
+                self._writable.popitem(last=False)
+
+    def _folded(self, s: Session | Connection, row: Any) -> Game:
         rules = RuleSet.from_options({**row.ruleset_options, "name": row.ruleset})
         return Game.from_events(rules, row.players, list(self._events(s, row)), row.names)
 
     @staticmethod
-    def _seq_of_command(s: Session, game_id: str, command_id: str) -> int | None:
+    def _seq_of_command(s: Session | Connection, game_id: str, command_id: str) -> int | None:
         return s.scalar(select(GameEvent.seq).where(GameEvent.game_id == game_id,
                                                     GameEvent.command_id == command_id))
 
     @staticmethod
-    def _replayed(s: Session, row: StoredGame, first: int) -> AppendResult:
+    def _replayed(s: Session | Connection, game_id: str, next_seq: int, first: int) -> AppendResult:
         """The events of the command whose action event is ``first``: it and the consequences after it."""
-        rows = s.scalars(select(GameEvent.data).where(GameEvent.game_id == row.id, GameEvent.seq >= first)
+        rows = s.scalars(select(GameEvent.data).where(GameEvent.game_id == game_id, GameEvent.seq >= first)
                          .order_by(GameEvent.seq))
         events: list[Event] = []
         for data in rows:
@@ -669,7 +776,7 @@ class Store:
             if events and ev.action:
                 break
             events.append(ev)
-        return AppendResult(tuple(events), first, first + len(events), row.next_seq, replayed=True)
+        return AppendResult(tuple(events), first, first + len(events), next_seq, replayed=True)
 
 
 def open_store(url: str | None = None, *, migrate: bool = False, **engine_options: Any) -> Store:

@@ -6,6 +6,7 @@ import secrets
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Request
+from starlette.concurrency import run_in_threadpool
 
 from ..store import LoginTaken, Store, UserRecord
 from .errors import ApiError, forbidden, not_logged_in
@@ -15,17 +16,18 @@ from .security import LoginLimiter, hash_password, verify_password
 router = APIRouter(prefix="/api", tags=["accounts"])
 
 
-def get_store(request: Request) -> Store:
+async def get_store(request: Request) -> Store:
+    """FastAPI dependency: the app's store (async: nothing to wait for, so no worker thread is taken)."""
     store: Store = request.app.state.store
     return store
 
 
-def current_user(request: Request, store: Annotated[Store, Depends(get_store)]) -> UserRecord:
-    """The logged-in user (401 otherwise)."""
+async def current_user(request: Request, store: Annotated[Store, Depends(get_store)]) -> UserRecord:
+    """The logged-in user (401 otherwise); read in a worker thread only the first time."""
     uid = request.session.get("uid")
     if not isinstance(uid, int):
         raise not_logged_in()
-    user = store.get_user(uid)
+    user = store.known_user(uid) or await run_in_threadpool(store.get_user, uid)
     if user is None:
         request.session.clear()
         raise not_logged_in()

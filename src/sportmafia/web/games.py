@@ -232,7 +232,11 @@ def get_game(game_id: GameId, user: UserDep, store: StoreDep) -> JSONResponse:
 
 @router.post("/{game_id}/commands", summary="Append one command (expected seq, client command id; see docs/api.md)")
 def post_command(game_id: GameId, body: CommandIn, user: UserDep, store: StoreDep, hub: HubDep) -> JSONResponse:
-    _own(store, user, game_id)
+    try:
+        if store.game_club(game_id) != user.club_id:
+            raise game_not_found()
+    except GameNotFound:
+        raise game_not_found() from None
     try:
         command = command_from_json(body.command.model_dump())
     except ValueError as exc:

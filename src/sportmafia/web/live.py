@@ -28,10 +28,12 @@ import threading
 import time
 import uuid
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Annotated, Any
 from urllib.parse import urlsplit
 
+import orjson
 from fastapi import APIRouter, Depends, FastAPI, Request, WebSocket, WebSocketDisconnect
 from starlette.concurrency import run_in_threadpool
 
@@ -71,8 +73,25 @@ class Subscriber:
     timer: dict[str, Any] | None = None
     errors: list[dict[str, Any]] = field(default_factory=list)
     check_head: bool = False
+    ping_due: bool = False
+    _keepalive: asyncio.TimerHandle | None = None
 
     # these run on the subscriber's own loop
+    def arm(self) -> None:
+        """Every ``PING_SECONDS`` the connection pings its client and re-reads the game's head (one timer
+        handle per period, not one per message)."""
+        self._keepalive = self.loop.call_later(PING_SECONDS, self._ping)
+
+    def disarm(self) -> None:
+        if self._keepalive is not None:
+            self._keepalive.cancel()
+            self._keepalive = None
+
+    def _ping(self) -> None:
+        self.ping_due = self.check_head = True
+        self.wake.set()
+        self.arm()
+
     def moved(self, next_seq: int) -> None:
         if next_seq > self.hint:
             self.hint = next_seq
@@ -87,12 +106,38 @@ class Subscriber:
         self.wake.set()
 
 
+Builder = Callable[[str, Game, Any, int], dict[str, Any]]
+"""Builds one message (``kind``, the game, the viewer, the first seq the client lacks) from the engine's view."""
+
+Key = tuple[Builder, str, Any, int]
+MAX_TEXTS = 512
+
+
+def dumps(message: Any) -> str:
+    """A message as compact JSON text (UTF-8, not escaped)."""
+    return orjson.dumps(message).decode()
+
+
 @dataclass(eq=False)
-class _Folded:
-    """A game's log as last read for its connections (the same for every viewer; filtered per connection)."""
+class _Batch:
+    """The messages the game's sockets asked for while the loop ran, built together in one worker call."""
+
+    future: asyncio.Future[None]
+    keys: set[Key] = field(default_factory=set)
+    at_least: int = 0
+    started: bool = False
+
+
+@dataclass(eq=False)
+class _Feed:
+    """One game as this process's sockets follow it: the game as last read (folded forward with the new events
+    only, touched only under ``lock`` in a worker thread) and, for that version, the messages already built:
+    ``version`` is ``(next seq, {key: text})``, replaced whole when the game moves on."""
 
     game: Game | None = None
     lock: threading.Lock = field(default_factory=threading.Lock)
+    version: tuple[int, dict[Key, str]] = (-1, {})
+    batch: _Batch | None = None  # on the event loop: the batch still collecting keys
 
 
 class Hub:
@@ -102,67 +147,144 @@ class Hub:
         self.redis_url = redis_url or None
         self.origin = uuid.uuid4().hex
         self._subs: dict[str, set[Subscriber]] = {}
-        self._games: dict[str, _Folded] = {}
+        self._feeds: dict[str, _Feed] = {}
         self._lock = threading.Lock()
         self._timers: OrderedDict[str, dict[str, Any]] = OrderedDict()
         self._loop: asyncio.AbstractEventLoop | None = None
         self._listener: asyncio.Task[None] | None = None
         self._redis: Any = None
         self._sending: set[asyncio.Task[None]] = set()
+        self._shared: dict[tuple[str, str], tuple[float, asyncio.Future[Any]]] = {}
+        self.revoke_handler: Callable[[list[int]], Any] | None = None
         self.redis_connected = asyncio.Event()
         self.client_name = f"sportmafia-live-{self.origin[:12]}"
 
     # --- local subscriptions
     def subscribe(self, game_id: str) -> Subscriber:
         sub = Subscriber(game_id, asyncio.get_running_loop())
+        sub.arm()
         with self._lock:
             self._subs.setdefault(game_id, set()).add(sub)
         return sub
 
     def unsubscribe(self, sub: Subscriber) -> None:
+        sub.disarm()
         with self._lock:
             subs = self._subs.get(sub.game_id)
             if subs is not None:
                 subs.discard(sub)
                 if not subs:
                     del self._subs[sub.game_id]
-                    self._games.pop(sub.game_id, None)
+                    self._feeds.pop(sub.game_id, None)
 
     def _local(self, game_id: str) -> list[Subscriber]:
         with self._lock:
             return list(self._subs.get(game_id, ()))
 
-    def game(self, store: Store, game_id: str, at_least: int) -> Game:
-        """The game with at least ``at_least`` events (if the store has them), shared by the game's
-        connections: the events are read once for all of them, and only the new ones (``events_since``),
-        folded onto the log already read. Blocking: call it in the threadpool."""
+    async def render(self, store: Store, game_id: str, at_least: int, key: Key) -> tuple[int, str]:
+        """The message ``key`` (builder, kind, viewer, since) built on the game with at least ``at_least``
+        events if the store has them, and the game's next seq it was built on. The game is read once for all
+        its sockets (only the new events, folded onto the last read), and every message the sockets that woke
+        together ask for is built in ONE worker call; a message asked for twice (the spectators of a table) is
+        built once."""
         with self._lock:
-            folded = self._games.get(game_id)
-            if folded is None:
-                folded = self._games[game_id] = _Folded()
-        with folded.lock:
-            game = folded.game
-            if game is not None and len(game.log) >= at_least:
-                return game
+            feed = self._feeds.get(game_id)
+            if feed is None:
+                feed = self._feeds[game_id] = _Feed()
+        while True:
+            n, texts = feed.version
+            if n >= at_least:
+                text = texts.get(key)
+                if text is not None:
+                    return n, text
+            batch = feed.batch
+            if batch is None or batch.started:
+                loop = asyncio.get_running_loop()
+                batch = feed.batch = _Batch(loop.create_future())
+                # started after the sockets woken with this one have added their keys
+                loop.call_soon(self._start_batch, store, game_id, feed, batch)
+            batch.keys.add(key)
+            batch.at_least = max(batch.at_least, at_least)
+            await asyncio.shield(batch.future)
+            n, texts = feed.version
+            text = texts.get(key)
+            if text is not None:
+                return n, text
+            at_least = min(at_least, n)  # the store has no more: take the game as it is
+
+    def _start_batch(self, store: Store, game_id: str, feed: _Feed, batch: _Batch) -> None:
+        batch.started = True
+        if feed.batch is batch:
+            feed.batch = None
+        task = asyncio.ensure_future(run_in_threadpool(self._build, store, game_id, feed, batch.at_least,
+                                                       list(batch.keys)))
+
+        def done(t: asyncio.Future[None]) -> None:
+            if batch.future.done():
+                return
+            exc = asyncio.CancelledError() if t.cancelled() else t.exception()
+            if exc is not None:
+                batch.future.set_exception(exc)
+            else:
+                batch.future.set_result(None)
+        task.add_done_callback(done)
+
+    @staticmethod
+    def _build(store: Store, game_id: str, feed: _Feed, at_least: int, keys: list[Key]) -> None:
+        """In a worker thread: read the game forward to ``at_least`` events, then build the missing texts."""
+        with feed.lock:
+            game = feed.game
             if game is None:
                 game = store.load(game_id)
-            else:
-                new = store.events_since(game_id, len(game.log))
-                if not new:
-                    return game
-                if [seq for seq, _ in new] != list(range(len(game.log), len(game.log) + len(new))):
-                    game = store.load(game_id)  # not the log's continuation: read it whole
+            elif len(game.log) < at_least:
+                recent = store.recent_events(game_id, len(game.log), at_least)  # appended here: no read
+                if recent is not None:
+                    game.fold_in(recent)
                 else:
-                    game = Game.from_events(game.rules, game.n, [*game.log, *(ev for _, ev in new)], game.names)
-            folded.game = game
-            return game
+                    new = store.events_since(game_id, len(game.log))
+                    if [seq for seq, _ in new] == list(range(len(game.log), len(game.log) + len(new))):
+                        game.fold_in(ev for _, ev in new)
+                    else:
+                        game = store.load(game_id)  # not the log's continuation: read it whole
+            feed.game = game
+            n = len(game.log)
+            known, texts = feed.version
+            if known != n or len(texts) > MAX_TEXTS:
+                texts = {}
+            for key in keys:
+                if key not in texts:
+                    builder, kind, viewer, since = key
+                    texts[key] = dumps(builder(kind, game, viewer, min(since, n)))
+            feed.version = (n, texts)
+
+    async def shared(self, key: tuple[str, str], fn: Callable[..., Any], *args: Any, max_age: float = 1.0) -> Any:
+        """``fn(*args)`` run in a worker thread once for every caller asking with the same ``key`` within
+        ``max_age`` seconds (a table's sockets checking its head at their keepalive)."""
+        loop = asyncio.get_running_loop()
+        entry = self._shared.get(key)
+        if entry is None or loop.time() - entry[0] > max_age:
+            future: asyncio.Future[Any] = asyncio.ensure_future(run_in_threadpool(fn, *args))
+            entry = self._shared[key] = (loop.time(), future)
+
+            def forget(_f: asyncio.Future[Any], key: tuple[str, str] = key, entry: Any = entry) -> None:
+                loop.call_later(max_age, lambda: self._shared.pop(key) if self._shared.get(key) is entry else None)
+            future.add_done_callback(forget)
+        return await asyncio.shield(entry[1])
+
+    async def head(self, store: Store, game_id: str) -> int:
+        """The game's next seq as stored (read at most once a second for all its sockets)."""
+        head: int = await self.shared(("head", game_id), _stored_head, store, game_id)
+        return head
 
     def connections(self, game_id: str) -> int:
         return len(self._local(game_id))
 
     def _notify_moved(self, game_id: str, next_seq: int) -> None:
+        by_loop: dict[asyncio.AbstractEventLoop, list[Subscriber]] = {}
         for sub in self._local(game_id):
-            sub.loop.call_soon_threadsafe(sub.moved, next_seq)
+            by_loop.setdefault(sub.loop, []).append(sub)
+        for loop, subs in by_loop.items():  # one wake-up of each loop, not one per socket
+            loop.call_soon_threadsafe(_moved, subs, next_seq)
 
     def _notify_timer(self, game_id: str, timer: dict[str, Any], skip: Subscriber | None = None) -> None:
         for sub in self._local(game_id):
@@ -184,6 +306,12 @@ class Hub:
         """The game ``game_id`` has events up to ``next_seq - 1``. Callable from any thread; never blocks."""
         self._notify_moved(game_id, next_seq)
         self._to_redis({"origin": self.origin, "game": game_id, "next_seq": next_seq})
+
+    def publish_revoked(self, game_id: str, token_ids: list[int]) -> None:
+        """Seat links of ``game_id`` were revoked: the other processes close their sockets at once (this
+        process's are closed by the caller)."""
+        if token_ids:
+            self._to_redis({"origin": self.origin, "game": game_id, "revoked": token_ids})
 
     def timer(self, game_id: str) -> dict[str, Any] | None:
         with self._lock:
@@ -322,6 +450,11 @@ class Hub:
         next_seq = payload.get("next_seq")
         if isinstance(next_seq, int) and not isinstance(next_seq, bool) and next_seq >= 0:
             self._notify_moved(game_id, next_seq)
+        revoked = payload.get("revoked")
+        if isinstance(revoked, list) and self.revoke_handler is not None:
+            ids = [i for i in revoked if isinstance(i, int) and not isinstance(i, bool)]
+            if ids:
+                self.revoke_handler(ids)
         timer = payload.get("timer")
         if isinstance(timer, dict):
             try:
@@ -332,6 +465,15 @@ class Hub:
             message = {"type": "timer", **checked, "at": at if isinstance(at, int | float) else time.time()}
             self._keep_timer(game_id, message)
             self._notify_timer(game_id, message)
+
+
+def _stored_head(store: Store, game_id: str) -> int:
+    return store.game(game_id).next_seq
+
+
+def _moved(subs: list[Subscriber], next_seq: int) -> None:
+    for sub in subs:
+        sub.moved(next_seq)
 
 
 def get_hub(app: FastAPI) -> Hub:
@@ -349,8 +491,8 @@ def get_hub(app: FastAPI) -> Hub:
 _hub_lock = threading.Lock()
 
 
-def hub_of(request: Request) -> Hub:
-    """FastAPI dependency: the hub of the request's app."""
+async def hub_of(request: Request) -> Hub:
+    """FastAPI dependency: the hub of the request's app (async: no worker thread is taken)."""
     return get_hub(request.app)
 
 
@@ -435,10 +577,6 @@ class _Conn:
     sent: int  # the next seq the client will get: every event before it has been sent (or was known)
 
 
-async def _load(hub: Hub, store: Store, game_id: str, at_least: int) -> Game:
-    return await run_in_threadpool(hub.game, store, game_id, at_least)
-
-
 def _message(kind: str, game: Game, viewer: str, since: int) -> dict[str, Any]:
     return {"type": kind, "next_seq": len(game.log), "view": view(game, viewer),
             "events": visible_events(game, viewer, since)}
@@ -477,15 +615,15 @@ async def game_socket(websocket: WebSocket, game_id: str) -> None:
     viewer = VIEWERS[kind]
     sub = hub.subscribe(game_id)  # before the first read: a move during it wakes the sender again
     try:
-        game = await _load(hub, store, game_id, summary.next_seq)
-        if since > len(game.log):
+        n, text = await hub.render(store, game_id, summary.next_seq, (_message, "state", viewer, since))
+        if since > n:
             await _refuse(websocket, CLOSE_INVALID, "invalid",
-                          f"since is at most the game's next seq ({len(game.log)}).",
-                          f"since не больше номера следующего события игры ({len(game.log)}).")
+                          f"since is at most the game's next seq ({n}).",
+                          f"since не больше номера следующего события игры ({n}).")
             return
         await websocket.accept()
-        await websocket.send_json(await run_in_threadpool(_message, "state", game, viewer, since))
-        conn = _Conn(websocket, store, hub, game_id, viewer, len(game.log))
+        await websocket.send_text(text)
+        conn = _Conn(websocket, store, hub, game_id, viewer, n)
         timer = await hub.stored_timer(game_id)
         if timer is not None:
             sub.timer_set(timer)
@@ -510,28 +648,28 @@ async def game_socket(websocket: WebSocket, game_id: str) -> None:
 async def _send_loop(conn: _Conn, sub: Subscriber) -> None:
     ws = conn.websocket
     while True:
-        try:
-            await asyncio.wait_for(sub.wake.wait(), timeout=PING_SECONDS)
-        except TimeoutError:
-            sub.check_head = True
-            await ws.send_json({"type": "ping", "next_seq": conn.sent, "now": time.time()})
+        await sub.wake.wait()
         sub.wake.clear()
+        if sub.ping_due:
+            sub.ping_due = False
+            await ws.send_text(dumps({"type": "ping", "next_seq": conn.sent, "now": time.time()}))
         while sub.errors:
             await ws.send_json(sub.errors.pop(0))
         if sub.check_head:
             sub.check_head = False
             try:
-                head = (await run_in_threadpool(conn.store.game, conn.game_id)).next_seq
+                head = await conn.hub.head(conn.store, conn.game_id)
             except GameNotFound:
                 await ws.close(code=CLOSE_NOT_FOUND, reason="not-found")
                 return
             if head > sub.hint:
                 sub.hint = head
         if sub.hint > conn.sent:
-            game = await _load(conn.hub, conn.store, conn.game_id, sub.hint)
-            if len(game.log) > conn.sent:
-                await ws.send_json(await run_in_threadpool(_message, "events", game, conn.viewer, conn.sent))
-                conn.sent = len(game.log)
+            n, text = await conn.hub.render(conn.store, conn.game_id, sub.hint,
+                                            (_message, "events", conn.viewer, conn.sent))
+            if n > conn.sent:
+                await ws.send_text(text)
+                conn.sent = n
             sub.hint = max(sub.hint, conn.sent)
         if sub.timer is not None:
             timer, sub.timer = sub.timer, None

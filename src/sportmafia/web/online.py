@@ -27,6 +27,7 @@ import logging
 import re
 import threading
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Annotated, Any
 
@@ -37,14 +38,14 @@ from fastapi.responses import HTMLResponse, Response
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.concurrency import run_in_threadpool
 
-from ..engine import Game, RuleViolation, command_from_json, view, visible_events
+from ..engine import Event, Game, RuleViolation, command_from_json, view, visible_events
 from ..engine.describe import HOW_NAMES, RESULT_NAMES, ROLE_NAMES, STEP_NAMES, TEAM_NAMES, t
 from ..store import GameLocked, GameNotFound, StaleSequence, Store, UserRecord
 from ..store import online as db
 from .auth import StoreDep, UserDep
 from .errors import ApiError, forbidden, game_not_found
 from .i18n import request_lang
-from .live import Hub, HubDep, Subscriber, get_hub, origin_matches
+from .live import Hub, HubDep, Subscriber, dumps, get_hub, origin_matches
 from .pages import _render, club_game
 from .schemas import CommandJson
 from .security import LoginLimiter
@@ -196,36 +197,6 @@ def payload(kind: str, game: Game, viewer: str | int, since: int) -> dict[str, A
     return out
 
 
-class _Texts:
-    """Messages already serialized, per game version: the spectators of a table share one."""
-
-    def __init__(self) -> None:
-        self._lock = threading.Lock()
-        self._by_game: dict[str, tuple[int, dict[tuple[str, str | int, int], str]]] = {}
-
-    def get(self, kind: str, game: Game, game_id: str, viewer: str | int, since: int) -> str:
-        n = len(game.log)
-        key = (kind, viewer, since)
-        with self._lock:
-            entry = self._by_game.get(game_id)
-            if entry is not None and entry[0] == n:
-                text = entry[1].get(key)
-                if text is not None:
-                    return text
-        text = json.dumps(payload(kind, game, viewer, since), ensure_ascii=False, separators=(",", ":"))
-        with self._lock:
-            entry = self._by_game.get(game_id)
-            if entry is None or entry[0] < n:
-                entry = self._by_game[game_id] = (n, {})
-            if entry[0] == n and len(entry[1]) < 256:
-                entry[1][key] = text
-        return text
-
-    def forget(self, game_id: str) -> None:
-        with self._lock:
-            self._by_game.pop(game_id, None)
-
-
 # ------------------------------------------------------------------------------------------ connections
 @dataclass(eq=False)
 class _Conn:
@@ -250,43 +221,6 @@ class Registry:
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._conns: set[_Conn] = set()
-        self.texts = _Texts()
-        self._latest: dict[str, Game] = {}
-        self._reading: dict[str, asyncio.Future[Game]] = {}
-
-    def latest(self, game_id: str, at_least: int) -> Game | None:
-        """The game as last read here, if it has at least ``at_least`` events (no thread hop needed)."""
-        game = self._latest.get(game_id)
-        return game if game is not None and len(game.log) >= at_least else None
-
-    async def read(self, hub: Hub, store: Store, game_id: str, at_least: int) -> Game:
-        """The game with at least ``at_least`` events: as last read here, or read once (in the threadpool)
-        for all the game's connections that wake together."""
-        while True:
-            game = self.latest(game_id, at_least)
-            if game is not None:
-                return game
-            pending = self._reading.get(game_id)
-            if pending is None:
-                break
-            await asyncio.shield(pending)
-            if self.latest(game_id, at_least) is None:
-                break  # the read in flight was for an older seq: read again
-        task = asyncio.ensure_future(run_in_threadpool(hub.game, store, game_id, at_least))
-        self._reading[game_id] = task
-        try:
-            game = await asyncio.shield(task)
-        finally:
-            if self._reading.get(game_id) is task:
-                del self._reading[game_id]
-        self.keep(game_id, game)
-        return game
-
-    def keep(self, game_id: str, game: Game) -> None:
-        with self._lock:
-            known = self._latest.get(game_id)
-            if known is None or len(known.log) <= len(game.log):
-                self._latest[game_id] = game
 
     def add(self, conn: _Conn) -> None:
         with self._lock:
@@ -295,9 +229,6 @@ class Registry:
     def remove(self, conn: _Conn) -> None:
         with self._lock:
             self._conns.discard(conn)
-            if not any(c.game_id == conn.game_id for c in self._conns):
-                self.texts.forget(conn.game_id)
-                self._latest.pop(conn.game_id, None)
 
     def revoke(self, token_ids: list[int]) -> int:
         """Close the sockets opened with these tokens; returns how many."""
@@ -329,7 +260,15 @@ def registry_of(app: FastAPI) -> Registry:
             reg = getattr(app.state, "online", None)
             if reg is None:
                 reg = app.state.online = Registry()
+                get_hub(app).revoke_handler = reg.revoke  # links revoked by another process (through Redis)
     return reg
+
+
+def _revoke(app: FastAPI, game_id: str, token_ids: list[int]) -> int:
+    """Close the sockets opened with these (just revoked) links: here at once, and in the other processes at
+    once through Redis when it links them (else at their next keepalive). Returns how many closed here."""
+    get_hub(app).publish_revoked(game_id, token_ids)
+    return registry_of(app).revoke(token_ids)
 
 
 def _error(code: str, en: str, ru: str) -> dict[str, Any]:
@@ -367,21 +306,21 @@ async def _serve(websocket: WebSocket, game_id: str, viewer: str | int, since: i
     conn: _Conn | None = None
     try:
         summary = await run_in_threadpool(store.game, game_id)
-        game = await run_in_threadpool(hub.game, store, game_id, summary.next_seq)
-        if since > len(game.log):
+        n, text = await hub.render(store, game_id, summary.next_seq, (payload, "state", viewer, since))
+        if since > n:
             await _refuse(websocket, CLOSE_INVALID, "invalid",
-                          f"since is at most the game's next seq ({len(game.log)}).",
-                          f"since не больше номера следующего события игры ({len(game.log)}).", accepted)
+                          f"since is at most the game's next seq ({n}).",
+                          f"since не больше номера следующего события игры ({n}).", accepted)
             return
         if not accepted:
             await websocket.accept()
-        conn = _Conn(websocket, asyncio.get_running_loop(), sub, game_id, viewer, len(game.log), token_id)
+        conn = _Conn(websocket, asyncio.get_running_loop(), sub, game_id, viewer, n, token_id)
         reg.add(conn)
-        await websocket.send_text(await run_in_threadpool(reg.texts.get, "state", game, game_id, viewer, since))
+        await websocket.send_text(text)
         timer = await hub.stored_timer(game_id)
         if timer is not None:
             sub.timer_set(timer)
-        sender = asyncio.create_task(_send_loop(conn, store, hub, reg))
+        sender = asyncio.create_task(_send_loop(conn, store, hub))
         receiver = asyncio.create_task(_receive_loop(conn))
         done, pending = await asyncio.wait({sender, receiver}, return_when=asyncio.FIRST_COMPLETED)
         for task in pending:
@@ -401,18 +340,19 @@ async def _serve(websocket: WebSocket, game_id: str, viewer: str | int, since: i
         hub.unsubscribe(sub)
 
 
-async def _send_loop(conn: _Conn, store: Store, hub: Hub, reg: Registry) -> None:
+async def _send_loop(conn: _Conn, store: Store, hub: Hub) -> None:
     ws, sub = conn.websocket, conn.sub
     while True:
-        try:
-            await asyncio.wait_for(sub.wake.wait(), timeout=PING_SECONDS)
-        except TimeoutError:
-            sub.check_head = True
-            if conn.token_id is not None and not await run_in_threadpool(db.token_live, store, conn.token_id):
-                conn.revoked = True  # revoked by another process
-            else:
-                await ws.send_text(json.dumps({"type": "ping", "next_seq": conn.sent, "now": time.time()}))
+        await sub.wake.wait()
         sub.wake.clear()
+        if sub.ping_due:
+            sub.ping_due = False
+            # revoked by another process, without Redis to say so at once: caught at the keepalive
+            if conn.token_id is not None and conn.token_id not in await hub.shared(
+                    ("tokens", conn.game_id), db.live_token_ids, store, conn.game_id):
+                conn.revoked = True
+            else:
+                await ws.send_text(dumps({"type": "ping", "next_seq": conn.sent, "now": time.time()}))
         if conn.revoked:
             await ws.send_json(_error("revoked", "This link was revoked or replaced by the host.",
                                       "Ведущий отозвал или заменил эту ссылку."))
@@ -422,19 +362,18 @@ async def _send_loop(conn: _Conn, store: Store, hub: Hub, reg: Registry) -> None
             await ws.send_json(sub.errors.pop(0))
         if sub.check_head:
             sub.check_head = False
-            head = (await run_in_threadpool(store.game, conn.game_id)).next_seq
+            head = await hub.head(store, conn.game_id)
             if head > sub.hint:
                 sub.hint = head
         if sub.hint > conn.sent:
-            game = await reg.read(hub, store, conn.game_id, sub.hint)
-            if len(game.log) > conn.sent:
-                await ws.send_text(await run_in_threadpool(reg.texts.get, "events", game, conn.game_id, conn.viewer,
-                                                           conn.sent))
-                conn.sent = len(game.log)
+            n, text = await hub.render(store, conn.game_id, sub.hint, (payload, "events", conn.viewer, conn.sent))
+            if n > conn.sent:
+                await ws.send_text(text)
+                conn.sent = n
             sub.hint = max(sub.hint, conn.sent)
         if sub.timer is not None:
             timer, sub.timer = sub.timer, None
-            await ws.send_text(json.dumps({**timer, "now": time.time()}))
+            await ws.send_text(dumps({**timer, "now": time.time()}))
 
 
 async def _receive_loop(conn: _Conn) -> None:
@@ -583,7 +522,7 @@ def issue_link(game_id: GameId, seat: int, request: Request, user: UserDep, stor
     tab = _table_or_404(store, game_id)
     _seat_in(tab, seat)
     token, auth, revoked = db.issue_seat(store, game_id, seat)
-    closed = registry_of(request.app).revoke(revoked)
+    closed = _revoke(request.app, game_id, revoked)
     url = f"{_base(request)}/play/{token}"
     log.info("online: seat %s of game %s got a new link (%s old links revoked, %s sockets closed)",
              seat, game_id, len(revoked), closed)
@@ -598,7 +537,7 @@ def revoke_link(game_id: GameId, seat: int, request: Request, user: UserDep, sto
     tab = _table_or_404(store, game_id)
     _seat_in(tab, seat)
     revoked = db.revoke_seat(store, game_id, seat)
-    closed = registry_of(request.app).revoke(revoked)
+    closed = _revoke(request.app, game_id, revoked)
     log.info("online: seat %s of game %s: link revoked (%s sockets closed)", seat, game_id, closed)
     return {"seat": seat, "revoked": len(revoked)}
 
@@ -670,18 +609,15 @@ def _refused(auth: db.SeatAuth, what: str, code: str) -> None:
     log.warning("online: refused %s from seat %s of game %s: %s", what, auth.seat, auth.game_id, code)
 
 
-RETRIES = 20
 SAME_PHASE = frozenset({"vote_cast", "lift_vote_cast", "shot_fired", "checked", "nominated", "withdrawn",
                         "fouled", "sanctioned", "muted", "best_move_named", "kill_chosen"})
 """Events that leave the phase as it was: other players' acts (hands, shots, checks, nominations) and fouls."""
 
 
-def _same_phase(store: Store, game_id: str, seen: int, head: int) -> bool:
-    """Whether the game at ``head`` is still in the phase the player saw at ``seen``: every event recorded
-    since is another player's act or a foul (no new step, speaker, candidate, vote, departure or undo)."""
-    if not 0 <= seen <= head:
-        return False
-    return all(ev.type in SAME_PHASE for _seq, ev in store.events_since(game_id, seen))
+def _same_phase(since_seen: Sequence[Event]) -> bool:
+    """Whether the game is still in the phase the player saw: every event recorded since he decided is another
+    player's act or a foul (no new step, speaker, candidate, vote, departure or undo)."""
+    return all(ev.type in SAME_PHASE for ev in since_seen)
 
 
 @api.post("/play/commands", summary="A player's command (X-Play-Token), executed as his seat")
@@ -700,23 +636,11 @@ def play_command(body: PlayCommandIn, request: Request, store: StoreDep, hub: Hu
         _refused(auth, kind, "not-yours")
         raise ApiError(403, "not-yours", "You act only for your own seat, and only with a player's commands.",
                        "Вы действуете только за своё место и только командами игрока.")
-    expected = body.expected_seq
     try:
-        for _attempt in range(RETRIES):
-            try:
-                # the seat's own namespace of command ids: a player never gets an answer meant for another
-                # seat's id or the host's
-                result = store.append(auth.game_id, command, expected_seq=expected,
-                                      command_id=f"p{auth.seat}:{body.command_id}", actor=auth.seat)
-                break
-            except StaleSequence as exc:
-                # others acted meanwhile (hands raised at once): in the same phase, decide again on the new
-                # head; a phase that changed is refused
-                if not _same_phase(store, auth.game_id, body.expected_seq, exc.next_seq):
-                    raise
-                expected = exc.next_seq
-        else:
-            raise StaleSequence(auth.game_id, body.expected_seq, expected)
+        # the seat's own namespace of command ids: a player never gets an answer meant for another seat's id or
+        # the host's; others who acted meanwhile in the same phase (hands raised at once) do not make it stale
+        result = store.append(auth.game_id, command, expected_seq=body.expected_seq,
+                              command_id=f"p{auth.seat}:{body.command_id}", actor=auth.seat, rebase=_same_phase)
     except StaleSequence as exc:
         _refused(auth, kind, "stale")
         raise ApiError(409, "stale", "The game has moved on; look at the table again and decide.",
@@ -759,7 +683,7 @@ def join_claim(request: Request, store: StoreDep, hub: HubDep) -> dict[str, Any]
     except db.OnlineRefused:
         limiter_of(request.app).failed(key)
         raise ApiError(404, "no-request", "No such join request.", "Такой заявки нет.") from None
-    registry_of(request.app).revoke(revoked)
+    _revoke(request.app, rec.game_id, revoked)
     out: dict[str, Any] = {"id": rec.id, "seat": rec.seat, "status": rec.status}
     if token is not None:
         out["url"] = f"/play/{token}"

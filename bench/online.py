@@ -251,11 +251,11 @@ async def main_async(base: str, step: int, max_tables: int, seconds: float, warm
         bench.samples, bench.answers, bench.fanout, bench.actions, bench.bursts, bench.errors = [], [], [], 0, 0, 0
         bench.measuring = True
         started = time.perf_counter()
-        cpu = cpu_seconds(server_pid)
+        cpu, own = cpu_seconds(server_pid), time.process_time()
         await asyncio.sleep(seconds)
         bench.measuring = False
         elapsed = time.perf_counter() - started
-        cpu = cpu_seconds(server_pid) - cpu
+        cpu, own = cpu_seconds(server_pid) - cpu, time.process_time() - own
         sockets = sum(len(t.sockets) for t in tables)
         level: dict[str, Any] = {"bench": "online", "tables": len(tables), "sockets": sockets,
                  "p50_ms": round(percentile(bench.samples, 0.50), 1),
@@ -266,7 +266,7 @@ async def main_async(base: str, step: int, max_tables: int, seconds: float, warm
                  "fanout_p99_ms": round(percentile(bench.fanout, 0.99), 1),
                  "samples": len(bench.samples), "actions_per_s": round(bench.actions / elapsed, 1),
                  "vote_bursts": bench.bursts, "errors": bench.errors,
-                 "server_cpu": round(cpu / elapsed, 2),
+                 "server_cpu": round(cpu / elapsed, 2), "bench_cpu": round(own / elapsed, 2),
                  "server_cpu_ms_per_action": round(cpu * 1000 / max(1, bench.actions), 2),
                  "unfinished": sum(len(t.waiting) for t in tables)}
         print(json.dumps(level), file=sys.stderr, flush=True)

@@ -167,6 +167,8 @@ def seat(
 def serve(
     host: Annotated[str, typer.Option(help="The address to listen on.")] = "127.0.0.1",
     port: Annotated[int, typer.Option(help="The port to listen on.")] = 8000,
+    access_log: Annotated[bool, typer.Option("--access-log", help="Log every HTTP request (off by default: "
+                                             "a line per host action costs the server time)." )] = False,
 ) -> None:
     """Run the server (the host console and the JSON API) on the database of $SPORTMAFIA_DATABASE_URL (or
     SQLite in $SPORTMAFIA_DATA, ./var). The first start makes a demo club and the admin account and prints
@@ -197,7 +199,8 @@ def serve(
     try:
         # no permessage-deflate: compressing every socket message cost the event loop more than it saved on a
         # local network (bench/console.py)
-        uvicorn.run(web_app, host=host, port=port, log_level="info", ws_per_message_deflate=False)
+        uvicorn.run(web_app, host=host, port=port, log_level="info", access_log=access_log,
+                    ws_per_message_deflate=False)
     finally:
         store.close()
 

@@ -151,12 +151,17 @@ def visible_events(game: Game, viewer: Viewer, since: int = 0) -> list[dict[str,
     _check_viewer(game, viewer)
     full = viewer in ("host", "after")
     out: list[dict[str, Any]] = []
+    log = game.log
     night = False
-    for i, ev in enumerate(game.log):
+    for i in range(min(since, len(log)) - 1, -1, -1):  # the last step before ``since`` says if it is night
+        before = log[i]
+        if isinstance(before, E.Step):
+            night = before.step in NIGHT_STEPS
+            break
+    for i in range(max(since, 0), len(log)):
+        ev = log[i]
         if isinstance(ev, E.Step):
             night = ev.step in NIGHT_STEPS
-        if i < since:
-            continue
         if full:
             out.append(feed_item(i, ev.to_json()))
             continue

@@ -12,7 +12,7 @@ import secrets
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
-from sqlalchemy import select, update
+from sqlalchemy import bindparam, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
@@ -163,14 +163,16 @@ def revoke_seat(store: Store, game_id: str, seat: int) -> list[int]:
         return _revoke_seat(s, game_id, seat)
 
 
+_LIVE_TOKEN = select(SeatToken.id, SeatToken.game_id, SeatToken.seat, SeatToken.created_at).where(
+    SeatToken.token_hash == bindparam("token_hash"), SeatToken.revoked_at.is_(None))
+
+
 def resolve_token(store: Store, token: str) -> SeatAuth | None:
     """The seat a live token opens, or None (unknown or revoked)."""
     if not token or len(token) > 256:
         return None
     with store._read_conn() as s:
-        row = s.execute(select(SeatToken.id, SeatToken.game_id, SeatToken.seat, SeatToken.created_at)
-                        .where(SeatToken.token_hash == hash_secret(token), SeatToken.revoked_at.is_(None))
-                        ).one_or_none()
+        row = s.execute(_LIVE_TOKEN, {"token_hash": hash_secret(token)}).one_or_none()
         return None if row is None else SeatAuth(row.id, row.game_id, row.seat, _utc(row.created_at))
 
 

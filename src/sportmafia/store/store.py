@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, cast
 
-from sqlalchemy import Connection, Engine, Table, func, insert, select, update
+from sqlalchemy import Connection, Engine, Table, bindparam, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
@@ -43,12 +43,24 @@ from .models import (
 )
 
 PARSED_GAMES = 512
+"""How many games' parsed logs a store keeps in memory (the games played or watched last)."""
+
+# The statements every request makes, built once with bound parameters (SQLAlchemy then finds them in its
+# compiled cache without building and hashing a new statement each time).
 GAMES = cast(Table, StoredGame.__table__)
 EVENTS = cast(Table, GameEvent.__table__)
-_HEAD = select(GAMES.c.id, GAMES.c.next_seq, GAMES.c.signed_at, GAMES.c.ruleset, GAMES.c.ruleset_options,
-               GAMES.c.players, GAMES.c.names)
-"""What an append reads of the game's row (the columns ``_folded`` needs, and where the log stands)."""
-"""How many games' parsed logs a store keeps in memory (the games played or watched last)."""
+_HEAD = (select(GAMES.c.id, GAMES.c.next_seq, GAMES.c.signed_at, GAMES.c.ruleset, GAMES.c.ruleset_options,
+                GAMES.c.players, GAMES.c.names)
+         .where(GAMES.c.id == bindparam("game_id")).with_for_update(key_share=True))
+"""What an append reads of the game's row, locked (the columns ``_folded`` needs, and where the log stands)."""
+_SEQ_OF_COMMAND = select(EVENTS.c.seq).where(EVENTS.c.game_id == bindparam("game_id"),
+                                             EVENTS.c.command_id == bindparam("command_id"))
+_INSERT_EVENTS = insert(EVENTS)
+_MOVE_HEAD = (update(GAMES).where(GAMES.c.id == bindparam("game_id"))
+              .values(next_seq=bindparam("new_next_seq"), status=bindparam("new_status"),
+                      winner=bindparam("new_winner"), result=bindparam("new_result"),
+                      updated_at=bindparam("new_updated_at")))
+_CLUB_OF_GAME = select(GAMES.c.club_id).where(GAMES.c.id == bindparam("game_id"))
 
 COMMAND_ID_MAX = 64
 """The longest command id the store keeps (a UUID is 36 characters)."""
@@ -227,7 +239,8 @@ def _variant(row: ClubVariant) -> VariantRecord:
     return VariantRecord(row.id, row.club_id, row.name, dict(row.options), _utc(row.created_at))
 
 
-_USER = select(User.id, User.club_id, User.login, User.password_hash, User.role, User.created_at)
+_USER = select(User.id, User.club_id, User.login, User.password_hash, User.role, User.created_at) \
+    .where(User.id == bindparam("user_id"))
 
 
 def _user(row: Any) -> UserRecord:
@@ -383,9 +396,10 @@ class Store:
         if club is not None:
             return club
         with self._read_conn() as s:
-            club = s.scalar(select(StoredGame.club_id).where(StoredGame.id == game_id))
-        if club is None:
+            stored = s.scalar(_CLUB_OF_GAME, {"game_id": game_id})
+        if stored is None:
             raise GameNotFound(game_id)
+        club = int(stored)
         with self._parsed_lock:
             self._clubs[game_id] = club
             while len(self._clubs) > 4 * PARSED_GAMES:
@@ -438,7 +452,7 @@ class Store:
         if known is not None:
             return known
         with self._read_conn() as s:
-            row = s.execute(_USER.where(User.id == user_id)).one_or_none()
+            row = s.execute(_USER, {"user_id": user_id}).one_or_none()
         if row is None:
             return None
         user = _user(row)
@@ -664,7 +678,7 @@ class Store:
                 # PostgreSQL: FOR NO KEY UPDATE makes appenders of one game wait for each other.
                 # SQLite: BEGIN IMMEDIATE (the write session) has already taken the database's write lock.
                 # Plain statements rather than ORM objects: this is the hot path of every host's action.
-                head = s.execute(_HEAD.where(GAMES.c.id == game_id).with_for_update(key_share=True)).one_or_none()
+                head = s.execute(_HEAD, {"game_id": game_id}).one_or_none()
                 if head is None:
                     raise GameNotFound(game_id)
                 prior = self._seq_of_command(s, game_id, command_id)
@@ -685,14 +699,14 @@ class Store:
                     raise
                 first = head.next_seq
                 now = utcnow()
-                s.execute(insert(EVENTS), [
+                s.execute(_INSERT_EVENTS, [
                     {"game_id": game_id, "seq": first + i, "type": ev.type, "data": ev.to_json(),
                      "command_id": command_id if i == 0 else None, "created_at": now}
                     for i, ev in enumerate(events)
                 ])
-                s.execute(update(GAMES).where(GAMES.c.id == game_id).values(
-                    next_seq=first + len(events), status=_status(game), winner=game.winner,
-                    result=game.result if game.over else None, updated_at=now))
+                s.execute(_MOVE_HEAD, {"game_id": game_id, "new_next_seq": first + len(events),
+                                       "new_status": _status(game), "new_winner": game.winner,
+                                       "new_result": game.result if game.over else None, "new_updated_at": now})
             self._remember(game_id, tuple(game.log))  # committed: the next fold reads nothing of the log
             self._keep_folded(game_id, game)
             return AppendResult(tuple(events), first, first + len(events), first + len(events))
@@ -762,8 +776,7 @@ class Store:
 
     @staticmethod
     def _seq_of_command(s: Session | Connection, game_id: str, command_id: str) -> int | None:
-        return s.scalar(select(GameEvent.seq).where(GameEvent.game_id == game_id,
-                                                    GameEvent.command_id == command_id))
+        return s.scalar(_SEQ_OF_COMMAND, {"game_id": game_id, "command_id": command_id})
 
     @staticmethod
     def _replayed(s: Session | Connection, game_id: str, next_seq: int, first: int) -> AppendResult:

@@ -34,7 +34,7 @@ from typing import Annotated, Any
 import segno
 from fastapi import APIRouter, FastAPI, Request, WebSocket, WebSocketDisconnect
 from fastapi import Path as PathParam
-from fastapi.responses import HTMLResponse, Response
+from fastapi.responses import HTMLResponse, JSONResponse, Response
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.concurrency import run_in_threadpool
 
@@ -621,7 +621,7 @@ def _same_phase(since_seen: Sequence[Event]) -> bool:
 
 
 @api.post("/play/commands", summary="A player's command (X-Play-Token), executed as his seat")
-def play_command(body: PlayCommandIn, request: Request, store: StoreDep, hub: HubDep) -> dict[str, Any]:
+def play_command(body: PlayCommandIn, request: Request, store: StoreDep, hub: HubDep) -> JSONResponse:
     auth = seat_auth(request)
     kind = body.command.type
     if body.game_id != auth.game_id:
@@ -655,7 +655,7 @@ def play_command(body: PlayCommandIn, request: Request, store: StoreDep, hub: Hu
                        "Игра окончена, её лист подписан.") from None
     if not result.replayed:
         hub.publish(auth.game_id, result.next_seq)
-    return {"next_seq": result.head_seq, "replayed": result.replayed}
+    return JSONResponse({"next_seq": result.head_seq, "replayed": result.replayed})
 
 
 @api.get("/play/me", summary="Which seat of which game the X-Play-Token opens")

@@ -137,13 +137,14 @@ class BodyLimitMiddleware:
     def __init__(self, app: ASGIApp, limit: int = MAX_BODY) -> None:
         self.app = app
         self.limit = limit
+        self.too_large = error_body("too-large", f"The request body is larger than {limit // 1024} KiB.",
+                                    f"Тело запроса больше {limit // 1024} КиБ.")
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        too_large = error_body("too-large", f"The request body is larger than {self.limit // 1024} KiB.",
-                               f"Тело запроса больше {self.limit // 1024} КиБ.")
+        too_large = self.too_large
         length = Headers(scope=scope).get("content-length")
         if length is not None and length.isdigit() and int(length) > self.limit:
             await _send_json(send, 413, too_large)

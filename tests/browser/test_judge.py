@@ -15,6 +15,8 @@ import re
 from collections import Counter
 from typing import Any
 
+import httpx2 as httpx
+
 from sportmafia.bots.random_play import random_command
 from sportmafia.engine import Command, command_from_json
 
@@ -65,21 +67,32 @@ class _Legal:
         return self.commands
 
 
+def _http(page: Any, server: str) -> httpx.Client:
+    """An HTTP client with the page's session (its cookies and CSRF token): the bot's requests go straight to
+    the server rather than each through the browser's driver."""
+    client = httpx.Client(base_url=server, timeout=20, headers={"X-CSRF-Token": csrf(page)})
+    for cookie in page.context.cookies(server):
+        client.cookies.set(cookie["name"], cookie["value"])
+    return client
+
+
 def play_out(page: Any, server: str, game_id: str, seed: int) -> None:
     """The random bot over GET /api/games/{id}'s legal commands (nothing beyond the game), to the end."""
     rng = random.Random(seed)
-    for n in range(5000):
-        state = api_get(page, server, f"/api/games/{game_id}")
-        if state["view"]["over"]:
-            return
-        legal = [command_from_json(c) for c in state["legal"]]
-        legal = [c for c in legal if c.type not in ("sanction", "remove", "award", "team_defeat", "override")]
-        cmd = random_command(_Legal(legal), rng)  # type: ignore[arg-type]
-        r = page.request.post(server + f"/api/games/{game_id}/commands",
-                              data={"command": cmd.to_json(), "expected_seq": state["next_seq"],
-                                    "command_id": f"bot-{seed}-{n}"},
-                              headers={"X-CSRF-Token": csrf(page), "Content-Type": "application/json"})
-        assert r.status == 200, r.text()
+    with _http(page, server) as http:
+        for n in range(5000):
+            r = http.get(f"/api/games/{game_id}")
+            assert r.status_code == 200, f"/api/games/{game_id}: {r.status_code} {r.text}"
+            state = r.json()
+            if state["view"]["over"]:
+                return
+            legal = [command_from_json(c) for c in state["legal"]]
+            legal = [c for c in legal if c.type not in ("sanction", "remove", "award", "team_defeat", "override")]
+            cmd = random_command(_Legal(legal), rng)  # type: ignore[arg-type]
+            r = http.post(f"/api/games/{game_id}/commands",
+                          json={"command": cmd.to_json(), "expected_seq": state["next_seq"],
+                                "command_id": f"bot-{seed}-{n}"})
+            assert r.status_code == 200, r.text
     raise AssertionError("the game did not end")
 
 

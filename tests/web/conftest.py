@@ -61,6 +61,15 @@ class Api:
                          {"command": command, "expected_seq": expected_seq, "command_id": command_id})
 
 
+def own_client(client: TestClient) -> TestClient:
+    """Another client of ``client``'s app, with cookies of its own (another person's browser or phone), whose
+    requests run on the app's running event loop like ``client``'s, instead of on a loop and thread started for
+    each request."""
+    other = TestClient(client.app)
+    other.portal = client.portal
+    return other
+
+
 @pytest.fixture
 def app_client(store: Store, monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[TestClient, int]]:
     monkeypatch.setenv("SPORTMAFIA_ADMIN_PASSWORD", ADMIN_PASSWORD)

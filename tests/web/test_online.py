@@ -24,7 +24,7 @@ from sportmafia.store.models import GameEvent, SeatToken, utcnow
 from sportmafia.web import create_app, live, online
 from sportmafia.web.security import LoginLimiter
 
-from .conftest import Api
+from .conftest import Api, own_client
 from .test_live import _wait_connected
 
 ORIGIN = {"origin": "http://testserver"}
@@ -95,7 +95,7 @@ def hello(ws: Any, token: str, since: int = 0) -> None:
 
 def stranger(api: Api) -> TestClient:
     """A client of the same app with no cookies at all (a player's phone)."""
-    return TestClient(api.client.app)
+    return own_client(api.client)
 
 
 def dealt_game(api: Api, seed: int = 1) -> tuple[str, Game]:

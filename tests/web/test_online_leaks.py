@@ -18,7 +18,7 @@ import multiprocessing
 import os
 import random
 import time
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -35,6 +35,8 @@ from sportmafia.store import Store, open_store
 from sportmafia.store import online as db
 from sportmafia.web import create_app, online
 from sportmafia.web.live import get_hub
+
+from .conftest import own_client
 
 GAMES = int(os.environ.get("SPORTMAFIA_LEAK_GAMES", "500"))
 WORKERS = max(1, min(int(os.environ.get("SPORTMAFIA_LEAK_WORKERS", "2")), os.cpu_count() or 1))
@@ -56,23 +58,24 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[TestClien
 
 
 def _drain(ws: Any, until_seq: int, timeout: float = 20.0) -> list[dict[str, Any]]:
-    """Every message up to the one that brings the client to ``until_seq``."""
-    async def get_all() -> list[Any]:
-        got: list[Any] = []
+    """Every message up to the one that brings the client to ``until_seq`` (each text parsed once)."""
+    async def get_all() -> list[tuple[Any, Any]]:
+        got: list[tuple[Any, Any]] = []
         with anyio.fail_after(timeout):
             while True:
                 message = await ws._send_rx.receive()
-                got.append(message)
                 if "text" not in message:
+                    got.append((message, None))
                     return got
                 m = json.loads(message["text"])
+                got.append((message, m))
                 if m.get("type") in ("state", "events") and m["next_seq"] >= until_seq:
                     return got
 
     out: list[dict[str, Any]] = []
-    for message in ws.portal.call(get_all):  # one call into the app's loop for all of them
+    for message, parsed in ws.portal.call(get_all):  # one call into the app's loop for all of them
         ws._raise_on_close(message)
-        out.append(json.loads(message["text"]))
+        out.append(parsed)
     return out
 
 
@@ -175,15 +178,22 @@ def play_one(client: TestClient, phone: TestClient, store: Store, club: int, see
     return messages, final
 
 
-def run_games(seeds: list[int], folder: str) -> dict[str, int]:
+def _seeds_from(queue: Any) -> Iterator[int]:
+    while (seed := queue.get()) is not None:
+        yield seed
+
+
+def run_games(seeds: Iterable[int], folder: str, name: str = "leaks") -> dict[str, Any]:
     """Play and check the games of ``seeds`` on a server of this process (a worker's share of the test)."""
-    store = open_store(f"sqlite:///{folder}/leaks-{seeds[0]}.db", migrate=True)
-    totals = {"games": 0, "messages": 0, "events": 0, "night_games": 0, "checks": 0, "over": 0}
+    store = open_store(f"sqlite:///{folder}/{name}.db", migrate=True)
+    totals: dict[str, Any] = {"games": 0, "messages": 0, "events": 0, "night_games": 0, "checks": 0, "over": 0,
+                              "seeds": []}
     try:
         with TestClient(create_app(store, secret_key="leak-test")) as client:
-            phone = TestClient(client.app)
+            phone = own_client(client)
             club = store.create_club("Leak test")
             for seed in seeds:
+                totals["seeds"].append(seed)
                 messages, final = play_one(client, phone, store, club, seed, full=seed % 10 == 0)
                 prefixes = Prefixes(final)
                 for viewer, ms in messages.items():
@@ -198,18 +208,39 @@ def run_games(seeds: list[int], folder: str) -> dict[str, int]:
     return totals
 
 
+_queue: Any = None
+
+
+def _worker_init(queue: Any) -> None:
+    global _queue
+    _queue = queue
+
+
+def _worker(folder: str, name: str) -> dict[str, Any]:
+    return run_games(_seeds_from(_queue), folder, name)
+
+
 def test_random_games_leak_nothing(tmp_path: Path) -> None:
-    """GAMES games, shared among WORKERS processes (each its own server and database)."""
+    """GAMES games, shared among WORKERS processes (each its own server and database). The processes take the
+    next seed from a common queue as they finish a game, the long games (played to the end) first, so that
+    they finish together."""
     started = time.monotonic()
-    shares = [list(range(w, GAMES, WORKERS)) for w in range(WORKERS)]
+    seeds = sorted(range(GAMES), key=lambda seed: seed % 10 != 0)  # the full games (seed % 10 == 0) first
     if WORKERS == 1:
-        results = [run_games(shares[0], str(tmp_path))]
+        results = [run_games(seeds, str(tmp_path))]
     else:
-        with ProcessPoolExecutor(WORKERS, mp_context=multiprocessing.get_context("spawn")) as pool:
-            results = list(pool.map(run_games, shares, [str(tmp_path)] * WORKERS))
-    totals = {k: sum(r[k] for r in results) for k in results[0]}
+        ctx = multiprocessing.get_context("spawn")
+        queue = ctx.Queue()
+        for seed in [*seeds, *[None] * WORKERS]:
+            queue.put(seed)
+        with ProcessPoolExecutor(WORKERS, mp_context=ctx, initializer=_worker_init, initargs=(queue,)) as pool:
+            futures = [pool.submit(_worker, str(tmp_path), f"leaks-{w}") for w in range(WORKERS)]
+            results = [f.result() for f in futures]
+    totals = {k: sum(r[k] for r in results) for k in results[0] if k != "seeds"}
     elapsed = time.monotonic() - started
-    print(f"\nleak test: {totals} in {elapsed:.0f} s ({WORKERS} processes)")
+    print(f"\nleak test: {totals} in {elapsed:.0f} s ({WORKERS} processes: "
+          f"{', '.join(str(len(r['seeds'])) for r in results)} games)")
+    assert sorted(seed for r in results for seed in r["seeds"]) == list(range(GAMES))
     assert totals["games"] == GAMES
     # the games reached what must stay hidden: nights, checks, finished games
     assert totals["night_games"] >= GAMES * 0.8 and totals["checks"] >= GAMES and totals["over"] >= GAMES // 10
@@ -228,7 +259,7 @@ def test_a_role_in_the_spectators_messages_is_caught(server: tuple[TestClient, S
         return out
 
     monkeypatch.setattr(online, "payload", leaky)
-    messages, final = play_one(client, TestClient(client.app), store, club, 424242, full=False)
+    messages, final = play_one(client, own_client(client), store, club, 424242, full=False)
     prefixes = Prefixes(final)
     for seat in range(1, 11):
         check_messages(messages[seat], seat, prefixes)  # the seats' messages are still right

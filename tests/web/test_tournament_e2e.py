@@ -13,7 +13,6 @@ from collections import Counter
 from typing import Any
 
 import pytest
-from fastapi.testclient import TestClient
 from openpyxl import load_workbook
 
 from sportmafia.bots.random_play import random_command
@@ -23,7 +22,7 @@ from sportmafia.tournament import REGULATION, final_standings, from_record, scor
 from sportmafia.tournament.results import apply_changes
 from sportmafia.web.security import hash_password
 
-from .conftest import Api
+from .conftest import Api, own_client
 
 PASSWORD = "tournament password"
 
@@ -47,7 +46,7 @@ class _Legal:
 
 def user_client(api: Api, login: str, role: str) -> Api:
     api.store.create_user(api.club_id, login, hash_password(PASSWORD), role)
-    other = Api(TestClient(api.client.app), api.store, api.club_id)
+    other = Api(own_client(api.client), api.store, api.club_id)
     other.login(login, PASSWORD)
     return other
 
@@ -242,7 +241,7 @@ def test_a_whole_tournament_through_the_api(api: Api, store: Store) -> None:
     assert judge.post(f"/api/tournaments/{tid}/finish").status_code == 200
 
     # public only once published; then the same standings and a player's roles of accepted games
-    anon = Api(TestClient(api.client.app), store, api.club_id)
+    anon = Api(own_client(api.client), store, api.club_id)
     assert anon.get(f"/api/public/tournaments/{tid}/standings").status_code == 404
     assert judge.client.patch(f"/api/tournaments/{tid}", json={"published": True},
                               headers=judge._headers()).status_code == 200

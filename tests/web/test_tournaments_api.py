@@ -8,21 +8,19 @@ import random
 from collections import Counter
 from typing import Any
 
-from fastapi.testclient import TestClient
-
 from sportmafia.bots.random_play import random_command
 from sportmafia.engine import Command
 from sportmafia.store import Store
 from sportmafia.web.security import hash_password
 
-from .conftest import Api
+from .conftest import Api, own_client
 
 PASSWORD = "tournament password"
 
 
 def user_client(api: Api, login: str, role: str, club_id: int | None = None) -> tuple[Api, int]:
     user = api.store.create_user(club_id or api.club_id, login, hash_password(PASSWORD), role)
-    other = Api(TestClient(api.client.app), api.store, user.club_id)
+    other = Api(own_client(api.client), api.store, user.club_id)
     other.login(login, PASSWORD)
     return other, user.id
 
@@ -119,7 +117,7 @@ def test_a_host_reads_but_does_not_change_settings(api: Api) -> None:
 
 
 def test_no_login_no_private_api_and_public_only_when_published(api: Api) -> None:
-    anon = Api(TestClient(api.client.app), api.store, api.club_id)  # a client of its own: no session cookie
+    anon = Api(own_client(api.client), api.store, api.club_id)  # a client of its own: no session cookie
     tid = create(api)
     pid = add_names(api, tid, ["Ann"])[0]
     assert anon.get(f"/api/tournaments/{tid}").status_code == 401

@@ -216,8 +216,22 @@ class Hub:
         batch.started = True
         if feed.batch is batch:
             feed.batch = None
-        task = asyncio.ensure_future(run_in_threadpool(self._build, store, game_id, feed, batch.at_least,
-                                                       list(batch.keys)))
+        keys = list(batch.keys)
+        game = feed.game
+        if game is not None and (len(game.log) >= batch.at_least or store.recent_events(
+                game_id, len(game.log), batch.at_least) is not None) and feed.lock.acquire(blocking=False):
+            # nothing to read from the database (this process appended the new events): build here, on the
+            # loop, rather than pay a worker thread's hand-over for a few views
+            try:
+                self._build_locked(store, game_id, feed, batch.at_least, keys)
+            except Exception as exc:
+                batch.future.set_exception(exc)
+            else:
+                batch.future.set_result(None)
+            finally:
+                feed.lock.release()
+            return
+        task = asyncio.ensure_future(run_in_threadpool(self._build, store, game_id, feed, batch.at_least, keys))
 
         def done(t: asyncio.Future[None]) -> None:
             if batch.future.done():
@@ -229,10 +243,15 @@ class Hub:
                 batch.future.set_result(None)
         task.add_done_callback(done)
 
-    @staticmethod
-    def _build(store: Store, game_id: str, feed: _Feed, at_least: int, keys: list[Key]) -> None:
+    @classmethod
+    def _build(cls, store: Store, game_id: str, feed: _Feed, at_least: int, keys: list[Key]) -> None:
         """In a worker thread: read the game forward to ``at_least`` events, then build the missing texts."""
         with feed.lock:
+            cls._build_locked(store, game_id, feed, at_least, keys)
+
+    @staticmethod
+    def _build_locked(store: Store, game_id: str, feed: _Feed, at_least: int, keys: list[Key]) -> None:
+        if True:
             game = feed.game
             if game is None:
                 game = store.load(game_id)

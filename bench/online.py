@@ -24,6 +24,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import gc
 import json
 import os
 import random
@@ -58,6 +59,12 @@ class Table:
         self.rng = random.Random(index)
         self.preset, self.players = ("club", 10) if index % 2 == 0 else ("tournament", 14)
         self.names = [f"T{index}P{s}" for s in range(1, self.players + 1)]
+        self.games = 0
+        self._new_game()
+        self.broken = False
+
+    def _new_game(self) -> None:
+        self.games += 1
         self.game = Game(get_ruleset(self.preset), self.players, self.names)
         self.bot = PlausibleTable(self.game, self.rng)
         self.game_id = ""
@@ -66,7 +73,6 @@ class Table:
         self.readers: list[asyncio.Task[None]] = []
         self.seen: list[int] = []          # per client: the highest next_seq it got
         self.waiting: list[list[Any]] = []  # [target next_seq, sent at, clients still to get it]
-        self.broken = False
 
     async def setup(self) -> None:
         b = self.bench
@@ -155,6 +161,20 @@ class Table:
             b.done(answered - sent, 0.0)
 
     async def run(self) -> None:
+        """Play games at this table until the bench stops: a game that ends is followed at once by a new one
+        (a new game, its links and its clients' sockets, as a club starts its next game)."""
+        while not self.bench.stopping and not self.broken:
+            await self.play()
+            if self.game.over and not self.bench.stopping and not self.broken:
+                for _ in range(100):  # the last action's messages still on their way
+                    if not self.waiting:
+                        break
+                    await asyncio.sleep(0.01)
+                await self.close()
+                self._new_game()
+                await self.setup()
+
+    async def play(self) -> None:
         b = self.bench
         await asyncio.sleep(self.rng.random())  # the tables do not act in lockstep
         next_at = time.perf_counter()
@@ -240,18 +260,17 @@ async def main_async(base: str, step: int, max_tables: int, seconds: float, warm
             await t.setup()
         tables += new
         runs += [asyncio.create_task(t.run()) for t in new]
-        # games that ended are replaced, so that every table keeps acting
-        for i, t in enumerate(tables):
-            if t.game.over or t.broken:
-                await t.close()
-                tables[i] = Table(bench, 10_000 + len(runs) + i)
-                await tables[i].setup()
-                runs.append(asyncio.create_task(tables[i].run()))
+        # the bench's own objects (tables, sockets) stay to the end: out of its collector's reach, so that its
+        # pauses do not count as the server's delay (bench_gc_pauses_ms shows what is left)
+        gc.collect()
+        gc.freeze()
         await asyncio.sleep(warmup)
         bench.samples, bench.answers, bench.fanout, bench.actions, bench.bursts, bench.errors = [], [], [], 0, 0, 0
+        GC_WATCH.pauses = []
         bench.measuring = True
         started = time.perf_counter()
         cpu, own = cpu_seconds(server_pid), time.process_time()
+        games = sum(t.games for t in tables)
         await asyncio.sleep(seconds)
         bench.measuring = False
         elapsed = time.perf_counter() - started
@@ -265,8 +284,10 @@ async def main_async(base: str, step: int, max_tables: int, seconds: float, warm
                  "fanout_p50_ms": round(percentile(bench.fanout, 0.50), 1),
                  "fanout_p99_ms": round(percentile(bench.fanout, 0.99), 1),
                  "samples": len(bench.samples), "actions_per_s": round(bench.actions / elapsed, 1),
-                 "vote_bursts": bench.bursts, "errors": bench.errors,
+                 "vote_bursts": bench.bursts, "new_games": sum(t.games for t in tables) - games,
+                 "errors": bench.errors,
                  "server_cpu": round(cpu / elapsed, 2), "bench_cpu": round(own / elapsed, 2),
+                 "bench_gc_pauses_ms": [round(p) for p in GC_WATCH.pauses],
                  "server_cpu_ms_per_action": round(cpu * 1000 / max(1, bench.actions), 2),
                  "unfinished": sum(len(t.waiting) for t in tables)}
         print(json.dumps(level), file=sys.stderr, flush=True)
@@ -284,6 +305,24 @@ async def main_async(base: str, step: int, max_tables: int, seconds: float, warm
                     "note": f"p99 over {limit_ms} ms already at {step} tables"}
 
 
+class GcWatch:
+    """The bench's own garbage collections that paused it for more than 20 ms (they delay what it measures)."""
+
+    def __init__(self) -> None:
+        self.started = 0.0
+        self.pauses: list[float] = []
+        gc.callbacks.append(self._callback)
+
+    def _callback(self, phase: str, _info: dict[str, Any]) -> None:
+        if phase == "start":
+            self.started = time.perf_counter()
+        elif time.perf_counter() - self.started > 0.02:
+            self.pauses.append((time.perf_counter() - self.started) * 1000)
+
+
+GC_WATCH = GcWatch()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--step", type=int, default=50, help="tables added per level")
@@ -294,6 +333,7 @@ def main() -> None:
     parser.add_argument("--database-url", help="the server's database (default: SQLite in a temporary folder); "
                                                "e.g. postgresql+psycopg://postgres@127.0.0.1:5432/bench")
     args = parser.parse_args()
+    gc.set_threshold(50_000, 20, 10)  # the bench's own young collections, rarer (see GcWatch)
     _soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))  # the server (a child) inherits it
     with tempfile.TemporaryDirectory(prefix="sportmafia-bench-") as tmp:

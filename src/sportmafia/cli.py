@@ -163,6 +163,9 @@ def seat(
     out.print(f"seats: RMS deviation {q['seat_rmse']:.4f} (best possible {q['seat_rmse_floor']:.4f})", markup=False)
 
 
+GC_YOUNG_THRESHOLD = 50_000
+
+
 @app.command()
 def serve(
     host: Annotated[str, typer.Option(help="The address to listen on.")] = "127.0.0.1",
@@ -191,11 +194,14 @@ def serve(
             out.print(f"  password: {setup.password}   (shown only this once: write it down)", markup=False)
         else:
             out.print("  password: the one in SPORTMAFIA_ADMIN_PASSWORD", markup=False)
-    # What is alive now (the modules, the app, its routes and templates) lives as long as the process: moved
-    # out of the collector's reach, a full collection walks only what the games and sockets make, so its pause
-    # (which stalls every request and socket) stays short.
+    # The garbage collector stops every request and socket while it runs. What is alive now (the modules, the
+    # app, its routes and templates) lives as long as the process: moved out of its reach, a full collection
+    # walks only what the games and sockets make. Young collections are made rarer (every 50,000 new objects
+    # rather than 700): fewer objects of requests in flight are promoted, so full collections, whose pause grows
+    # with every open socket (~130 ms at 850 sockets), come far more seldom (bench/online.py, docs/online.md).
     gc.collect()
     gc.freeze()
+    gc.set_threshold(GC_YOUNG_THRESHOLD, 20, 10)
     try:
         # no permessage-deflate: compressing every socket message cost the event loop more than it saved on a
         # local network (bench/console.py)

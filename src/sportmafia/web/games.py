@@ -7,7 +7,7 @@ import random
 from datetime import date
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Path, Query
+from fastapi import APIRouter, Path, Query, Request
 from fastapi.responses import JSONResponse
 
 from ..engine import (
@@ -27,7 +27,7 @@ from ..rules import RuleSet, RuleSetError, get_ruleset
 from ..store import GameNotFound, GameSummary, StaleSequence, Store, UserRecord
 from .auth import StoreDep, UserDep
 from .errors import ApiError, game_not_found
-from .live import HubDep
+from .live import Hub, HubDep, run_writer
 from .schemas import CommandIn, NewGameIn
 
 router = APIRouter(prefix="/api/games", tags=["games"])
@@ -231,7 +231,13 @@ def get_game(game_id: GameId, user: UserDep, store: StoreDep) -> JSONResponse:
 
 
 @router.post("/{game_id}/commands", summary="Append one command (expected seq, client command id; see docs/api.md)")
-def post_command(game_id: GameId, body: CommandIn, user: UserDep, store: StoreDep, hub: HubDep) -> JSONResponse:
+async def post_command(game_id: GameId, body: CommandIn, request: Request, user: UserDep, store: StoreDep,
+                       hub: HubDep) -> JSONResponse:
+    response: JSONResponse = await run_writer(request.app, _post_command, game_id, body, user, store, hub)
+    return response
+
+
+def _post_command(game_id: str, body: CommandIn, user: UserRecord, store: Store, hub: Hub) -> JSONResponse:
     try:
         if store.game_club(game_id) != user.club_id:
             raise game_not_found()

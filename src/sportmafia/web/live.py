@@ -33,6 +33,8 @@ from dataclasses import dataclass, field
 from typing import Annotated, Any
 from urllib.parse import urlsplit
 
+import anyio
+import anyio.to_thread
 import orjson
 from fastapi import APIRouter, Depends, FastAPI, Request, WebSocket, WebSocketDisconnect
 from starlette.concurrency import run_in_threadpool
@@ -484,6 +486,20 @@ class Hub:
             message = {"type": "timer", **checked, "at": at if isinstance(at, int | float) else time.time()}
             self._keep_timer(game_id, message)
             self._notify_timer(game_id, message)
+
+
+WRITER_THREADS = 4
+"""Worker threads that run appends at once (per process). They queue on the database's write lock anyway; more
+threads only fight over the interpreter's lock, which delayed everything else (bench/online.py)."""
+
+
+async def run_writer(app: FastAPI, fn: Callable[..., Any], *args: Any) -> Any:
+    """``fn(*args)`` (a route's append) in a worker thread, at most ``WRITER_THREADS`` of them at once; the
+    others wait on the event loop, not in a thread."""
+    limiter: anyio.CapacityLimiter | None = getattr(app.state, "writers", None)
+    if limiter is None:
+        limiter = app.state.writers = anyio.CapacityLimiter(WRITER_THREADS)
+    return await anyio.to_thread.run_sync(fn, *args, limiter=limiter)
 
 
 def _stored_head(store: Store, game_id: str) -> int:

@@ -45,7 +45,7 @@ from ..store import online as db
 from .auth import StoreDep, UserDep
 from .errors import ApiError, forbidden, game_not_found
 from .i18n import request_lang
-from .live import Hub, HubDep, Subscriber, dumps, get_hub, origin_matches
+from .live import Hub, HubDep, Subscriber, dumps, get_hub, origin_matches, run_writer
 from .pages import _render, club_game
 from .schemas import CommandJson
 from .security import LoginLimiter
@@ -621,7 +621,12 @@ def _same_phase(since_seen: Sequence[Event]) -> bool:
 
 
 @api.post("/play/commands", summary="A player's command (X-Play-Token), executed as his seat")
-def play_command(body: PlayCommandIn, request: Request, store: StoreDep, hub: HubDep) -> JSONResponse:
+async def play_command(body: PlayCommandIn, request: Request, store: StoreDep, hub: HubDep) -> JSONResponse:
+    response: JSONResponse = await run_writer(request.app, _play_command, body, request, store, hub)
+    return response
+
+
+def _play_command(body: PlayCommandIn, request: Request, store: Store, hub: Hub) -> JSONResponse:
     auth = seat_auth(request)
     kind = body.command.type
     if body.game_id != auth.game_id:

@@ -77,3 +77,29 @@ def test_bots_play_whole_games_the_same_way_for_a_seed(preset: str) -> None:
         assert a.over and a.log == play_plausible(rs, rs.min_players, seed).log
         b = play_random(rs, rs.max_players, seed)
         assert b.over and b.log == play_random(rs, rs.max_players, seed).log
+
+
+def test_the_servers_gc_keeper_freezes_what_lives_and_collects_it_in_full_rounds() -> None:
+    import gc
+    import weakref
+
+    from sportmafia.cli import _gc_keeper
+
+    class Node:
+        pass
+
+    try:
+        gc.unfreeze()
+        node = Node()
+        node.me = node  # type: ignore[attr-defined]  # a cycle: only the collector frees it
+        ref = weakref.ref(node)
+        _gc_keeper(freeze_every=0.0, full_every=3600, rounds=1)
+        assert gc.get_freeze_count() > 0
+        del node
+        gc.collect()
+        assert ref() is not None  # frozen: out of the collector's reach
+        _gc_keeper(freeze_every=0.0, full_every=0.0, rounds=1)  # a full round unfreezes and collects
+        assert ref() is None
+        assert gc.get_freeze_count() > 0  # and freezes again
+    finally:
+        gc.unfreeze()

@@ -6,6 +6,8 @@ import gc
 import json
 import random
 import sys
+import threading
+import time
 from collections import Counter
 from pathlib import Path
 from typing import Annotated
@@ -164,6 +166,26 @@ def seat(
 
 
 GC_YOUNG_THRESHOLD = 50_000
+GC_FREEZE_SECONDS = 30
+GC_FULL_SECONDS = 3600
+
+
+def _gc_keeper(freeze_every: float = GC_FREEZE_SECONDS, full_every: float = GC_FULL_SECONDS,
+               rounds: int | None = None) -> None:
+    """Keep full garbage collections short: every ``freeze_every`` seconds what is alive (the open sockets, the
+    games followed, the caches) is frozen, so a full collection walks only what lived through the last period;
+    the server makes almost no cyclic garbage (a few dozen objects per collection, measured), and once every
+    ``full_every`` seconds everything is unfrozen and collected in one pause (~0.1 s per 1,000 open sockets)."""
+    last_full = time.monotonic()
+    while rounds is None or rounds > 0:
+        if rounds is not None:
+            rounds -= 1
+        time.sleep(freeze_every)
+        if time.monotonic() - last_full >= full_every:
+            gc.unfreeze()
+            gc.collect()
+            last_full = time.monotonic()
+        gc.freeze()
 
 
 @app.command()
@@ -202,6 +224,7 @@ def serve(
     gc.collect()
     gc.freeze()
     gc.set_threshold(GC_YOUNG_THRESHOLD, 20, 10)
+    threading.Thread(target=_gc_keeper, name="sportmafia-gc", daemon=True).start()
     try:
         # no permessage-deflate: compressing every socket message cost the event loop more than it saved on a
         # local network (bench/console.py)

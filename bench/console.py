@@ -51,6 +51,15 @@ def free_port() -> int:
         return port
 
 
+def stop_server(proc: subprocess.Popen[bytes]) -> None:
+    """Stop a server that ``start_server`` started (SIGTERM, then SIGKILL after 10 s)."""
+    proc.terminate()
+    try:
+        proc.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+
+
 def start_server(data: Path, port: int, database_url: str | None = None) -> subprocess.Popen[bytes]:
     """``sportmafia serve`` on 127.0.0.1:``port`` with its data in ``data`` (SQLite there, unless
     ``database_url`` names another database); returns once it answers."""
@@ -258,11 +267,7 @@ def main() -> None:
         try:
             result = asyncio.run(main_async(f"http://127.0.0.1:{port}", args.tables, args.seconds, args.warmup))
         finally:
-            proc.terminate()
-            try:
-                proc.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                proc.kill()
+            stop_server(proc)
     print(json.dumps(result))
 
 

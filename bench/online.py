@@ -30,7 +30,6 @@ import os
 import random
 import re
 import resource
-import subprocess
 import sys
 import tempfile
 import time
@@ -41,7 +40,7 @@ import httpx2 as httpx
 import websockets
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from console import ADMIN_PASSWORD, free_port, percentile, start_server
+from console import ADMIN_PASSWORD, free_port, percentile, start_server, stop_server
 from sportmafia.bots.plausible import PlausibleTable
 from sportmafia.engine import DealCards, DrawFirstSpeaker, DrawLot, Game, Vote
 from sportmafia.engine import events as E
@@ -343,11 +342,7 @@ def main() -> None:
             result = asyncio.run(main_async(f"http://127.0.0.1:{port}", args.step, args.max_tables,
                                             args.seconds, args.warmup, args.limit_ms, proc.pid))
         finally:
-            proc.terminate()
-            try:
-                proc.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                proc.kill()
+            stop_server(proc)
     print(json.dumps(result))
 
 

@@ -30,7 +30,7 @@ import uuid
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Annotated, Any
+from typing import Annotated, Any, TypeVar
 from urllib.parse import urlsplit
 
 import anyio
@@ -496,9 +496,7 @@ threads only fight over the interpreter's lock, which delayed everything else (b
 async def run_writer(app: FastAPI, fn: Callable[..., Any], *args: Any) -> Any:
     """``fn(*args)`` (a route's append) in a worker thread, at most ``WRITER_THREADS`` of them at once; the
     others wait on the event loop, not in a thread."""
-    limiter: anyio.CapacityLimiter | None = getattr(app.state, "writers", None)
-    if limiter is None:
-        limiter = app.state.writers = anyio.CapacityLimiter(WRITER_THREADS)
+    limiter = app_state(app, "writers", lambda: anyio.CapacityLimiter(WRITER_THREADS))
     return await anyio.to_thread.run_sync(fn, *args, limiter=limiter)
 
 
@@ -511,19 +509,25 @@ def _moved(subs: list[Subscriber], next_seq: int) -> None:
         sub.moved(next_seq)
 
 
+T = TypeVar("T")
+_state_lock = threading.Lock()
+
+
+def app_state(app: FastAPI, name: str, make: Callable[[], T]) -> T:
+    """``app.state.<name>``, made by ``make()`` on first use (once, whichever thread asks first)."""
+    value: T | None = getattr(app.state, name, None)
+    if value is None:
+        with _state_lock:
+            value = getattr(app.state, name, None)
+            if value is None:
+                value = make()
+                setattr(app.state, name, value)
+    return value
+
+
 def get_hub(app: FastAPI) -> Hub:
     """The app's hub (made on first use, with ``$SPORTMAFIA_REDIS_URL``)."""
-    hub: Hub | None = getattr(app.state, "live", None)
-    if hub is None:
-        with _hub_lock:
-            hub = getattr(app.state, "live", None)
-            if hub is None:
-                hub = Hub(os.environ.get(REDIS_ENV))
-                app.state.live = hub
-    return hub
-
-
-_hub_lock = threading.Lock()
+    return app_state(app, "live", lambda: Hub(os.environ.get(REDIS_ENV)))
 
 
 async def hub_of(request: Request) -> Hub:

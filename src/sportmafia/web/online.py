@@ -45,7 +45,7 @@ from ..store import online as db
 from .auth import StoreDep, UserDep
 from .errors import ApiError, forbidden, game_not_found
 from .i18n import request_lang
-from .live import Hub, HubDep, Subscriber, dumps, get_hub, origin_matches, run_writer
+from .live import Hub, HubDep, Subscriber, app_state, dumps, get_hub, origin_matches, run_writer
 from .pages import _render, club_game
 from .schemas import CommandJson
 from .security import LoginLimiter
@@ -107,16 +107,9 @@ def install_log_filter() -> None:
 # ------------------------------------------------------------------------------------------ helpers
 def limiter_of(app: FastAPI) -> LoginLimiter:
     """The app's limiter of wrong tokens and codes (per client address): 20 failures in 5 minutes."""
-    lim: LoginLimiter | None = getattr(app.state, "online_limiter", None)
-    if lim is None:
-        with _lock:
-            lim = getattr(app.state, "online_limiter", None)
-            if lim is None:
-                lim = app.state.online_limiter = LoginLimiter(max_failures=20, window=300.0)
-    return lim
+    return app_state(app, "online_limiter", lambda: LoginLimiter(max_failures=20, window=300.0))
 
 
-_lock = threading.Lock()
 
 
 def _address(client: Any) -> str:
@@ -254,14 +247,11 @@ class Registry:
 
 
 def registry_of(app: FastAPI) -> Registry:
-    reg: Registry | None = getattr(app.state, "online", None)
-    if reg is None:
-        with _lock:
-            reg = getattr(app.state, "online", None)
-            if reg is None:
-                reg = app.state.online = Registry()
-                get_hub(app).revoke_handler = reg.revoke  # links revoked by another process (through Redis)
-    return reg
+    def make() -> Registry:
+        reg = Registry()
+        get_hub(app).revoke_handler = reg.revoke  # links revoked by another process (through Redis)
+        return reg
+    return app_state(app, "online", make)
 
 
 def _revoke(app: FastAPI, game_id: str, token_ids: list[int]) -> int:

@@ -133,8 +133,9 @@ class _Batch:
 @dataclass(eq=False)
 class _Feed:
     """One game as this process's sockets follow it: the game as last read (folded forward with the new events
-    only, touched only under ``lock`` in a worker thread) and, for that version, the messages already built:
-    ``version`` is ``(next seq, {key: text})``, replaced whole when the game moves on."""
+    only, touched only under ``lock``: in a worker thread, or on the loop when nothing needs reading) and, for
+    that version, the messages already built: ``version`` is ``(next seq, {key: text})``, replaced whole when
+    the game moves on."""
 
     game: Game | None = None
     lock: threading.Lock = field(default_factory=threading.Lock)
@@ -253,30 +254,30 @@ class Hub:
 
     @staticmethod
     def _build_locked(store: Store, game_id: str, feed: _Feed, at_least: int, keys: list[Key]) -> None:
-        if True:
-            game = feed.game
-            if game is None:
-                game = store.load(game_id)
-            elif len(game.log) < at_least:
-                recent = store.recent_events(game_id, len(game.log), at_least)  # appended here: no read
-                if recent is not None:
-                    game.fold_in(recent)
+        """With ``feed.lock`` held: read the game forward to ``at_least`` events, then build the missing texts."""
+        game = feed.game
+        if game is None:
+            game = store.load(game_id)
+        elif len(game.log) < at_least:
+            recent = store.recent_events(game_id, len(game.log), at_least)  # appended here: no read
+            if recent is not None:
+                game.fold_in(recent)
+            else:
+                new = store.events_since(game_id, len(game.log))
+                if [seq for seq, _ in new] == list(range(len(game.log), len(game.log) + len(new))):
+                    game.fold_in(ev for _, ev in new)
                 else:
-                    new = store.events_since(game_id, len(game.log))
-                    if [seq for seq, _ in new] == list(range(len(game.log), len(game.log) + len(new))):
-                        game.fold_in(ev for _, ev in new)
-                    else:
-                        game = store.load(game_id)  # not the log's continuation: read it whole
-            feed.game = game
-            n = len(game.log)
-            known, texts = feed.version
-            if known != n or len(texts) > MAX_TEXTS:
-                texts = {}
-            for key in keys:
-                if key not in texts:
-                    builder, kind, viewer, since = key
-                    texts[key] = dumps(builder(kind, game, viewer, min(since, n)))
-            feed.version = (n, texts)
+                    game = store.load(game_id)  # not the log's continuation: read it whole
+        feed.game = game
+        n = len(game.log)
+        known, texts = feed.version
+        if known != n or len(texts) > MAX_TEXTS:
+            texts = {}
+        for key in keys:
+            if key not in texts:
+                builder, kind, viewer, since = key
+                texts[key] = dumps(builder(kind, game, viewer, min(since, n)))
+        feed.version = (n, texts)
 
     async def shared(self, key: tuple[str, str], fn: Callable[..., Any], *args: Any, max_age: float = 1.0) -> Any:
         """``fn(*args)`` run in a worker thread once for every caller asking with the same ``key`` within

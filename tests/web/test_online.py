@@ -479,7 +479,7 @@ def test_store_functions(store: Store) -> None:
     assert revoked == [] and db.resolve_token(store, token) == auth
     token2, auth2, revoked2 = db.issue_seat(store, game_id, 1)
     assert revoked2 == [auth.token_id] and db.resolve_token(store, token) is None
-    assert not db.token_live(store, auth.token_id) and db.token_live(store, auth2.token_id)
+    assert db.live_token_ids(store, game_id) == {auth2.token_id}
     assert db.revoke_seat(store, game_id, 1) == [auth2.token_id] and db.resolve_token(store, token2) is None
     assert db.linked_seats(store, game_id) == {}
     with pytest.raises(db.OnlineRefused):

@@ -176,12 +176,6 @@ def resolve_token(store: Store, token: str) -> SeatAuth | None:
         return None if row is None else SeatAuth(row.id, row.game_id, row.seat, _utc(row.created_at))
 
 
-def token_live(store: Store, token_id: int) -> bool:
-    with store._read() as s:
-        row = s.get(SeatToken, token_id)
-        return row is not None and row.revoked_at is None
-
-
 def live_token_ids(store: Store, game_id: str) -> frozenset[int]:
     """The ids of the game's seat links that are not revoked."""
     with store._read_conn() as s:

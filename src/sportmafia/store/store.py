@@ -299,8 +299,9 @@ class _QueuedWriter:
 
 class Store:
     """Games, clubs and event logs in one database. Thread-safe; any number of processes may share the
-    database. Every call reads what is committed; only what never changes once committed is kept between
-    calls (a game's log as parsed, checked against the row's ``next_seq``).
+    database. Every call reads what is committed; only what never changes once committed, or is checked
+    against what is, is kept between calls: a game's log as parsed and the game its last append here left
+    (both checked against the row's ``next_seq``), a game's club, user rows (see docs/store.md).
 
     >>> store = open_store("sqlite://", migrate=True)   # an in-memory database
     >>> club = store.create_club("Demo club")
@@ -392,7 +393,8 @@ class Store:
     def game_club(self, game_id: str) -> int:
         """The club a game belongs to (raises :class:`GameNotFound`). A game never changes club, so the answer
         is kept for the games asked about last."""
-        club = self._clubs.get(game_id)
+        with self._parsed_lock:
+            club = self._clubs.get(game_id)
         if club is not None:
             return club
         with self._read_conn() as s:

@@ -45,6 +45,7 @@ from sportmafia.engine import (
     Shoot,
     TeamDefeat,
     Undo,
+    Views,
     Vote,
     Withdraw,
     replay,
@@ -179,6 +180,14 @@ def check_views(game: Game, rng: random.Random) -> None:
         # the public part of a seat's view is the spectator's, except his own night fouls
         public = {k: val for k, val in v.items() if k not in ("you", "viewer", "seats", "unnamed_night_fouls")}
         assert spectator_public == json.dumps(public, sort_keys=True)
+        assert [row for t, row in enumerate(v["seats"], 1) if t != s] == \
+            [row for t, row in enumerate(spectator["seats"], 1) if t != s]
+        assert v["seats"][s - 1]["fouls"] == game.fouls[s]  # his own, tonight's included
+    # one Views of the moment for every viewer (as a table's sockets get them) gives each what view() gives
+    # him: nothing of one viewer's view reaches another's through the parts they share
+    viewers: list[Any] = ["spectator", *rng.sample(range(1, game.n + 1), game.n), "host"]
+    shared = Views(game)
+    assert [shared(w) for w in viewers] == [view(game, w) for w in viewers]
     for ev in visible_events(game, "spectator", max(0, len(game.log) - 3)):
         assert ev["type"] not in ("shot_fired", "kill_chosen", "checked"), ev
         assert "roles" not in ev and "role" not in ev

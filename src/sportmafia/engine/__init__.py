@@ -30,7 +30,7 @@ from .errors import RuleViolation
 from .events import EVENTS, Event, event_from_json
 from .game import BLACK_ROLES, FOUL_REASONS, RED_ROLES, REMOVAL_REASONS, SANCTIONS, Game, team_of
 from .record import RecordError, load, replay, summary, to_record
-from .views import HiddenView, feed_item, view, visible_events
+from .views import HiddenView, Views, feed_item, view, visible_events
 
 __all__ = [
     "BLACK_ROLES",
@@ -64,6 +64,7 @@ __all__ = [
     "Shoot",
     "TeamDefeat",
     "Undo",
+    "Views",
     "Vote",
     "Withdraw",
     "command_from_json",

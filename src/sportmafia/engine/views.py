@@ -38,33 +38,68 @@ def _check_viewer(game: Game, viewer: Viewer) -> None:
 
 def view(game: Game, viewer: Viewer) -> dict[str, Any]:
     """What ``viewer`` may see now (see the module doc)."""
-    _check_viewer(game, viewer)
-    full = viewer in ("host", "after")
+    return Views(game)(viewer)
+
+
+class Views:
+    """The views of one game at one moment for many viewers (the sockets of a table after a move): what the
+    players and spectators share is built once, and each seat's view is that plus his own. The dicts returned
+    share their nested lists and dicts with each other: read them, do not change them. The game must not move
+    while a ``Views`` of it is in use."""
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+        self._public: dict[str, Any] | None = None
+
+    def __call__(self, viewer: Viewer) -> dict[str, Any]:
+        game = self.game
+        _check_viewer(game, viewer)
+        if viewer in ("host", "after"):
+            return _view(game, viewer, full=True)
+        if self._public is None:
+            self._public = _view(game, "spectator", full=False)
+        out = dict(self._public)
+        out["viewer"] = viewer
+        if isinstance(viewer, int):
+            if game.step in NIGHT_STEPS:  # his own fouls of tonight are his to see
+                seats = list(out["seats"])
+                seats[viewer - 1] = _seat(game, viewer, hide_tonight=False, full=False)
+                out["seats"] = seats
+            out["you"] = _you(game, viewer)
+        return out
+
+
+def _seat(game: Game, s: int, hide_tonight: bool, full: bool) -> dict[str, Any]:
+    """Seat ``s`` in a view; ``hide_tonight``: without the fouls given tonight (the viewer is not the host nor
+    this player, and it is night)."""
+    fouls = game.fouls[s]
+    muted_day = game.mute_day[s] or None
+    if hide_tonight:
+        fouls -= game.night_fouls[s]
+        if game.night_fouls[s] and fouls < game.rules.foul_mute:
+            muted_day = None  # A.foul.night: a third foul tonight would name the player
+    left = game.left.get(s)
+    entry: dict[str, Any] = {
+        "seat": s,
+        "name": game.names[s - 1],
+        "alive": game.alive[s],
+        "left": {"how": left[0], "day": left[1], "phase": "night" if left[2] else "day"} if left else None,
+        "fouls": fouls,
+        "technical_fouls": game.tech[s],
+        "muted_day": muted_day,
+        "warnings": sum(1 for _, sn in game.sanctions[s] if sn == "warning"),
+        "removed": game.removed.get(s),
+        "nominated_by": list(game.nominators.get(s, ())),
+    }
+    if full:
+        entry["role"] = game.roles[s] or None
+    return entry
+
+
+def _view(game: Game, viewer: Viewer, full: bool) -> dict[str, Any]:
+    """The view of the host (``full``) or a spectator; a seat's is built on the spectator's by ``Views``."""
     night = game.step in NIGHT_STEPS
-    seats = []
-    for s in range(1, game.n + 1):
-        fouls = game.fouls[s]
-        muted_day = game.mute_day[s] or None
-        if night and not full and viewer != s:
-            fouls -= game.night_fouls[s]
-            if game.night_fouls[s] and fouls < game.rules.foul_mute:
-                muted_day = None  # A.foul.night: a third foul tonight would name the player
-        left = game.left.get(s)
-        entry: dict[str, Any] = {
-            "seat": s,
-            "name": game.names[s - 1],
-            "alive": game.alive[s],
-            "left": {"how": left[0], "day": left[1], "phase": "night" if left[2] else "day"} if left else None,
-            "fouls": fouls,
-            "technical_fouls": game.tech[s],
-            "muted_day": muted_day,
-            "warnings": sum(1 for _, sn in game.sanctions[s] if sn == "warning"),
-            "removed": game.removed.get(s),
-            "nominated_by": list(game.nominators.get(s, ())),
-        }
-        if full:
-            entry["role"] = game.roles[s] or None
-        seats.append(entry)
+    seats = [_seat(game, s, night and not full, full) for s in range(1, game.n + 1)]
     out: dict[str, Any] = {
         "viewer": viewer,
         "ruleset": game.rules.name,
@@ -107,8 +142,6 @@ def view(game: Game, viewer: Viewer) -> dict[str, Any]:
             "kill": game.kill_target or None,
         }
         out["checks"] = [_check_json(c) for c in game.checks]
-    elif isinstance(viewer, int):
-        out["you"] = _you(game, viewer)
     return out
 
 

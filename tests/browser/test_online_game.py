@@ -106,6 +106,9 @@ def test_a_whole_club_game_online(browser: Any, server: str) -> None:
         panel.wait_for_selector(f"#p-seats li[data-seat='{seat}'] a.p-url")
         links[seat] = panel.get_attribute(f"#p-seats li[data-seat='{seat}'] a.p-url", "href") or ""
         assert "/play/" in links[seat]
+        qr = f"#p-seats li[data-seat='{seat}'] img.p-qr"  # its QR code, drawn (asked for with ?qr=true)
+        assert (panel.get_attribute(qr, "src") or "").startswith("data:image/svg+xml")
+        panel.wait_for_function("(sel) => document.querySelector(sel).naturalWidth > 100", arg=qr)
     panel.screenshot(path=str(ARTIFACTS / "online-host-panel-1024x768.png"), full_page=True)
 
     # ten phones

@@ -140,11 +140,15 @@ def test_open_table_and_links(api: Api) -> None:
 
     r = api.post(f"/api/games/{game_id}/online/seats/3/link")
     assert r.status_code == 200
+    assert "qr_svg" not in r.json()  # a remote player gets the URL; the QR code is drawn only when asked for
+    r = api.post(f"/api/games/{game_id}/online/seats/3/link?qr=true")  # re-issued, with the QR code to show
+    assert r.status_code == 200 and r.json()["revoked"] == 1
     link = r.json()
     token = link["token"]
     assert len(token) >= 32 and link["url"].endswith(f"/play/{token}")
     assert link["qr_svg"].startswith("<svg") and "path" in link["qr_svg"]
     assert 'xmlns="http://www.w3.org/2000/svg"' in link["qr_svg"]  # renders as an <img> too
+    assert link["qr_svg"] == online.qr_svg(link["url"])  # the code of this very link
     assert api.get(f"/api/games/{game_id}/online").json()["seats"][2]["linked"] is True
     assert api.post(f"/api/games/{game_id}/online/seats/11/link").status_code == 422
     assert api.post(f"/api/games/{game_id}/online/seats/0/link").status_code == 422
@@ -152,7 +156,8 @@ def test_open_table_and_links(api: Api) -> None:
     # stored only hashed: neither the token nor any part of it is in the database
     with api.store._read() as s:
         hashes = list(s.scalars(select(SeatToken.token_hash)))
-    assert hashes == [db.hash_secret(token)] and token not in hashes[0]
+    assert db.hash_secret(token) in hashes and len(hashes) == 2  # the revoked first link and this one
+    assert not any(token in h or link["url"] in h for h in hashes)
 
     me = api.client.get("/api/play/me", headers={online.TOKEN_HEADER: token})
     assert me.status_code == 200 and me.json()["seat"] == 3 and me.json()["game_id"] == game_id

@@ -29,7 +29,7 @@ from fastapi.testclient import TestClient
 
 from sportmafia.bots.plausible import PlausibleTable
 from sportmafia.bots.random_play import random_command
-from sportmafia.engine import Command, Game, view, visible_events
+from sportmafia.engine import Command, Game, Views, view, visible_events
 from sportmafia.rules import get_ruleset
 from sportmafia.store import Store, open_store
 from sportmafia.store import online as db
@@ -252,10 +252,13 @@ def test_a_role_in_the_spectators_messages_is_caught(server: tuple[TestClient, S
     club = store.create_club("Leak test, a deliberate leak")
     real = online.payload
 
-    def leaky(kind: str, game: Game, viewer: str | int, since: int) -> dict[str, Any]:
-        out = real(kind, game, viewer, since)
+    def leaky(kind: str, views: Views, viewer: str | int, since: int) -> dict[str, Any]:
+        out = real(kind, views, viewer, since)
+        game = views.game
         if viewer == "spectator" and game.roles[1]:
-            out["view"]["seats"][0]["role"] = game.roles[1]
+            # a copy: the views of one moment share their parts (the seats' views hold these seat rows too)
+            seats = [{**out["view"]["seats"][0], "role": game.roles[1]}, *out["view"]["seats"][1:]]
+            out["view"] = {**out["view"], "seats": seats}
         return out
 
     monkeypatch.setattr(online, "payload", leaky)

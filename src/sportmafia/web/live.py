@@ -39,7 +39,7 @@ import orjson
 from fastapi import APIRouter, Depends, FastAPI, Request, WebSocket, WebSocketDisconnect
 from starlette.concurrency import run_in_threadpool
 
-from ..engine import Game, view, visible_events
+from ..engine import Game, Views, visible_events
 from ..store import GameNotFound, Store
 
 log = logging.getLogger("sportmafia.live")
@@ -108,8 +108,8 @@ class Subscriber:
         self.wake.set()
 
 
-Builder = Callable[[str, Game, Any, int], dict[str, Any]]
-"""Builds one message (``kind``, the game, the viewer, the first seq the client lacks) from the engine's view."""
+Builder = Callable[[str, Views, Any, int], dict[str, Any]]
+"""Builds one message (``kind``, the engine's views of the game now, the viewer, the first seq the client lacks)."""
 
 Key = tuple[Builder, str, Any, int]
 MAX_TEXTS = 512
@@ -273,10 +273,11 @@ class Hub:
         known, texts = feed.version
         if known != n or len(texts) > MAX_TEXTS:
             texts = {}
+        views = Views(game)  # what the viewers share is built once
         for key in keys:
             if key not in texts:
                 builder, kind, viewer, since = key
-                texts[key] = dumps(builder(kind, game, viewer, min(since, n)))
+                texts[key] = dumps(builder(kind, views, viewer, min(since, n)))
         feed.version = (n, texts)
 
     async def shared(self, key: tuple[str, str], fn: Callable[..., Any], *args: Any, max_age: float = 1.0) -> Any:
@@ -617,9 +618,9 @@ class _Conn:
     sent: int  # the next seq the client will get: every event before it has been sent (or was known)
 
 
-def _message(kind: str, game: Game, viewer: str, since: int) -> dict[str, Any]:
-    return {"type": kind, "next_seq": len(game.log), "view": view(game, viewer),
-            "events": visible_events(game, viewer, since)}
+def _message(kind: str, views: Views, viewer: str, since: int) -> dict[str, Any]:
+    game = views.game
+    return {"type": kind, "next_seq": len(game.log), "view": views(viewer), "events": visible_events(game, viewer, since)}
 
 
 @router.websocket("/ws/games/{game_id}")

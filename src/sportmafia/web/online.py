@@ -32,13 +32,13 @@ from dataclasses import dataclass
 from typing import Annotated, Any
 
 import segno
-from fastapi import APIRouter, FastAPI, Request, WebSocket, WebSocketDisconnect
+from fastapi import APIRouter, FastAPI, Query, Request, WebSocket, WebSocketDisconnect
 from fastapi import Path as PathParam
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.concurrency import run_in_threadpool
 
-from ..engine import Event, Game, RuleViolation, command_from_json, view, visible_events
+from ..engine import Event, Game, RuleViolation, Views, command_from_json, view, visible_events
 from ..engine.describe import HOW_NAMES, RESULT_NAMES, ROLE_NAMES, STEP_NAMES, TEAM_NAMES, t
 from ..store import GameLocked, GameNotFound, StaleSequence, Store, UserRecord
 from ..store import online as db
@@ -180,10 +180,11 @@ def qr_svg(text: str) -> str:
 
 
 # ------------------------------------------------------------------------------------------ payloads
-def payload(kind: str, game: Game, viewer: str | int, since: int) -> dict[str, Any]:
+def payload(kind: str, views: Views, viewer: str | int, since: int) -> dict[str, Any]:
     """The one builder of every message sent to a player or spectator: the engine's view and the visible
     events from ``since`` for ``viewer``; for a seat also the commands it may send now."""
-    out: dict[str, Any] = {"type": kind, "since": since, "next_seq": len(game.log), "view": view(game, viewer),
+    game = views.game
+    out: dict[str, Any] = {"type": kind, "since": since, "next_seq": len(game.log), "view": views(viewer),
                            "events": visible_events(game, viewer, since)}
     if isinstance(viewer, int):
         out["legal"] = [c.to_json() for c in game.legal_commands(viewer)]
@@ -209,25 +210,29 @@ class _Conn:
 
 class Registry:
     """The open sockets of players and spectators in this process (to close a revoked seat's at once, and to
-    show the host who is connected)."""
+    show the host who is connected), indexed by game and by link."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
-        self._conns: set[_Conn] = set()
+        self._by_game: dict[str, set[_Conn]] = {}
+        self._by_token: dict[int, set[_Conn]] = {}
 
     def add(self, conn: _Conn) -> None:
         with self._lock:
-            self._conns.add(conn)
+            self._by_game.setdefault(conn.game_id, set()).add(conn)
+            if conn.token_id is not None:
+                self._by_token.setdefault(conn.token_id, set()).add(conn)
 
     def remove(self, conn: _Conn) -> None:
         with self._lock:
-            self._conns.discard(conn)
+            _discard(self._by_game, conn.game_id, conn)
+            if conn.token_id is not None:
+                _discard(self._by_token, conn.token_id, conn)
 
     def revoke(self, token_ids: list[int]) -> int:
         """Close the sockets opened with these tokens; returns how many."""
-        ids = set(token_ids)
         with self._lock:
-            conns = [c for c in self._conns if c.token_id in ids]
+            conns = [c for t in set(token_ids) for c in self._by_token.get(t, ())]
         for c in conns:
             c.loop.call_soon_threadsafe(c.revoke)
         return len(conns)
@@ -236,14 +241,22 @@ class Registry:
         """Open sockets per seat of the game."""
         out: dict[int, int] = {}
         with self._lock:
-            for c in self._conns:
-                if c.game_id == game_id and isinstance(c.viewer, int):
+            for c in self._by_game.get(game_id, ()):
+                if isinstance(c.viewer, int):
                     out[c.viewer] = out.get(c.viewer, 0) + 1
         return out
 
     def spectators(self, game_id: str) -> int:
         with self._lock:
-            return sum(1 for c in self._conns if c.game_id == game_id and not isinstance(c.viewer, int))
+            return sum(1 for c in self._by_game.get(game_id, ()) if not isinstance(c.viewer, int))
+
+
+def _discard(index: dict[Any, set[_Conn]], key: Any, conn: _Conn) -> None:
+    group = index.get(key)
+    if group is not None:
+        group.discard(conn)
+        if not group:
+            del index[key]
 
 
 def registry_of(app: FastAPI) -> Registry:
@@ -506,7 +519,9 @@ def _seat_in(tab: db.TableRecord, seat: int) -> None:
 
 
 @api.post("/games/{game_id}/online/seats/{seat}/link", summary="Issue (or re-issue) a seat's personal link")
-def issue_link(game_id: GameId, seat: int, request: Request, user: UserDep, store: StoreDep) -> dict[str, Any]:
+def issue_link(game_id: GameId, seat: int, request: Request, user: UserDep, store: StoreDep,
+               qr: Annotated[bool, Query(description="Also the link's QR code (SVG), to show at the table.")] = False,
+               ) -> dict[str, Any]:
     _own(store, user, game_id)
     _need_role(user, HOST_ROLES, *_HOST_ONLY)
     tab = _table_or_404(store, game_id)
@@ -516,8 +531,11 @@ def issue_link(game_id: GameId, seat: int, request: Request, user: UserDep, stor
     url = f"{_base(request)}/play/{token}"
     log.info("online: seat %s of game %s got a new link (%s old links revoked, %s sockets closed)",
              seat, game_id, len(revoked), closed)
-    return {"seat": seat, "token": token, "url": url, "qr_svg": qr_svg(url),
-            "issued_at": auth.created_at.isoformat(), "revoked": len(revoked)}
+    out: dict[str, Any] = {"seat": seat, "token": token, "url": url, "issued_at": auth.created_at.isoformat(),
+                           "revoked": len(revoked)}
+    if qr:  # drawing one costs milliseconds: only for a link shown at the table (a remote player gets the URL)
+        out["qr_svg"] = qr_svg(url)
+    return out
 
 
 @api.delete("/games/{game_id}/online/seats/{seat}/link", summary="Revoke a seat's personal link")

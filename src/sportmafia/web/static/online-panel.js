@@ -78,7 +78,7 @@
 
   async function decide(id, approve) { const r = await SM.api("POST", `${base}/requests/${id}`, { approve }); if (r.status !== 200) error(r.body); load(); }
   async function issue(seat) {
-    const r = await SM.api("POST", `${base}/seats/${seat}/link`);
+    const r = await SM.api("POST", `${base}/seats/${seat}/link?qr=true`);
     if (r.status !== 200) { error(r.body); return; }
     shown[seat] = { url: r.body.url, qr: r.body.qr_svg };
     load();

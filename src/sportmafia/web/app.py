@@ -42,15 +42,17 @@ def create_app(store: Store | None = None, *, secret_key: str | None = None, htt
     app.state.store = the_store
     app.state.login_limiter = login_limiter or LoginLimiter()
     install_error_handlers(app)
+    # a request is matched against the routes in this order: the ones every move takes come first (no two
+    # routers' paths overlap, so the order changes only how soon a path is found)
+    online.install(app)  # online play: players' links, spectators, the overlay (docs/online.md)
+    app.include_router(games.router)
+    app.include_router(live.router)
     sheets.install(app)  # the result sheets' routes, and 409 'locked' for a signed game's commands
     app.include_router(auth.router)
-    app.include_router(games.router)
     app.include_router(tournaments.router)
     app.include_router(history.router)
     app.include_router(pages.router)
-    app.include_router(live.router)
     app.include_router(table.router)
-    online.install(app)  # online play: players' links, spectators, the overlay (docs/online.md)
     app.include_router(tournament_pages.router)
     app.mount("/static", StaticFiles(directory=pages.STATIC), name="static")
     # added last = outermost: body limit, then the session, then CSRF (which reads the session)

@@ -36,8 +36,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-import httpx2 as httpx
-import websockets
+import aiohttp
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from console import ADMIN_PASSWORD, free_port, percentile, start_server, stop_server
@@ -75,37 +74,34 @@ class Table:
 
     async def setup(self) -> None:
         b = self.bench
-        r = await b.client.post("/api/games", json={"preset": self.preset, "players": self.players,
-                                                    "names": self.names}, headers=b.csrf)
-        r.raise_for_status()
-        self.game_id = r.json()["id"]
-        r = await b.client.post(f"/api/games/{self.game_id}/online", headers=b.csrf)
-        r.raise_for_status()
-        code = r.json()["code"]
+        self.game_id = (await b.host_post("/api/games", {"preset": self.preset, "players": self.players,
+                                                         "names": self.names}))["id"]
+        code = (await b.host_post(f"/api/games/{self.game_id}/online"))["code"]
         for seat in range(1, self.players + 1):
-            r = await b.client.post(f"/api/games/{self.game_id}/online/seats/{seat}/link", headers=b.csrf)
-            r.raise_for_status()
-            self.tokens[seat] = r.json()["token"]
+            # remote players: each gets his link's URL (no QR code asked for)
+            self.tokens[seat] = (await b.host_post(f"/api/games/{self.game_id}/online/seats/{seat}/link"))["token"]
         for seat in range(1, self.players + 1):
-            ws = await websockets.connect(f"{b.ws_base}/ws/play", additional_headers={"Origin": b.base},
-                                          max_size=2**22, compression=None)
-            await ws.send(json.dumps({"type": "hello", "token": self.tokens[seat], "since": 0}))
+            ws = await b.sockets.ws_connect(f"{b.ws_base}/ws/play", headers={"Origin": b.base}, max_msg_size=2**22,
+                                           compress=0, autoping=True)
+            await ws.send_str(json.dumps({"type": "hello", "token": self.tokens[seat], "since": 0}))
             self.sockets.append(ws)
         for _ in range(SPECTATORS):
-            ws = await websockets.connect(f"{b.ws_base}/ws/watch/{code}?since=0", max_size=2**22,
-                                          compression=None)
+            ws = await b.sockets.ws_connect(f"{b.ws_base}/ws/watch/{code}?since=0", max_msg_size=2**22, compress=0)
             self.sockets.append(ws)
         self.seen = [-1] * len(self.sockets)
         for i, ws in enumerate(self.sockets):
-            first = await ws.recv()
+            first = await ws.receive_str()
             m = SEQ.search(first[:120])
             assert m and KINDS.match(first), first[:200]
             self.seen[i] = int(m.group(1))
             self.readers.append(asyncio.create_task(self.read(i, ws)))
 
     async def read(self, i: int, ws: Any) -> None:
-        with contextlib.suppress(websockets.ConnectionClosed):
-            async for raw in ws:
+        with contextlib.suppress(aiohttp.ClientError):
+            async for msg in ws:
+                if msg.type is not aiohttp.WSMsgType.TEXT:
+                    continue
+                raw = msg.data
                 if not KINDS.match(raw):
                     continue
                 m = SEQ.search(raw[:120])
@@ -113,6 +109,7 @@ class Table:
                     continue
                 seq = int(m.group(1))
                 self.seen[i] = seq
+                self.bench.messages += 1
                 now = time.perf_counter()
                 for w in self.waiting:
                     if seq >= w[0] and i in w[2]:
@@ -138,17 +135,18 @@ class Table:
         b = self.bench
         sent = time.perf_counter()
         if seat is None:
-            r = await b.client.post(f"/api/games/{self.game_id}/commands", json=body, headers=b.csrf)
+            r = await b.client.post(f"{b.base}/api/games/{self.game_id}/commands", json=body, headers=b.csrf)
         else:
-            r = await b.player.post("/api/play/commands", json={**body, "game_id": self.game_id},
+            r = await b.player.post(f"{b.base}/api/play/commands", json={**body, "game_id": self.game_id},
                                     headers={"X-Play-Token": self.tokens[seat]})
-        if r.status_code != 200:
-            b.errors += 1
-            self.broken = True
-            if b.errors <= 5:
-                print(f"refused: {r.status_code} {r.text[:200]}", file=sys.stderr)
-            return
-        target = r.json()["next_seq"]
+        async with r:
+            if r.status != 200:
+                b.errors += 1
+                self.broken = True
+                if b.errors <= 5:
+                    print(f"refused: {r.status} {(await r.text())[:200]}", file=sys.stderr)
+                return
+            target = (await r.json())["next_seq"]
         late = {i for i, s in enumerate(self.seen) if s < target}
         b.actions += 1
         answered = time.perf_counter()
@@ -211,9 +209,14 @@ class Bench:
     def __init__(self, base: str) -> None:
         self.base = base
         self.ws_base = base.replace("http://", "ws://")
-        limits = httpx.Limits(max_connections=400, max_keepalive_connections=400)
-        self.client = httpx.AsyncClient(base_url=base, timeout=60, limits=limits)
-        self.player = httpx.AsyncClient(base_url=base, timeout=60, limits=limits)  # no cookies: phones
+        # aiohttp: a client light enough to leave the machine's other core to the server it measures
+        timeout = aiohttp.ClientTimeout(total=60)
+        self.client = aiohttp.ClientSession(timeout=timeout, connector=aiohttp.TCPConnector(limit=400),
+                                            cookie_jar=aiohttp.CookieJar(unsafe=True))  # unsafe: an IP address
+        self.player = aiohttp.ClientSession(timeout=timeout, connector=aiohttp.TCPConnector(limit=400),
+                                            cookie_jar=aiohttp.DummyCookieJar())  # no cookies: phones
+        self.sockets = aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=0),  # as many as the tables need
+                                             cookie_jar=aiohttp.DummyCookieJar())
         self.csrf: dict[str, str] = {}
         self.samples: list[float] = []
         self.answers: list[float] = []
@@ -222,6 +225,7 @@ class Bench:
         self.stopping = False
         self.actions = 0
         self.bursts = 0
+        self.messages = 0
         self.errors = 0
 
     def done(self, seconds: float, after_answer: float) -> None:
@@ -230,9 +234,27 @@ class Bench:
             self.fanout.append(max(0.0, after_answer) * 1000)
 
     async def login(self) -> None:
-        r = await self.client.post("/api/login", json={"login": "admin", "password": ADMIN_PASSWORD})
-        r.raise_for_status()
-        self.csrf = {"X-CSRF-Token": r.json()["csrf_token"]}
+        async with self.client.post(f"{self.base}/api/login", json={"login": "admin", "password": ADMIN_PASSWORD}) as r:
+            r.raise_for_status()
+            self.csrf = {"X-CSRF-Token": (await r.json())["csrf_token"]}
+
+    async def host_post(self, path: str, body: dict[str, Any] | None = None) -> Any:
+        async with self.client.post(f"{self.base}{path}", json=body, headers=self.csrf) as r:
+            r.raise_for_status()
+            return await r.json()
+
+
+def machine_loop_ms() -> float:
+    """This machine's speed now: the best of three runs of a fixed pure-Python loop, in ms (the same figure on
+    another day tells whether the machine, not the code, got slower or faster)."""
+    best = float("inf")
+    for _ in range(3):
+        started = time.perf_counter()
+        total = 0
+        for i in range(2_000_000):
+            total += i
+        best = min(best, time.perf_counter() - started)
+    return round(best * 1000, 1)
 
 
 def cpu_seconds(pid: int | None) -> float:
@@ -265,6 +287,7 @@ async def main_async(base: str, step: int, max_tables: int, seconds: float, warm
         gc.freeze()
         await asyncio.sleep(warmup)
         bench.samples, bench.answers, bench.fanout, bench.actions, bench.bursts, bench.errors = [], [], [], 0, 0, 0
+        bench.messages = 0
         GC_WATCH.pauses = []
         bench.measuring = True
         started = time.perf_counter()
@@ -283,12 +306,12 @@ async def main_async(base: str, step: int, max_tables: int, seconds: float, warm
                  "fanout_p50_ms": round(percentile(bench.fanout, 0.50), 1),
                  "fanout_p99_ms": round(percentile(bench.fanout, 0.99), 1),
                  "samples": len(bench.samples), "actions_per_s": round(bench.actions / elapsed, 1),
-                 "vote_bursts": bench.bursts, "new_games": sum(t.games for t in tables) - games,
+                 "vote_bursts": bench.bursts, "messages_per_action": round(bench.messages / max(1, bench.actions), 1), "new_games": sum(t.games for t in tables) - games,
                  "errors": bench.errors,
                  "server_cpu": round(cpu / elapsed, 2), "bench_cpu": round(own / elapsed, 2),
                  "bench_gc_pauses_ms": [round(p) for p in GC_WATCH.pauses],
                  "server_cpu_ms_per_action": round(cpu * 1000 / max(1, bench.actions), 2),
-                 "unfinished": sum(len(t.waiting) for t in tables)}
+                 "unfinished": sum(len(t.waiting) for t in tables), "machine_loop_ms": machine_loop_ms()}
         print(json.dumps(level), file=sys.stderr, flush=True)
         if not bench.samples or level["p99_ms"] > limit_ms or bench.errors:
             break
@@ -298,8 +321,9 @@ async def main_async(base: str, step: int, max_tables: int, seconds: float, warm
         task.cancel()
     for t in tables:
         await t.close()
-    await bench.client.aclose()
-    await bench.player.aclose()
+    await bench.client.close()
+    await bench.player.close()
+    await bench.sockets.close()
     return held or {"bench": "online", "tables": 0, "sockets": 0, "p50_ms": None, "p99_ms": None,
                     "note": f"p99 over {limit_ms} ms already at {step} tables"}
 

@@ -339,6 +339,42 @@ def test_join_with_the_code_and_approval(api: Api) -> None:
     assert 6 in phone.get(f"/api/join/{code}").json()["free"]
 
 
+def test_players_and_spectators_sockets_skip_the_session_and_csrf_layers(api: Api) -> None:
+    """Their sockets go straight to their handlers (online.SocketShortcut); the host's socket, which needs the
+    session, still passes through every layer."""
+    game_id, _game = dealt_game(api)
+    open_table(api, game_id)
+    token = issue(api, game_id, 1)
+    code = api.get(f"/api/games/{game_id}/online").json()["code"]
+    layer: Any = api.client.app.middleware_stack  # type: ignore[attr-defined]
+    while not isinstance(layer, online.SocketShortcut):
+        layer = layer.app
+    inner, seen = layer.app, []
+
+    async def spy(scope: Any, receive: Any, send: Any) -> None:
+        seen.append((scope["type"], scope["path"]))
+        await inner(scope, receive, send)
+
+    layer.app = spy
+    try:
+        with api.client.websocket_connect("/ws/play", headers=ORIGIN) as ws, \
+                api.client.websocket_connect(f"/ws/watch/{code}", headers=ORIGIN) as watch:
+            hello(ws, token)
+            assert until(ws, "state")["view"]["you"]["seat"] == 1
+            assert until(watch, "state")["view"]["viewer"] == "spectator"
+        assert seen == []
+        with api.client.websocket_connect(f"/ws/games/{game_id}?view=host", headers=ORIGIN) as host:
+            assert until(host, "state")["view"]["viewer"] == "host"
+        assert seen == [("websocket", f"/ws/games/{game_id}")]
+        # not a table code: the ordinary routes answer (none matches)
+        with pytest.raises(WebSocketDisconnect), \
+                api.client.websocket_connect(f"/ws/watch/{code}/more", headers=ORIGIN) as other:
+            other.receive_text()
+        assert seen[-1] == ("websocket", f"/ws/watch/{code}/more")
+    finally:
+        layer.app = inner
+
+
 # ------------------------------------------------------------------------------------------ playing
 def test_player_acts_as_his_seat_and_sockets_follow(api: Api) -> None:
     game_id, game = dealt_game(api)

@@ -60,4 +60,5 @@ def create_app(store: Store | None = None, *, secret_key: str | None = None, htt
     app.add_middleware(SessionMiddleware, secret_key=secret_key or load_secret_key(), session_cookie=SESSION_COOKIE,
                        max_age=SESSION_MAX_AGE, same_site="lax", https_only=https_only)
     app.add_middleware(BodyLimitMiddleware, limit=MAX_BODY)
+    app.add_middleware(online.SocketShortcut)  # outermost: players' and spectators' sockets skip the rest
     return app

@@ -37,6 +37,7 @@ from fastapi import Path as PathParam
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.concurrency import run_in_threadpool
+from starlette.types import ASGIApp, Receive, Scope, Send
 
 from ..engine import Event, Game, RuleViolation, Views, command_from_json, view, visible_events
 from ..engine.describe import HOW_NAMES, RESULT_NAMES, ROLE_NAMES, STEP_NAMES, TEAM_NAMES, t
@@ -467,6 +468,28 @@ async def watch_socket(websocket: WebSocket, code: str) -> None:
                       "since — номер события (целое число от 0).")
         return
     await _serve(websocket, tab.game_id, "spectator", since, None, accepted=False)
+
+
+class SocketShortcut:
+    """ASGI middleware, the outermost of the app's own: players' and spectators' sockets go straight to their
+    handlers. They need no session, CSRF check or body limit (a socket is authorized by its seat token or
+    table code), and every message sent on them would otherwise pass through each of those layers. Their
+    routes stay registered as well (the same handlers)."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "websocket":
+            path: str = scope["path"]
+            if path == "/ws/play":
+                await play_socket(WebSocket(scope, receive, send))
+                return
+            code = path[len("/ws/watch/"):]
+            if path.startswith("/ws/watch/") and code and "/" not in code:
+                await watch_socket(WebSocket(scope, receive, send), code)
+                return
+        await self.app(scope, receive, send)
 
 
 # ------------------------------------------------------------------------------------------ the host's API

@@ -80,6 +80,8 @@ class Table:
         for seat in range(1, self.players + 1):
             # remote players: each gets his link's URL (no QR code asked for)
             self.tokens[seat] = (await b.host_post(f"/api/games/{self.game_id}/online/seats/{seat}/link"))["token"]
+        if b.no_sockets:  # the HTTP requests and appends alone (see --no-sockets)
+            return
         for seat in range(1, self.players + 1):
             ws = await b.sockets.ws_connect(f"{b.ws_base}/ws/play", headers={"Origin": b.base}, max_msg_size=2**22,
                                            compress=0, autoping=True)
@@ -206,8 +208,9 @@ class Table:
 
 
 class Bench:
-    def __init__(self, base: str) -> None:
+    def __init__(self, base: str, no_sockets: bool = False) -> None:
         self.base = base
+        self.no_sockets = no_sockets
         self.ws_base = base.replace("http://", "ws://")
         # aiohttp: a client light enough to leave the machine's other core to the server it measures
         timeout = aiohttp.ClientTimeout(total=60)
@@ -269,8 +272,8 @@ def cpu_seconds(pid: int | None) -> float:
 
 
 async def main_async(base: str, step: int, max_tables: int, seconds: float, warmup: float,
-                     limit_ms: float, server_pid: int | None = None) -> dict[str, Any]:
-    bench = Bench(base)
+                     limit_ms: float, server_pid: int | None = None, no_sockets: bool = False) -> dict[str, Any]:
+    bench = Bench(base, no_sockets)
     await bench.login()
     tables: list[Table] = []
     runs: list[asyncio.Task[None]] = []
@@ -353,6 +356,8 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=10.0, help="measured seconds per level")
     parser.add_argument("--warmup", type=float, default=3.0)
     parser.add_argument("--limit-ms", type=float, default=100.0)
+    parser.add_argument("--no-sockets", action="store_true",
+                        help="open no client socket: what the HTTP requests and appends cost alone (a diagnosis)")
     parser.add_argument("--database-url", help="the server's database (default: SQLite in a temporary folder); "
                                                "e.g. postgresql+psycopg://postgres@127.0.0.1:5432/bench")
     args = parser.parse_args()
@@ -364,7 +369,8 @@ def main() -> None:
         proc = start_server(Path(tmp), port, args.database_url)
         try:
             result = asyncio.run(main_async(f"http://127.0.0.1:{port}", args.step, args.max_tables,
-                                            args.seconds, args.warmup, args.limit_ms, proc.pid))
+                                            args.seconds, args.warmup, args.limit_ms, proc.pid,
+                                            args.no_sockets))
         finally:
             stop_server(proc)
     print(json.dumps(result))

@@ -53,6 +53,7 @@ from sportmafia.engine import (
     view,
     visible_events,
 )
+from sportmafia.engine.game import NIGHT_STEPS
 from sportmafia.rules import get_ruleset
 
 TABLES = [("club", 10), ("fiim", 10)] + [("tournament", n) for n in range(12, 17)]
@@ -184,10 +185,12 @@ def check_views(game: Game, rng: random.Random) -> None:
             [row for t, row in enumerate(spectator["seats"], 1) if t != s]
         assert v["seats"][s - 1]["fouls"] == game.fouls[s]  # his own, tonight's included
     # one Views of the moment for every viewer (as a table's sockets get them) gives each what view() gives
-    # him: nothing of one viewer's view reaches another's through the parts they share
-    viewers: list[Any] = ["spectator", *rng.sample(range(1, game.n + 1), game.n), "host"]
-    shared = Views(game)
-    assert [shared(w) for w in viewers] == [view(game, w) for w in viewers]
+    # him: nothing of one viewer's view reaches another's through the parts they share (every night step, a
+    # quarter of the others: thousands of moments over the test's games)
+    if game.step in NIGHT_STEPS or rng.random() < 0.25:
+        viewers: list[Any] = ["spectator", *rng.sample(range(1, game.n + 1), game.n), "host"]
+        shared = Views(game)
+        assert [shared(w) for w in viewers] == [view(game, w) for w in viewers]
     for ev in visible_events(game, "spectator", max(0, len(game.log) - 3)):
         assert ev["type"] not in ("shot_fired", "kill_chosen", "checked"), ev
         assert "roles" not in ev and "role" not in ev

@@ -16,13 +16,14 @@ $(STAMP): pyproject.toml
 run: $(STAMP)
 	$(VENV)/bin/sportmafia serve
 
-## test: the whole suite (unit, property, golden records, the console in Debian's Chromium)
+## test: the whole suite (unit, property, golden records, the console in Debian's Chromium), one worker per
+##       core; a test file runs whole on one worker (its own servers, temp stores and PostgreSQL schemas)
 test: $(STAMP)
 	@if [ ! -x /usr/bin/chromium ] && [ "$$(id -u)" = 0 ]; then \
 		echo "installing Debian's chromium for the browser tests"; \
 		apt-get update && apt-get install -y chromium; \
 	fi
-	$(PY) -m pytest
+	$(PY) -m pytest -n auto --dist loadfile
 
 ## bench: the benchmarks, one JSON line per figure
 bench: $(STAMP)

@@ -396,3 +396,40 @@ def test_two_stores_on_one_database_see_each_others_appends(store: Store, db_url
         assert store.load(game_id).log == other.load(game_id).log
     finally:
         other.close()
+
+
+def test_write_turn_is_given_only_when_no_other_thread_writes(store: Store, db_url: str) -> None:
+    """SQLite: the turn is free, held to the end of its block (writes inside take the lock again at once), and
+    refused while another thread writes; PostgreSQL never gives it (its writers wait on the server)."""
+    game_id = dealt_game(store)
+    sqlite = db_url.startswith("sqlite")
+    with store.write_turn() as now:
+        assert now is sqlite
+        head = store.game(game_id).next_seq
+        store.append(game_id, Advance(), expected_seq=head, command_id=cid())  # re-enters: no deadlock
+        seen: list[bool] = []
+
+        def other() -> None:
+            with store.write_turn() as theirs:
+                seen.append(theirs)
+        t = threading.Thread(target=other)
+        t.start()
+        t.join(5)
+        assert seen == [False]
+    # another thread in the middle of an append: no turn here until it is done
+    inside, release = threading.Event(), threading.Event()
+
+    def slow_writer() -> None:
+        with store._write_conn():
+            inside.set()
+            release.wait(5)
+    t = threading.Thread(target=slow_writer)
+    t.start()
+    assert inside.wait(5)
+    with store.write_turn() as now:
+        assert now is False
+    release.set()
+    t.join(5)
+    with store.write_turn() as now:
+        assert now is sqlite
+    assert_consistent(store, game_id)

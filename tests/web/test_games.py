@@ -3,13 +3,17 @@ stale seq, illegal commands), authorization, input limits and the OpenAPI schema
 
 from __future__ import annotations
 
+import asyncio
 import random
+import threading
 from datetime import UTC, datetime
 from typing import Any
 
+import pytest
 from fastapi.testclient import TestClient
 
 from sportmafia.engine import COMMANDS, replay, summary
+from sportmafia.store import Store
 from sportmafia.web.security import hash_password
 
 from .conftest import Api
@@ -215,3 +219,48 @@ def test_an_undo_in_the_numbered_feed(api: Api) -> None:
     feed = api.get(f"/api/games/{game_id}/events").json()["events"]
     assert [e["seq"] for e in feed] == list(range(len(feed)))
     assert feed[-1]["undoes"] == foul["events"][0]["seq"]
+
+
+def test_an_append_runs_on_the_event_loop_when_no_other_thread_writes(
+        api: Api, store: Store, db_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """SQLite: a command's append runs right on the event loop (no worker thread's hand-over) when no other
+    thread of the process is writing; while one is, in a worker thread, which waits its turn and then answers.
+    PostgreSQL: always in a worker thread."""
+    game_id = api.new_game()
+    on_loop: list[bool] = []
+    real_append = store.append
+
+    def spy(*args: Any, **kwargs: Any) -> Any:
+        try:
+            asyncio.get_running_loop()
+            on_loop.append(True)
+        except RuntimeError:
+            on_loop.append(False)
+        return real_append(*args, **kwargs)
+    monkeypatch.setattr(store, "append", spy)
+    sqlite = db_url.startswith("sqlite")
+    assert api.command(game_id, {"type": "deal"}, 0, "deal").status_code == 200
+    assert on_loop == [sqlite]
+
+    inside, release = threading.Event(), threading.Event()
+
+    def slow_writer() -> None:
+        with store._write_conn():
+            inside.set()
+            release.wait(10)
+    writer = threading.Thread(target=slow_writer)
+    writer.start()
+    assert inside.wait(5)
+    answers: list[Any] = []
+    head = api.get(f"/api/games/{game_id}").json()["next_seq"]
+    poster = threading.Thread(target=lambda: answers.append(api.command(game_id, {"type": "advance"}, head, "adv")))
+    poster.start()
+    poster.join(0.5)
+    if sqlite:  # waiting for the other writer, in a worker thread (the loop still answers reads)
+        assert not answers
+        assert api.get(f"/api/games/{game_id}").json()["next_seq"] == head
+    release.set()
+    writer.join(5)
+    poster.join(10)
+    assert answers and answers[0].status_code == 200, answers
+    assert on_loop == [sqlite, False]

@@ -287,7 +287,7 @@ class _QueuedWriter:
     waited far longer than the writers ahead of it; a lock hands over at once. Writers in other processes still
     wait on the busy timeout."""
 
-    def __init__(self, sessions: sessionmaker[Session], lock: threading.Lock) -> None:
+    def __init__(self, sessions: sessionmaker[Session], lock: threading.RLock) -> None:
         self._sessions = sessions
         self._lock = lock
 
@@ -326,7 +326,8 @@ class Store:
         self._read = sessionmaker(reader, expire_on_commit=False)
         immediate = engine.execution_options(**{IMMEDIATE: True})
         writer = sessionmaker(immediate, expire_on_commit=False)
-        self._writer_lock = threading.Lock() if engine.dialect.name == "sqlite" else None
+        # re-entrant: a thread holding its turn (``write_turn``) takes it again in each write inside
+        self._writer_lock = threading.RLock() if engine.dialect.name == "sqlite" else None
         self._write = _QueuedWriter(writer, self._writer_lock) if self._writer_lock is not None else writer
         # plain connections (no ORM session) for the statements every request makes
         self._reader_engine, self._writer_engine = reader, immediate
@@ -353,6 +354,22 @@ class Store:
         else:
             with self._writer_lock, self._writer_engine.begin() as conn:
                 yield conn
+
+    @contextmanager
+    def write_turn(self) -> Iterator[bool]:
+        """Whether this thread may write now without waiting for another of this process's writers: on SQLite,
+        True when the process's write lock is free, which it then holds to the end of the block (the writes
+        inside take it again at once); False when another thread is writing, and always on PostgreSQL (whose
+        writers wait on the server, not on this process). The web app runs a command's append on its event
+        loop when it gets the turn (``web.live.run_writer``), and in a worker thread otherwise."""
+        lock = self._writer_lock
+        if lock is None or not lock.acquire(blocking=False):
+            yield False
+            return
+        try:
+            yield True
+        finally:
+            lock.release()
 
     def close(self) -> None:
         """Close the pooled connections."""

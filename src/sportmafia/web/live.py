@@ -496,8 +496,15 @@ threads only fight over the interpreter's lock, which delayed everything else (b
 
 
 async def run_writer(app: FastAPI, fn: Callable[..., Any], *args: Any) -> Any:
-    """``fn(*args)`` (a route's append) in a worker thread, at most ``WRITER_THREADS`` of them at once; the
-    others wait on the event loop, not in a thread."""
+    """``fn(*args)`` (a route's append). On SQLite, when no other thread of this process is writing, right here
+    on the event loop: an append is a millisecond of work that waits on nothing but the process's own write
+    lock, and a worker thread's hand-over (and the fight for the interpreter's lock that follows) cost more
+    than the append. Otherwise, and always on PostgreSQL (whose statements wait on the network), in a worker
+    thread, at most ``WRITER_THREADS`` of them at once; the others wait on the event loop, not in a thread."""
+    store: Store = app.state.store
+    with store.write_turn() as now:
+        if now:
+            return fn(*args)
     limiter = app_state(app, "writers", lambda: anyio.CapacityLimiter(WRITER_THREADS))
     return await anyio.to_thread.run_sync(fn, *args, limiter=limiter)
 

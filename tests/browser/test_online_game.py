@@ -69,6 +69,38 @@ def synced(page: Any, seq: int, timeout: int = 5000) -> None:
                            timeout=timeout)
 
 
+DROP_NEXT_COMMAND = """() => {
+  const send = WebSocket.prototype.send;
+  WebSocket.prototype.send = function (data) {
+    if (String(data).startsWith('{"type":"command"')) { WebSocket.prototype.send = send; return; }
+    return send.call(this, data);
+  };
+}"""
+"""Lose the page's next command on its socket (once), as a connection that drops a message would."""
+
+
+class Wire:
+    """What the players' pages send: commands over their sockets, and requests to POST /api/play/commands."""
+
+    def __init__(self) -> None:
+        self.socket_commands = 0
+        self.http_commands = 0
+
+    def watch(self, page: Any) -> None:
+        def frames(ws: Any) -> None:
+            ws.on("framesent", lambda payload: self._frame(payload))
+        page.on("websocket", frames)
+        page.on("request", lambda r: self._request(r))
+
+    def _frame(self, payload: Any) -> None:
+        if isinstance(payload, str) and payload.startswith('{"type":"command"'):
+            self.socket_commands += 1
+
+    def _request(self, request: Any) -> None:
+        if request.method == "POST" and request.url.endswith("/api/play/commands"):
+            self.http_commands += 1
+
+
 def tap(page: Any, kind: str, targets: tuple[int, ...] = ()) -> None:
     """Pick the targets (if any) and press the action's button; wait until the server took it."""
     sent = int(page.get_attribute("#play", "data-sent") or 0)
@@ -112,6 +144,9 @@ def test_a_whole_club_game_online(browser: Any, server: str) -> None:
     panel.screenshot(path=str(ARTIFACTS / "online-host-panel-1024x768.png"), full_page=True)
 
     # ten phones
+    wire = Wire()
+    taps = 0
+    fell_back = False
     players: dict[int, Any] = {}
     contexts: dict[int, Any] = {}
     for seat in range(1, 11):
@@ -120,6 +155,7 @@ def test_a_whole_club_game_online(browser: Any, server: str) -> None:
         page = ctx.new_page()
         page.set_default_timeout(10_000)
         page.on("pageerror", lambda exc, s=seat: errors.append(f"seat {s}: {exc}"))
+        wire.watch(page)
         page.goto(links[seat])
         page.wait_for_selector("#o-link[data-state=live]")
         contexts[seat], players[seat] = ctx, page
@@ -167,6 +203,7 @@ def test_a_whole_club_game_online(browser: Any, server: str) -> None:
             page = contexts[victim].new_page()
             page.set_default_timeout(10_000)
             page.on("pageerror", lambda exc, s=victim: errors.append(f"seat {s}: {exc}"))
+            wire.watch(page)
             page.goto(links[victim])
             synced(page, seq)
             players[victim] = page
@@ -186,6 +223,7 @@ def test_a_whole_club_game_online(browser: Any, server: str) -> None:
                 sent = int(page.get_attribute("#play", "data-sent") or 0)
                 page.click("#o-act-go[data-kind='nominate']")
                 page.wait_for_function("(n) => Number(document.getElementById('play').dataset.sent || 0) > n", arg=sent)
+                taps += 1
                 continue
         if step == "voting":
             cand = v["seat"]
@@ -198,13 +236,24 @@ def test_a_whole_club_game_online(browser: Any, server: str) -> None:
                     if not screenshots["vote"] and voter == me:
                         shot(players[voter], "vote")
                         screenshots["vote"] = True
-                    tap(players[voter], "vote")
+                    if not fell_back:
+                        # the socket loses his hand: no answer comes on it, so after 5 s the page sends it again
+                        # by POST /api/play/commands (the same command id), which takes it
+                        players[voter].evaluate(DROP_NEXT_COMMAND)
+                        before = (wire.socket_commands, wire.http_commands)
+                        tap(players[voter], "vote")
+                        assert (wire.socket_commands, wire.http_commands) == (before[0], before[1] + 1)
+                        fell_back = True
+                    else:
+                        tap(players[voter], "vote")
+                    taps += 1
             host.command(game_id, {"type": "advance"})
             continue
         if step == "lift":
             for voter in [c["voter"] for c in st["legal"] if c["type"] == "lift_vote"]:
                 if rng.random() < 0.6:
                     tap(players[voter], "lift")
+                    taps += 1
             host.command(game_id, {"type": "advance"})
             continue
         if step == "shooting":
@@ -218,12 +267,14 @@ def test_a_whole_club_game_online(browser: Any, server: str) -> None:
                     players[s].click(f"#o-act-seats .o-pick[data-target='{target}']")  # unpick: tap() picks it
                     screenshots["shoot"] = True
                 tap(players[s], "shoot", (target,))
+                taps += 1
             host.command(game_id, {"type": "advance"})
             continue
         if step in ("check_don", "check_sheriff") and "check" in kinds:
             checker = next(c["checker"] for c in st["legal"] if c["type"] == "check")
             target = rng.choice([s for s in alive if s != checker])
             tap(players[checker], "check", (target,))
+            taps += 1
             page = players[checker]
             page.wait_for_selector("#o-checks[data-has='1']", state="attached")
             assert page.is_hidden("#o-checks")  # as private as the card: shown while the card is open
@@ -246,6 +297,7 @@ def test_a_whole_club_game_online(browser: Any, server: str) -> None:
             seat = v["seat"]
             picks = tuple(rng.sample([s for s in range(1, 11) if s != seat], 3))
             tap(players[seat], "best", picks)
+            taps += 1
             shot(players[seat], "best-move")
             host.command(game_id, {"type": "advance"})
             continue
@@ -266,6 +318,9 @@ def test_a_whole_club_game_online(browser: Any, server: str) -> None:
     types = {e["type"] for e in events}
     assert {"nominated", "vote_cast", "shot_fired", "checked"} <= types, types
     assert all(screenshots.values()), screenshots
+    # the players' commands went over their own sockets; by HTTP only the one the socket lost (and any whose
+    # answer was late on a slow machine)
+    assert fell_back and wire.socket_commands >= taps - 1 and wire.http_commands >= 1, (taps, vars(wire))
     assert not errors, errors
     for ctx in contexts.values():
         ctx.close()

@@ -433,3 +433,23 @@ def test_write_turn_is_given_only_when_no_other_thread_writes(store: Store, db_u
     with store.write_turn() as now:
         assert now is sqlite
     assert_consistent(store, game_id)
+
+
+def test_a_failing_check_refuses_the_command_and_writes_nothing(store: Store) -> None:
+    """``append(check=...)`` runs inside the transaction, before anything: what it raises refuses the command
+    (a retry of one applied before too: a revoked link gets no answer), and nothing is written."""
+    game_id = dealt_game(store)
+    head = store.game(game_id).next_seq
+
+    def revoked(_conn: Any) -> None:
+        raise LookupError("revoked")
+    with pytest.raises(LookupError):
+        store.append(game_id, Advance(), expected_seq=head, command_id="c1", check=revoked)
+    assert store.game(game_id).next_seq == head
+    seen: list[Any] = []
+    done = store.append(game_id, Advance(), expected_seq=head, command_id="c1", check=seen.append)
+    assert len(seen) == 1 and done.first_seq == head and not done.replayed
+    with pytest.raises(LookupError):
+        store.append(game_id, Advance(), expected_seq=head, command_id="c1", check=revoked)
+    assert store.game(game_id).next_seq == done.next_seq
+    assert_consistent(store, game_id)

@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import hashlib
 import secrets
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
-from sqlalchemy import bindparam, select, update
+from sqlalchemy import Connection, bindparam, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
@@ -174,6 +175,22 @@ def resolve_token(store: Store, token: str) -> SeatAuth | None:
     with store._read_conn() as s:
         row = s.execute(_LIVE_TOKEN, {"token_hash": hash_secret(token)}).one_or_none()
         return None if row is None else SeatAuth(row.id, row.game_id, row.seat, _utc(row.created_at))
+
+
+class LinkRevoked(Exception):
+    """A seat link revoked (or replaced) before its command was written."""
+
+
+_TOKEN_IS_LIVE = select(SeatToken.id).where(SeatToken.id == bindparam("token_id"), SeatToken.revoked_at.is_(None))
+
+
+def link_still_live(token_id: int) -> Callable[[Connection], None]:
+    """For ``Store.append(check=...)``: raises :class:`LinkRevoked` unless the link ``token_id`` is live when the
+    command is written (in the append's transaction, under its write lock)."""
+    def check(conn: Connection) -> None:
+        if conn.execute(_TOKEN_IS_LIVE, {"token_id": token_id}).first() is None:
+            raise LinkRevoked(token_id)
+    return check
 
 
 def live_token_ids(store: Store, game_id: str) -> frozenset[int]:

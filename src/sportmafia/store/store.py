@@ -671,7 +671,8 @@ class Store:
     # --- appending ------------------------------------------------------------------------------------
     def append(self, game_id: str, command: Command, *, expected_seq: int, command_id: str,
                rng: Rng | None = None, actor: int | None = None,
-               rebase: Callable[[Sequence[Event]], bool] | None = None) -> AppendResult:
+               rebase: Callable[[Sequence[Event]], bool] | None = None,
+               check: Callable[[Connection], None] | None = None) -> AppendResult:
         """Execute ``command`` on the stored game and append its events, in one transaction.
 
         - ``command_id`` already applied to this game: the first answer again, nothing applied
@@ -688,7 +689,9 @@ class Store:
         ``expected_seq``, the events recorded since are passed to it, under the write lock; if it says the
         command still stands on them (say, only other players' hands were raised meanwhile), the command is
         executed on the head instead of being refused, in the same transaction: a burst of hands raised at
-        once costs one transaction each, not a round of retries.
+        once costs one transaction each, not a round of retries. ``check``: called first, under the write lock,
+        with the transaction's connection; whatever it raises refuses the command with nothing written (a
+        player's link must still be live when his command is written, not only when it was read).
         """
         if not command_id or len(command_id) > COMMAND_ID_MAX:
             raise ValueError(f"a command id is a non-empty string of at most {COMMAND_ID_MAX} characters")
@@ -700,6 +703,8 @@ class Store:
                 head = s.execute(_HEAD, {"game_id": game_id}).one_or_none()
                 if head is None:
                     raise GameNotFound(game_id)
+                if check is not None:
+                    check(s)
                 prior = self._seq_of_command(s, game_id, command_id)
                 if prior is not None:
                     return self._replayed(s, game_id, head.next_seq, prior)

@@ -73,7 +73,7 @@ class Subscriber:
     wake: asyncio.Event = field(default_factory=asyncio.Event)
     hint: int = 0
     timer: dict[str, Any] | None = None
-    errors: list[dict[str, Any]] = field(default_factory=list)
+    replies: list[dict[str, Any]] = field(default_factory=list)  # answers to the client's own messages, in order
     check_head: bool = False
     ping_due: bool = False
     _keepalive: asyncio.TimerHandle | None = None
@@ -103,8 +103,8 @@ class Subscriber:
         self.timer = timer
         self.wake.set()
 
-    def error(self, body: dict[str, Any]) -> None:
-        self.errors.append(body)
+    def reply(self, body: dict[str, Any]) -> None:
+        self.replies.append(body)
         self.wake.set()
 
 
@@ -701,8 +701,8 @@ async def _send_loop(conn: _Conn, sub: Subscriber) -> None:
         if sub.ping_due:
             sub.ping_due = False
             await ws.send_text(dumps({"type": "ping", "next_seq": conn.sent, "now": time.time()}))
-        while sub.errors:
-            await ws.send_json(sub.errors.pop(0))
+        while sub.replies:
+            await ws.send_text(dumps(sub.replies.pop(0)))
         if sub.check_head:
             sub.check_head = False
             try:
@@ -729,28 +729,28 @@ async def _receive_loop(conn: _Conn, sub: Subscriber, kind: str) -> None:
     while True:
         text = await ws.receive_text()
         if len(text) > MAX_MESSAGE:
-            sub.error(_error("bad-message", f"A message is at most {MAX_MESSAGE} bytes.",
+            sub.reply(_error("bad-message", f"A message is at most {MAX_MESSAGE} bytes.",
                              f"Сообщение не длиннее {MAX_MESSAGE} байт."))
             continue
         try:
             message = json.loads(text)
         except ValueError:
-            sub.error(_error("bad-message", "A message is a JSON object.", "Сообщение — объект JSON."))
+            sub.reply(_error("bad-message", "A message is a JSON object.", "Сообщение — объект JSON."))
             continue
         mtype = message.get("type") if isinstance(message, dict) else None
         if mtype == "ping":
             continue
         if mtype != "timer":
-            sub.error(_error("bad-message", "The only message a client sends is the host's timer.",
+            sub.reply(_error("bad-message", "The only message a client sends is the host's timer.",
                              "Клиент посылает только таймер ведущего."))
             continue
         if kind != "host":
-            sub.error(_error("forbidden", "Only the host's console sets the timer.",
+            sub.reply(_error("forbidden", "Only the host's console sets the timer.",
                              "Таймер задаёт только пульт ведущего."))
             continue
         try:
             timer = check_timer(message)
         except ValueError as exc:
-            sub.error(_error("bad-timer", f"Not a valid timer: {exc}.", f"Неверный таймер: {exc}."))
+            sub.reply(_error("bad-timer", f"Not a valid timer: {exc}.", f"Неверный таймер: {exc}."))
             continue
         conn.hub.set_timer(conn.game_id, timer, sender=sub)

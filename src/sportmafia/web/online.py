@@ -5,8 +5,10 @@ delayed open stream.
   ``/play/{token}`` with its QR code; or players join with the short table code (``/join/{code}``) and the
   host approves. Tokens (192 bits from :mod:`secrets`) are stored only as SHA-256 hashes, bound to one seat
   of one game; re-issuing or revoking a seat's link ends the old one at once (its sockets are closed).
-- The player's page authenticates with the token in the ``X-Play-Token`` header (HTTP) and in the first
-  message of its socket (``/ws/play``), never in a cookie, so no other site can act for it (no CSRF). The
+- The player's page authenticates with the token in the first message of its socket (``/ws/play``) and in
+  the ``X-Play-Token`` header (HTTP), never in a cookie, so no other site can act for it (no CSRF). His
+  commands go over that socket (answered ``ack`` or ``refused`` on it), or by ``POST /api/play/commands``
+  when it is down; either way the link must still be live when the command is written. The
   only URLs that hold a token are the pages ``/play/{token}`` and ``/stream/{token}``: the access log masks
   them (:class:`TokenLogFilter`) and the pages send ``Referrer-Policy: no-referrer``.
 - Every message a player or spectator gets is built by :func:`payload` from the engine's ``view`` and
@@ -35,7 +37,7 @@ import segno
 from fastapi import APIRouter, FastAPI, Query, Request, WebSocket, WebSocketDisconnect
 from fastapi import Path as PathParam
 from fastapi.responses import HTMLResponse, JSONResponse, Response
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from starlette.concurrency import run_in_threadpool
 from starlette.types import ASGIApp, Receive, Scope, Send
 
@@ -44,7 +46,7 @@ from ..engine.describe import HOW_NAMES, RESULT_NAMES, ROLE_NAMES, STEP_NAMES, T
 from ..store import GameLocked, GameNotFound, StaleSequence, Store, UserRecord
 from ..store import online as db
 from .auth import StoreDep, UserDep
-from .errors import ApiError, forbidden, game_not_found
+from .errors import RULE_VIOLATION_STATUS, ApiError, forbidden, game_not_found
 from .i18n import request_lang
 from .live import Hub, HubDep, Subscriber, app_state, dumps, get_hub, origin_matches, run_writer
 from .pages import _render, club_game
@@ -201,8 +203,12 @@ class _Conn:
     game_id: str
     viewer: str | int
     sent: int
-    token_id: int | None = None
+    auth: db.SeatAuth | None = None  # a player's socket: the seat its link opens
     revoked: bool = False
+
+    @property
+    def token_id(self) -> int | None:
+        return None if self.auth is None else self.auth.token_id
 
     def revoke(self) -> None:
         self.revoked = True
@@ -300,7 +306,7 @@ def _since(value: Any) -> int | None:
 
 
 async def _serve(websocket: WebSocket, game_id: str, viewer: str | int, since: int,
-                 token_id: int | None, accepted: bool) -> None:
+                 auth: db.SeatAuth | None, accepted: bool) -> None:
     """Follow the game for ``viewer``: a ``state`` message, then ``events`` with only the new events."""
     app = websocket.app
     store: Store = app.state.store
@@ -318,14 +324,14 @@ async def _serve(websocket: WebSocket, game_id: str, viewer: str | int, since: i
             return
         if not accepted:
             await websocket.accept()
-        conn = _Conn(websocket, asyncio.get_running_loop(), sub, game_id, viewer, n, token_id)
+        conn = _Conn(websocket, asyncio.get_running_loop(), sub, game_id, viewer, n, auth)
         reg.add(conn)
         await websocket.send_text(text)
         timer = await hub.stored_timer(game_id)
         if timer is not None:
             sub.timer_set(timer)
         sender = asyncio.create_task(_send_loop(conn, store, hub))
-        receiver = asyncio.create_task(_receive_loop(conn))
+        receiver = asyncio.create_task(_receive_loop(conn, store, hub))
         done, pending = await asyncio.wait({sender, receiver}, return_when=asyncio.FIRST_COMPLETED)
         for task in pending:
             task.cancel()
@@ -357,13 +363,13 @@ async def _send_loop(conn: _Conn, store: Store, hub: Hub) -> None:
                 conn.revoked = True
             else:
                 await ws.send_text(dumps({"type": "ping", "next_seq": conn.sent, "now": time.time()}))
+        while sub.replies:  # first: the answer to a command refused because its link was just revoked
+            await ws.send_text(dumps(sub.replies.pop(0)))
         if conn.revoked:
             await ws.send_json(_error("revoked", "This link was revoked or replaced by the host.",
                                       "Ведущий отозвал или заменил эту ссылку."))
             await ws.close(code=CLOSE_NOT_AUTHORIZED, reason="revoked")
             return
-        while sub.errors:
-            await ws.send_json(sub.errors.pop(0))
         if sub.check_head:
             sub.check_head = False
             head = await hub.head(store, conn.game_id)
@@ -380,8 +386,11 @@ async def _send_loop(conn: _Conn, store: Store, hub: Hub) -> None:
             await ws.send_text(dumps({**timer, "now": time.time()}))
 
 
-async def _receive_loop(conn: _Conn) -> None:
-    """A player's or spectator's socket only receives; anything but a ping is refused and logged."""
+async def _receive_loop(conn: _Conn, store: Store, hub: Hub) -> None:
+    """What a client sends: keepalive pings, and on a player's socket his commands (``{"type": "command",
+    "game_id", "command", "expected_seq", "command_id"}``, the body of ``POST /api/play/commands``), executed
+    one at a time as his seat, each answered with ``ack`` or ``refused``. Anything else is refused and
+    logged."""
     ws = conn.websocket
     while True:
         text = await ws.receive_text()
@@ -391,10 +400,54 @@ async def _receive_loop(conn: _Conn) -> None:
                 message = json.loads(text)
         if isinstance(message, dict) and message.get("type") == "ping" and len(message) == 1:
             continue
-        log.warning("online: refused a socket message from %s of game %s (commands go by POST /api/play/commands)",
-                    f"seat {conn.viewer}" if isinstance(conn.viewer, int) else "a spectator", conn.game_id)
-        conn.sub.error(_error("bad-message", "This socket only receives; send commands with POST /api/play/commands.",
-                              "Это соединение только принимает; команды отправляются через POST /api/play/commands."))
+        if conn.auth is not None and isinstance(message, dict) and message.get("type") == "command":
+            await _socket_command(conn, conn.auth, message, store, hub)
+            continue
+        who = f"seat {conn.viewer}" if isinstance(conn.viewer, int) else "a spectator"
+        log.warning("online: refused a socket message from %s of game %s", who, conn.game_id)
+        if conn.auth is not None:
+            conn.sub.reply(_error("bad-message", 'This socket takes only {"type": "command", ...} and pings.',
+                                  'Это соединение принимает только {"type": "command", ...} и пинги.'))
+        else:
+            conn.sub.reply(_error("bad-message", "A spectator's socket only receives.",
+                                  "Соединение зрителя только принимает."))
+
+
+async def _socket_command(conn: _Conn, auth: db.SeatAuth, message: dict[str, Any], store: Store, hub: Hub) -> None:
+    """One command from a player's socket, answered on it: ``{"type": "ack", "command_id", "next_seq",
+    "replayed"}`` or ``{"type": "refused", "command_id", "status", "error": {...}}``, with the HTTP route's
+    statuses and errors. A revoked link's command is refused even if it came before its socket was closed."""
+    raw_id = message.get("command_id")
+    command_id = raw_id if isinstance(raw_id, str) and len(raw_id) <= 40 else None
+    status, body = 200, {}
+    try:
+        if conn.revoked:
+            raise _bad_link()
+        try:
+            parsed = PlayCommandIn.model_validate({k: v for k, v in message.items() if k != "type"})
+        except ValidationError as exc:
+            where = "; ".join(f"{'.'.join(str(x) for x in e['loc'])}: {e['msg']}" for e in exc.errors()[:5])
+            command = message.get("command")
+            _refused(auth, str(command.get("type"))[:40] if isinstance(command, dict) else "?", "invalid")
+            raise ApiError(422, "invalid", f"The message is not valid: {where}.",
+                           f"Сообщение неверно: {where}.") from None
+        result = await run_writer(ws_app(conn), execute_play, auth, parsed, store, hub)
+        body = {"type": "ack", "command_id": parsed.command_id, **result}
+    except ApiError as exc:
+        status, body = exc.status, {"type": "refused", "command_id": command_id, "status": exc.status, **exc.body()}
+    except RuleViolation as exc:
+        status, body = RULE_VIOLATION_STATUS, {"type": "refused", "command_id": command_id,
+                                               "status": RULE_VIOLATION_STATUS, "error": exc.to_json()}
+    except GameNotFound:
+        status, body = 404, {"type": "refused", "command_id": command_id, "status": 404, **game_not_found().body()}
+    conn.sub.reply(body)
+    if status == 401:  # the link was revoked meanwhile: the socket ends too
+        conn.revoke()
+
+
+def ws_app(conn: _Conn) -> FastAPI:
+    app: FastAPI = conn.websocket.app
+    return app
 
 
 @router.websocket("/ws/play")
@@ -443,7 +496,7 @@ async def play_socket(websocket: WebSocket) -> None:
         await _refuse(websocket, CLOSE_INVALID, "invalid", "since is a seq (a whole number from 0).",
                       "since — номер события (целое число от 0).", accepted=True)
         return
-    await _serve(websocket, auth.game_id, auth.seat, since, auth.token_id, accepted=True)
+    await _serve(websocket, auth.game_id, auth.seat, since, auth, accepted=True)
 
 
 @router.websocket("/ws/watch/{code}")
@@ -653,12 +706,18 @@ def _same_phase(since_seen: Sequence[Event]) -> bool:
 
 @api.post("/play/commands", summary="A player's command (X-Play-Token), executed as his seat")
 async def play_command(body: PlayCommandIn, request: Request, store: StoreDep, hub: HubDep) -> JSONResponse:
-    response: JSONResponse = await run_writer(request.app, _play_command, body, request, store, hub)
-    return response
+    result: dict[str, Any] = await run_writer(request.app, _play_command, body, request, store, hub)
+    return JSONResponse(result)
 
 
-def _play_command(body: PlayCommandIn, request: Request, store: Store, hub: Hub) -> JSONResponse:
-    auth = seat_auth(request)
+def _play_command(body: PlayCommandIn, request: Request, store: Store, hub: Hub) -> dict[str, Any]:
+    return execute_play(seat_auth(request), body, store, hub)
+
+
+def execute_play(auth: db.SeatAuth, body: PlayCommandIn, store: Store, hub: Hub) -> dict[str, Any]:
+    """A player's command, from ``POST /api/play/commands`` or his socket, executed as his seat: ``{"next_seq",
+    "replayed"}``, or :class:`ApiError` / the engine's ``RuleViolation``; every refusal is logged (without the
+    token) and changes nothing. The link must still be live when the command is written."""
     kind = body.command.type
     if body.game_id != auth.game_id:
         _refused(auth, kind, "wrong-game")
@@ -676,7 +735,11 @@ def _play_command(body: PlayCommandIn, request: Request, store: Store, hub: Hub)
         # the seat's own namespace of command ids: a player never gets an answer meant for another seat's id or
         # the host's; others who acted meanwhile in the same phase (hands raised at once) do not make it stale
         result = store.append(auth.game_id, command, expected_seq=body.expected_seq,
-                              command_id=f"p{auth.seat}:{body.command_id}", actor=auth.seat, rebase=_same_phase)
+                              command_id=f"p{auth.seat}:{body.command_id}", actor=auth.seat, rebase=_same_phase,
+                              check=db.link_still_live(auth.token_id))
+    except db.LinkRevoked:
+        _refused(auth, kind, "bad-link")
+        raise _bad_link() from None
     except StaleSequence as exc:
         _refused(auth, kind, "stale")
         raise ApiError(409, "stale", "The game has moved on; look at the table again and decide.",
@@ -691,7 +754,7 @@ def _play_command(body: PlayCommandIn, request: Request, store: Store, hub: Hub)
                        "Игра окончена, её лист подписан.") from None
     if not result.replayed:
         hub.publish(auth.game_id, result.next_seq)
-    return JSONResponse({"next_seq": result.head_seq, "replayed": result.replayed})
+    return {"next_seq": result.head_seq, "replayed": result.replayed}
 
 
 @api.get("/play/me", summary="Which seat of which game the X-Play-Token opens")

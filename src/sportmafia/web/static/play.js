@@ -1,7 +1,9 @@
 /* The player's page (/play/{token}, docs/online.md): his seat's view of the table, his card (tap to reveal, tap
    to hide), his checks, and the buttons his seat may use now — exactly the commands the server lists in
-   `legal` (the engine's legal_commands for his seat). Commands go by POST /api/play/commands with the token in
-   X-Play-Token, the seq they were decided on and a command id kept across retries. */
+   `legal` (the engine's legal_commands for his seat). A command goes over his own socket (answered there with
+   `ack` or `refused`), or, while the socket is down or its answer is late, by POST /api/play/commands with the
+   token in X-Play-Token: the seq it was decided on and one command id across every retry, so it is applied
+   once whichever way arrives. */
 "use strict";
 (function () {
   const P = SM.strings("play-i18n");
@@ -157,6 +159,40 @@
     el.className = "o-feedback " + (cls || "");
   }
 
+  const waiting = new Map();   // command id → resolve(answer or null) for commands sent over the socket
+  const SOCKET_ANSWER_MS = 5000;
+
+  /* Over the socket: {status, data} when it answers in time, null when it is down or late. */
+  function viaSocket(body) {
+    if (!link || !link.send({ type: "command", ...body })) return Promise.resolve(null);
+    return new Promise((resolve) => {
+      const t = setTimeout(() => { waiting.delete(body.command_id); resolve(null); }, SOCKET_ANSWER_MS);
+      waiting.set(body.command_id, (m) => { clearTimeout(t); waiting.delete(body.command_id); resolve(m); });
+    });
+  }
+  function answered(m) {
+    const done = waiting.get(m.command_id);
+    if (!done) return;
+    done(m.type === "ack" ? { status: 200, data: m } : { status: m.status, data: m });
+  }
+  function socketDown() { for (const done of [...waiting.values()]) done(null); }
+
+  /* Over HTTP: {status, data}, or null when the request did not get through. */
+  async function viaHttp(body) {
+    try {
+      const r = await fetch("/api/play/commands", {
+        method: "POST", credentials: "omit",
+        headers: { "Content-Type": "application/json", Accept: "application/json", "X-Play-Token": token },
+        body: JSON.stringify(body),
+      });
+      let data = null;
+      try { data = await r.json(); } catch (e) { data = null; }
+      return { status: r.status, data };
+    } catch (e) {
+      return null;
+    }
+  }
+
   async function send(command) {
     if (busy) return;
     busy = true;
@@ -165,24 +201,17 @@
     document.querySelectorAll("#o-actions button").forEach((b) => { b.disabled = true; });
     try {
       for (let attempt = 0; attempt < 6; attempt++) {
-        let r;
-        try {
-          r = await fetch("/api/play/commands", {
-            method: "POST", credentials: "omit",
-            headers: { "Content-Type": "application/json", Accept: "application/json", "X-Play-Token": token },
-            body: JSON.stringify(body),
-          });
-        } catch (e) {
+        // the same command id every time: never applied twice, whichever way it arrives
+        const a = (await viaSocket(body)) || (await viaHttp(body));
+        if (!a) {
           feedback(P.retry, "warn");
           await new Promise((res) => setTimeout(res, 800 * (attempt + 1)));
-          continue;   // the same command id: never applied twice
+          continue;
         }
-        let data = null;
-        try { data = await r.json(); } catch (e) { data = null; }
-        if (r.status === 200) { feedback(P.done, "ok"); picked = []; root.dataset.sent = String((Number(root.dataset.sent) || 0) + 1); return; }
-        if (r.status === 401) { feedback(P.revoked, "error"); return; }
-        if (data && data.error && data.error.code === "stale") { feedback(P.stale, "warn"); return; }
-        feedback(SM.errorText(data), "error");
+        if (a.status === 200) { feedback(P.done, "ok"); picked = []; root.dataset.sent = String((Number(root.dataset.sent) || 0) + 1); return; }
+        if (a.status === 401) { feedback(P.revoked, "error"); return; }
+        if (a.data && a.data.error && a.data.error.code === "stale") { feedback(P.stale, "warn"); return; }
+        feedback(SM.errorText(a.data), "error");
         return;
       }
     } finally {
@@ -207,14 +236,16 @@
     drawActions();
   }
 
-  SM.follow(() => SM.wsUrl("/ws/play"), {
+  const link = SM.follow(() => SM.wsUrl("/ws/play"), {
     hello: (since) => ({ type: "hello", token, since: since === null ? 0 : since }),
     onLink: (s, code) => {
       SM.linkState($("o-link"), s === "gone" ? "offline" : s);
+      if (s !== "live") socketDown();   // what was sent on it goes again by HTTP (same command id)
       if (s === "gone" && code === 4401) { feedback(P.revoked, "error"); $("o-link").dataset.state = "gone"; }
     },
     onMessage(m) {
       if (m.type === "state" || m.type === "events") show(m);
+      else if (m.type === "ack" || m.type === "refused") answered(m);
       else if (m.type === "timer") clock.set(m);
       else if (m.type === "error" && m.error && m.error.code === "revoked") feedback(P.revoked, "error");
     },

@@ -15,7 +15,7 @@
   const list = (xs) => xs.map(no).join(", ");
 
   /* A socket that resumes: opts.hello(since) → the first message to send (or null), opts.onMessage(m),
-     opts.onLink(state) with "live" | "offline" | "gone". Messages carry seqs; an `events` message whose
+     opts.onLink(state) with "live" | "offline" | "gone"; the returned link's send(m) sends on it while it is up. Messages carry seqs; an `events` message whose
      `since` is not the seq we hold is not applied: the socket is reopened from our seq. */
   SM.follow = function (urlFn, opts) {
     const st = { since: null, ws: null, attempt: 0, closed: false, timer: null, last: 0 };
@@ -66,6 +66,12 @@
     open();
     return {
       get since() { return st.since; },
+      /* Send a message on the socket if it is open and following (its state received); false otherwise. */
+      send(message) {
+        if (!st.ws || st.ws.readyState !== WebSocket.OPEN || st.since === null) return false;
+        st.ws.send(JSON.stringify(message));
+        return true;
+      },
       close() { st.closed = true; clearTimeout(st.timer); if (st.ws) st.ws.close(1000); },
     };
   };

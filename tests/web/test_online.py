@@ -14,7 +14,7 @@ from typing import Any
 import anyio
 import pytest
 from fastapi.testclient import TestClient
-from sqlalchemy import select, update
+from sqlalchemy import func, select, update
 from starlette.websockets import WebSocketDisconnect
 
 from sportmafia.engine import Game, view, visible_events
@@ -172,6 +172,47 @@ def test_open_table_and_links(api: Api) -> None:
     assert api.post(f"/api/games/{other}/online").status_code == 404
 
 
+def test_every_seats_link_in_one_request(api: Api) -> None:
+    """``POST .../online/links``: the seats without a live link get one each, in one transaction; listed seats
+    get new ones (their old links and sockets end at once); a bad seat refuses the whole request."""
+    game_id = api.new_game()
+    assert api.post(f"/api/games/{game_id}/online/links").json()["error"]["code"] == "no-table"
+    open_table(api, game_id)
+    first = issue(api, game_id, 4)
+    r = api.post(f"/api/games/{game_id}/online/links")
+    assert r.status_code == 200, r.text
+    links = r.json()["links"]
+    assert [x["seat"] for x in links] == [1, 2, 3, 5, 6, 7, 8, 9, 10] and r.json()["revoked"] == 0
+    assert all("qr_svg" not in x for x in links)
+    assert len({x["token"] for x in links} | {first}) == 10
+    for x in links:
+        me = api.client.get("/api/play/me", headers={online.TOKEN_HEADER: x["token"]}).json()
+        assert me["seat"] == x["seat"] and me["game_id"] == game_id and x["url"].endswith(f"/play/{x['token']}")
+    assert all(s["linked"] for s in api.get(f"/api/games/{game_id}/online").json()["seats"])
+    assert api.post(f"/api/games/{game_id}/online/links").json()["links"] == []  # every seat has one
+
+    with api.client.websocket_connect("/ws/play", headers=ORIGIN) as ws:
+        hello(ws, first)
+        until(ws, "state")
+        r = api.post(f"/api/games/{game_id}/online/links?qr=true", {"seats": [4, 2]})
+        assert r.status_code == 200 and r.json()["revoked"] == 2
+        again = r.json()["links"]
+        assert [x["seat"] for x in again] == [2, 4]
+        assert all(x["qr_svg"] == online.qr_svg(x["url"]) for x in again)
+        assert until(ws, "error")["error"]["code"] == "revoked"  # seat 4's old socket ends at once
+        with pytest.raises(WebSocketDisconnect):
+            recv(ws)
+    for old in (first, links[1]["token"]):
+        assert api.client.get("/api/play/me", headers={online.TOKEN_HEADER: old}).status_code == 401
+    with api.store._read() as s:
+        before = s.scalar(select(func.count()).select_from(SeatToken))
+    for bad in ({"seats": [3, 11]}, {"seats": [0]}, {"seats": ["2"]}, {"seats": [1], "all": True}):
+        assert api.post(f"/api/games/{game_id}/online/links", bad).status_code == 422, bad
+    with api.store._read() as s:
+        assert s.scalar(select(func.count()).select_from(SeatToken)) == before  # nothing issued
+    assert stranger(api).post(f"/api/games/{game_id}/online/links").status_code == 401
+
+
 def test_only_hosts_and_admins_run_the_table(api: Api) -> None:
     from sportmafia.web.security import hash_password
 
@@ -183,6 +224,7 @@ def test_only_hosts_and_admins_run_the_table(api: Api) -> None:
     judge.login("judy", "judge password!")
     r = judge.post(f"/api/games/{game_id}/online/seats/1/link")
     assert r.status_code == 403 and r.json()["error"]["ru"]
+    assert judge.post(f"/api/games/{game_id}/online/links").status_code == 403
     assert judge.get(f"/api/games/{game_id}/online").status_code == 200
     r = judge.post(f"/api/games/{game_id}/online/stream", {"delay_minutes": 5})
     assert r.status_code == 200 and "/stream/" in r.json()["url"]

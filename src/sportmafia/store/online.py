@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import secrets
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
@@ -140,22 +140,47 @@ def _revoke_seat(s: Session, game_id: str, seat: int) -> list[int]:
     return ids
 
 
+def _issue(s: Session, game_id: str, seat: int) -> tuple[str, SeatAuth, list[int]]:
+    token = new_secret()
+    revoked = _revoke_seat(s, game_id, seat)
+    row = SeatToken(game_id=game_id, seat=seat, token_hash=hash_secret(token), created_at=utcnow(), revoked_at=None)
+    s.add(row)
+    s.flush()
+    return token, SeatAuth(row.id, game_id, seat, _utc(row.created_at)), revoked
+
+
+def _table_players(s: Session, game_id: str) -> int:
+    game = s.get(StoredGame, game_id, with_for_update={"key_share": True})
+    if game is None or s.get(OnlineTable, game_id) is None:
+        raise OnlineRefused("no-table")
+    players: int = game.players
+    return players
+
+
 def issue_seat(store: Store, game_id: str, seat: int) -> tuple[str, SeatAuth, list[int]]:
     """A new personal link for ``seat``: returns the token (shown once, never stored), its record, and the
     ids of the seat's tokens it revoked. Raises :class:`OnlineRefused` (no-table, bad-seat)."""
-    token = new_secret()
     with store._write.begin() as s:
-        game = s.get(StoredGame, game_id, with_for_update={"key_share": True})
-        if game is None or s.get(OnlineTable, game_id) is None:
-            raise OnlineRefused("no-table")
-        if not 1 <= seat <= game.players:
+        if not 1 <= seat <= _table_players(s, game_id):
             raise OnlineRefused("bad-seat")
-        revoked = _revoke_seat(s, game_id, seat)
-        row = SeatToken(game_id=game_id, seat=seat, token_hash=hash_secret(token), created_at=utcnow(),
-                        revoked_at=None)
-        s.add(row)
-        s.flush()
-        return token, SeatAuth(row.id, game_id, seat, _utc(row.created_at)), revoked
+        return _issue(s, game_id, seat)
+
+
+def issue_seats(store: Store, game_id: str, seats: Sequence[int] | None = None) -> list[tuple[str, SeatAuth, list[int]]]:
+    """New personal links for ``seats`` (default: every seat without a live link), in one transaction: per seat
+    as :func:`issue_seat`, in seat order. Raises :class:`OnlineRefused` (no-table, bad-seat) with nothing
+    issued."""
+    with store._write.begin() as s:
+        players = _table_players(s, game_id)
+        if seats is None:
+            linked = set(s.scalars(select(SeatToken.seat).where(SeatToken.game_id == game_id,
+                                                                SeatToken.revoked_at.is_(None))))
+            wanted = [n for n in range(1, players + 1) if n not in linked]
+        else:
+            wanted = sorted(set(seats))
+            if any(not 1 <= n <= players for n in wanted):
+                raise OnlineRefused("bad-seat")
+        return [_issue(s, game_id, n) for n in wanted]
 
 
 def revoke_seat(store: Store, game_id: str, seat: int) -> list[int]:

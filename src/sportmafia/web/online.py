@@ -614,6 +614,43 @@ def issue_link(game_id: GameId, seat: int, request: Request, user: UserDep, stor
     return out
 
 
+class LinksIn(BaseModel):
+    """Which seats get new links: the listed ones (their old links end at once), or, without ``seats``, every
+    seat that has no live link."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+    seats: list[int] | None = Field(default=None, max_length=32)
+
+
+@api.post("/games/{game_id}/online/links", summary="Issue personal links for several seats at once")
+def issue_links(game_id: GameId, request: Request, user: UserDep, store: StoreDep, body: LinksIn | None = None,
+                qr: Annotated[bool, Query(description="Also each link's QR code (SVG), to show at the table.")] = False,
+                ) -> dict[str, Any]:
+    """Every seat's link for a table of remote players in one request and one transaction (a new game's
+    links, sent to the players before it starts)."""
+    _own(store, user, game_id)
+    _need_role(user, HOST_ROLES, *_HOST_ONLY)
+    tab = _table_or_404(store, game_id)
+    seats = None if body is None else body.seats
+    for seat in seats or ():
+        _seat_in(tab, seat)
+    issued = db.issue_seats(store, game_id, seats)
+    revoked = [t for _token, _auth, old in issued for t in old]
+    closed = _revoke(request.app, game_id, revoked)
+    log.info("online: %s seats of game %s got new links (%s old links revoked, %s sockets closed)",
+             len(issued), game_id, len(revoked), closed)
+    base = _base(request)
+    links = []
+    for token, auth, old in issued:
+        url = f"{base}/play/{token}"
+        link: dict[str, Any] = {"seat": auth.seat, "token": token, "url": url,
+                                "issued_at": auth.created_at.isoformat(), "revoked": len(old)}
+        if qr:
+            link["qr_svg"] = qr_svg(url)
+        links.append(link)
+    return {"links": links, "revoked": len(revoked)}
+
+
 @api.delete("/games/{game_id}/online/seats/{seat}/link", summary="Revoke a seat's personal link")
 def revoke_link(game_id: GameId, seat: int, request: Request, user: UserDep, store: StoreDep) -> dict[str, Any]:
     _own(store, user, game_id)

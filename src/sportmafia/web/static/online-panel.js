@@ -85,6 +85,13 @@
   }
   async function revoke(seat) { delete shown[seat]; const r = await SM.api("DELETE", `${base}/seats/${seat}/link`); if (r.status !== 200) error(r.body); load(); }
 
+  $("p-all").addEventListener("click", async () => {
+    const r = await SM.api("POST", `${base}/links?qr=true`);
+    if (r.status !== 200) { error(r.body); return; }
+    for (const l of r.body.links) shown[l.seat] = { url: l.url, qr: l.qr_svg };
+    load();
+  });
+  $("p-all").hidden = !root.dataset.host;
   $("p-open").addEventListener("click", async () => { const r = await SM.api("POST", base); if (r.status !== 200) error(r.body); load(); });
   $("p-stream").addEventListener("click", async () => {
     const r = await SM.api("POST", `${base}/stream`, { delay_minutes: Number($("p-delay").value) });

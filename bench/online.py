@@ -5,16 +5,17 @@ passes 100 ms (p99).
 Starts ``python -m sportmafia.cli serve`` on 127.0.0.1 (one process, SQLite in a temporary $SPORTMAFIA_DATA).
 Tables alternate between the ``club`` preset (10 seats) and the ``tournament`` preset with 14 seats: 12 seats
 on average. Per table the host creates the game, opens it online (``POST /api/games/{id}/online``) and issues
-every seat's link; each seat's client opens ``/ws/play`` with its token and five spectators open
-``/ws/watch/{code}``. Every table then plays a plausible game (``sportmafia.bots.plausible``, the chance
-draws made here and sent as explicit outcomes): the host acts once a second through ``POST
-/api/games/{id}/commands``; the players' own commands go through ``POST /api/play/commands`` with their
-token, and a vote's hands all at once (a burst: every voter of the candidate sends at the same moment).
+every seat's link (``POST /api/games/{id}/online/links``, one request); each seat's client opens ``/ws/play``
+with its token and five spectators open ``/ws/watch/{code}``. Every table then plays a plausible game
+(``sportmafia.bots.plausible``, the chance draws made here and sent as explicit outcomes): the host acts once a
+second through ``POST /api/games/{id}/commands``; the players' own commands go on their own sockets, as their
+pages send them (``--player-http``: by ``POST /api/play/commands`` with their token), and a vote's hands all
+at once (a burst: every voter of the candidate sends at the same moment).
 
-A sample is one action: from sending its request to the moment the LAST of the table's clients (seats and
-spectators) got a message whose ``next_seq`` covers it. Levels of ``--step`` tables are added (each level
+A sample is one action: from sending it (a request, or a message on the player's socket) to the moment the
+LAST of the table's clients (seats and spectators) got a message whose ``next_seq`` covers it. Levels of ``--step`` tables are added (each level
 warmed up ``--warmup`` s, measured ``--seconds`` s) until p99 passes ``--limit-ms`` or ``--max-tables`` is
-reached. ``answer_*``: the HTTP answer alone; ``fanout_*``: from the answer to the last client's arrival (the
+reached. ``answer_*``: the answer alone (HTTP, or ``ack`` on the socket); ``fanout_*``: from the answer to the last client's arrival (the
 sockets' share). Prints one JSON line per level to stderr, and on stdout the largest load held:
 {"bench": "online", "tables": .., "sockets": .., "p50_ms": .., "p99_ms": .., ...}
 """
@@ -48,6 +49,7 @@ from sportmafia.rules import get_ruleset
 SPECTATORS = 5
 SEQ = re.compile(r'"next_seq":(\d+)')
 KINDS = re.compile(r'^\{"type":"(state|events)"')
+ANSWERS = re.compile(r'^\{"type":"(ack|refused)"')
 
 
 class Table:
@@ -71,15 +73,16 @@ class Table:
         self.readers: list[asyncio.Task[None]] = []
         self.seen: list[int] = []          # per client: the highest next_seq it got
         self.waiting: list[list[Any]] = []  # [target next_seq, sent at, clients still to get it]
+        self.answers: dict[str, asyncio.Future[dict[str, Any]]] = {}  # command id -> its answer on the socket
 
     async def setup(self) -> None:
         b = self.bench
         self.game_id = (await b.host_post("/api/games", {"preset": self.preset, "players": self.players,
                                                          "names": self.names}))["id"]
         code = (await b.host_post(f"/api/games/{self.game_id}/online"))["code"]
-        for seat in range(1, self.players + 1):
-            # remote players: each gets his link's URL (no QR code asked for)
-            self.tokens[seat] = (await b.host_post(f"/api/games/{self.game_id}/online/seats/{seat}/link"))["token"]
+        # remote players: every seat's link in one request (no QR codes asked for: they get the URLs)
+        for link in (await b.host_post(f"/api/games/{self.game_id}/online/links"))["links"]:
+            self.tokens[link["seat"]] = link["token"]
         if b.no_sockets:  # the HTTP requests and appends alone (see --no-sockets)
             return
         for seat in range(1, self.players + 1):
@@ -104,6 +107,12 @@ class Table:
                 if msg.type is not aiohttp.WSMsgType.TEXT:
                     continue
                 raw = msg.data
+                if ANSWERS.match(raw):  # the answer to this seat's command sent on its socket
+                    answer = json.loads(raw)
+                    future = self.answers.pop(answer.get("command_id"), None)
+                    if future is not None and not future.done():
+                        future.set_result(answer)
+                    continue
                 if not KINDS.match(raw):
                     continue
                 m = SEQ.search(raw[:120])
@@ -136,19 +145,29 @@ class Table:
     async def send(self, body: dict[str, Any], seat: int | None) -> None:
         b = self.bench
         sent = time.perf_counter()
-        if seat is None:
-            r = await b.client.post(f"{b.base}/api/games/{self.game_id}/commands", json=body, headers=b.csrf)
-        else:
-            r = await b.player.post(f"{b.base}/api/play/commands", json={**body, "game_id": self.game_id},
-                                    headers={"X-Play-Token": self.tokens[seat]})
-        async with r:
-            if r.status != 200:
-                b.errors += 1
-                self.broken = True
-                if b.errors <= 5:
-                    print(f"refused: {r.status} {(await r.text())[:200]}", file=sys.stderr)
+        if seat is not None and not b.player_http and self.sockets:
+            # a player's command on his own socket, as his page sends it; the answer comes back on it
+            future = self.answers[body["command_id"]] = asyncio.get_running_loop().create_future()
+            await self.sockets[seat - 1].send_str(json.dumps({"type": "command", "game_id": self.game_id, **body}))
+            try:
+                answer = await asyncio.wait_for(future, 30)
+            except TimeoutError:
+                answer = {"type": "refused", "error": "no answer in 30 s"}
+            if answer["type"] != "ack":
+                self._refused(str(answer))
                 return
-            target = (await r.json())["next_seq"]
+            target = answer["next_seq"]
+        else:
+            if seat is None:
+                r = await b.client.post(f"{b.base}/api/games/{self.game_id}/commands", json=body, headers=b.csrf)
+            else:
+                r = await b.player.post(f"{b.base}/api/play/commands", json={**body, "game_id": self.game_id},
+                                        headers={"X-Play-Token": self.tokens[seat]})
+            async with r:
+                if r.status != 200:
+                    self._refused(f"{r.status} {await r.text()}")
+                    return
+                target = (await r.json())["next_seq"]
         late = {i for i, s in enumerate(self.seen) if s < target}
         b.actions += 1
         answered = time.perf_counter()
@@ -158,6 +177,13 @@ class Table:
             self.waiting.append([target, sent, late, answered])
         else:
             b.done(answered - sent, 0.0)
+
+    def _refused(self, what: str) -> None:
+        b = self.bench
+        b.errors += 1
+        self.broken = True
+        if b.errors <= 5:
+            print(f"refused: {what[:200]}", file=sys.stderr)
 
     async def run(self) -> None:
         """Play games at this table until the bench stops: a game that ends is followed at once by a new one
@@ -208,9 +234,10 @@ class Table:
 
 
 class Bench:
-    def __init__(self, base: str, no_sockets: bool = False) -> None:
+    def __init__(self, base: str, no_sockets: bool = False, player_http: bool = False) -> None:
         self.base = base
         self.no_sockets = no_sockets
+        self.player_http = player_http
         self.ws_base = base.replace("http://", "ws://")
         # aiohttp: a client light enough to leave the machine's other core to the server it measures
         timeout = aiohttp.ClientTimeout(total=60)
@@ -272,8 +299,9 @@ def cpu_seconds(pid: int | None) -> float:
 
 
 async def main_async(base: str, step: int, max_tables: int, seconds: float, warmup: float,
-                     limit_ms: float, server_pid: int | None = None, no_sockets: bool = False) -> dict[str, Any]:
-    bench = Bench(base, no_sockets)
+                     limit_ms: float, server_pid: int | None = None, no_sockets: bool = False,
+                     player_http: bool = False) -> dict[str, Any]:
+    bench = Bench(base, no_sockets, player_http)
     await bench.login()
     tables: list[Table] = []
     runs: list[asyncio.Task[None]] = []
@@ -358,6 +386,8 @@ def main() -> None:
     parser.add_argument("--limit-ms", type=float, default=100.0)
     parser.add_argument("--no-sockets", action="store_true",
                         help="open no client socket: what the HTTP requests and appends cost alone (a diagnosis)")
+    parser.add_argument("--player-http", action="store_true",
+                        help="players send their commands by POST /api/play/commands instead of on their sockets")
     parser.add_argument("--database-url", help="the server's database (default: SQLite in a temporary folder); "
                                                "e.g. postgresql+psycopg://postgres@127.0.0.1:5432/bench")
     args = parser.parse_args()
@@ -370,7 +400,7 @@ def main() -> None:
         try:
             result = asyncio.run(main_async(f"http://127.0.0.1:{port}", args.step, args.max_tables,
                                             args.seconds, args.warmup, args.limit_ms, proc.pid,
-                                            args.no_sockets))
+                                            args.no_sockets, args.player_http))
         finally:
             stop_server(proc)
     print(json.dumps(result))

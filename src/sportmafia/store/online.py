@@ -12,8 +12,9 @@ import secrets
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
+from typing import Any, cast
 
-from sqlalchemy import Connection, bindparam, select, update
+from sqlalchemy import Connection, Table, bindparam, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
@@ -111,25 +112,32 @@ def open_table(store: Store, game_id: str, user_id: int | None) -> TableRecord:
     raise RuntimeError("could not draw a free table code")  # pragma: no cover
 
 
+_TABLES = cast(Table, OnlineTable.__table__)
+_GAMES = cast(Table, StoredGame.__table__)
+_TABLE_ROW = select(_TABLES.c.game_id, _GAMES.c.club_id, _TABLES.c.code, _GAMES.c.players, _TABLES.c.created_at,
+                    _TABLES.c.stream_hash, _TABLES.c.stream_delay).join_from(_TABLES, _GAMES,
+                                                                             _GAMES.c.id == _TABLES.c.game_id)
+_TABLE_OF_GAME = _TABLE_ROW.where(_TABLES.c.game_id == bindparam("game_id"))
+_TABLE_OF_CODE = _TABLE_ROW.where(_TABLES.c.code == bindparam("code"))
+
+
+def _table_row(store: Store, statement: Any, params: dict[str, str]) -> TableRecord | None:
+    """A table read with a plain statement (every spectator's socket that opens asks for one)."""
+    with store._read_conn() as conn:
+        row = conn.execute(statement, params).one_or_none()
+    if row is None:
+        return None
+    return TableRecord(row.game_id, row.club_id, row.code, row.players, _utc(row.created_at),
+                       row.stream_hash is not None, row.stream_delay)
+
+
 def table(store: Store, game_id: str) -> TableRecord | None:
-    with store._read() as s:
-        row = s.get(OnlineTable, game_id)
-        if row is None:
-            return None
-        game = s.get(StoredGame, game_id)
-        assert game is not None
-        return _table(row, game)
+    return _table_row(store, _TABLE_OF_GAME, {"game_id": game_id})
 
 
 def table_by_code(store: Store, code: str) -> TableRecord | None:
     """The table with this code (case-insensitive), or None."""
-    with store._read() as s:
-        row = s.scalar(select(OnlineTable).where(OnlineTable.code == code.upper()))
-        if row is None:
-            return None
-        game = s.get(StoredGame, row.game_id)
-        assert game is not None
-        return _table(row, game)
+    return _table_row(store, _TABLE_OF_CODE, {"code": code.upper()})
 
 
 def _revoke_seat(s: Session, game_id: str, seat: int) -> list[int]:
@@ -140,13 +148,23 @@ def _revoke_seat(s: Session, game_id: str, seat: int) -> list[int]:
     return ids
 
 
-def _issue(s: Session, game_id: str, seat: int) -> tuple[str, SeatAuth, list[int]]:
-    token = new_secret()
-    revoked = _revoke_seat(s, game_id, seat)
-    row = SeatToken(game_id=game_id, seat=seat, token_hash=hash_secret(token), created_at=utcnow(), revoked_at=None)
-    s.add(row)
+def _issue(s: Session, game_id: str, seats: Sequence[int]) -> list[tuple[str, SeatAuth, list[int]]]:
+    """New tokens for ``seats`` (their live ones revoked), with one read, one update and one insert."""
+    live: dict[int, list[int]] = {}
+    for token_id, seat in s.execute(select(SeatToken.id, SeatToken.seat).where(
+            SeatToken.game_id == game_id, SeatToken.seat.in_(seats), SeatToken.revoked_at.is_(None))):
+        live.setdefault(seat, []).append(token_id)
+    now = utcnow()
+    old = [token_id for ids in live.values() for token_id in ids]
+    if old:
+        s.execute(update(SeatToken).where(SeatToken.id.in_(old)).values(revoked_at=now))
+    tokens = {seat: new_secret() for seat in seats}
+    rows = [SeatToken(game_id=game_id, seat=seat, token_hash=hash_secret(tokens[seat]), created_at=now,
+                      revoked_at=None) for seat in seats]
+    s.add_all(rows)
     s.flush()
-    return token, SeatAuth(row.id, game_id, seat, _utc(row.created_at)), revoked
+    return [(tokens[r.seat], SeatAuth(r.id, game_id, r.seat, _utc(r.created_at)), live.get(r.seat, []))
+            for r in rows]
 
 
 def _table_players(s: Session, game_id: str) -> int:
@@ -163,7 +181,7 @@ def issue_seat(store: Store, game_id: str, seat: int) -> tuple[str, SeatAuth, li
     with store._write.begin() as s:
         if not 1 <= seat <= _table_players(s, game_id):
             raise OnlineRefused("bad-seat")
-        return _issue(s, game_id, seat)
+        return _issue(s, game_id, [seat])[0]
 
 
 def issue_seats(store: Store, game_id: str, seats: Sequence[int] | None = None) -> list[tuple[str, SeatAuth, list[int]]]:
@@ -180,7 +198,7 @@ def issue_seats(store: Store, game_id: str, seats: Sequence[int] | None = None) 
             wanted = sorted(set(seats))
             if any(not 1 <= n <= players for n in wanted):
                 raise OnlineRefused("bad-seat")
-        return [_issue(s, game_id, n) for n in wanted]
+        return _issue(s, game_id, wanted) if wanted else []
 
 
 def revoke_seat(store: Store, game_id: str, seat: int) -> list[int]:

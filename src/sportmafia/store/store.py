@@ -53,6 +53,10 @@ _HEAD = (select(GAMES.c.id, GAMES.c.next_seq, GAMES.c.signed_at, GAMES.c.ruleset
                 GAMES.c.players, GAMES.c.names)
          .where(GAMES.c.id == bindparam("game_id")).with_for_update(key_share=True))
 """What an append reads of the game's row, locked (the columns ``_folded`` needs, and where the log stands)."""
+_SUMMARY = select(GAMES.c.id, GAMES.c.club_id, GAMES.c.ruleset, GAMES.c.players, GAMES.c.names, GAMES.c.status,
+                  GAMES.c.winner, GAMES.c.result, GAMES.c.next_seq, GAMES.c.created_at, GAMES.c.updated_at,
+                  GAMES.c.signed_at, GAMES.c.signed_by).where(GAMES.c.id == bindparam("game_id"))
+"""The columns of a game's summary (``GameSummary``)."""
 _SEQ_OF_COMMAND = select(EVENTS.c.seq).where(EVENTS.c.game_id == bindparam("game_id"),
                                              EVENTS.c.command_id == bindparam("command_id"))
 _INSERT_EVENTS = insert(EVENTS)
@@ -258,7 +262,8 @@ def _utc(moment: datetime) -> datetime:
     return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
 
 
-def _summary(row: StoredGame) -> GameSummary:
+def _summary(row: Any) -> GameSummary:
+    """A ``StoredGame``, or a row of ``_SUMMARY``, as a summary."""
     return GameSummary(row.id, row.club_id, row.ruleset, row.players, tuple(row.names), row.status, row.winner,
                        row.result, row.next_seq, _utc(row.created_at), _utc(row.updated_at),
                        None if row.signed_at is None else _utc(row.signed_at), row.signed_by)
@@ -426,9 +431,12 @@ class Store:
         return club
 
     def game(self, game_id: str) -> GameSummary:
-        """The game's summary row."""
-        with self._read() as s:
-            return _summary(self._get(s, game_id))
+        """The game's summary row (a plain statement: every socket that opens asks it)."""
+        with self._read_conn() as conn:
+            row = conn.execute(_SUMMARY, {"game_id": game_id}).one_or_none()
+        if row is None:
+            raise GameNotFound(game_id)
+        return _summary(row)
 
     def list_games(self, club_id: int) -> list[GameSummary]:
         """The club's games, newest first."""

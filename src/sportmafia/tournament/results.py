@@ -205,6 +205,11 @@ SHEET_FIELDS = ("winner", "result", "first_killed", "best_move_black")
 """The fields of the whole sheet a correction may change."""
 SEAT_FIELDS = ("role", "fouls", "removed", "removal_reason", "warnings")
 """The fields of one seat's line a correction may change."""
+RULE_RESULTS: dict[str, str | None] = {"black-gone": "red", "parity": "black", "misses": "red",
+                                       "four-nights": "red", "draw": None}
+"""The ways a game ends by the rules, each with the winner it gives. A correction of the winner alone of such a
+sheet also records the result as the judge's decision (``override``): the old "how it ended" would contradict it."""
+OVERRIDE = "override"
 MAX_CHANGES = 40
 """The most changes one correction makes."""
 MAX_COUNT = 10
@@ -275,9 +280,16 @@ def check_changes(result: GameResult, changes: Sequence[Mapping[str, Any]], *,
     change must change something. The answer adds ``old`` (the value before) and ``seat`` (None for a
     field of the sheet) to each change.
 
-    >>> r = GameResult(players=(), winner="red", result="black-gone", table_size=10)
+    A new winner that the sheet's result by the rules contradicts (say, "black-gone" with black winning) also
+    changes the result to the judge's decision, ``override`` (:data:`RULE_RESULTS`), unless the correction
+    sets the result itself; without ``override`` among ``results`` it is refused.
+
+    >>> r = GameResult(players=(), winner="red", result="award", table_size=10)
     >>> check_changes(r, [{"field": "winner", "new": "black"}])
     [{'field': 'winner', 'seat': None, 'old': 'red', 'new': 'black'}]
+    >>> r = GameResult(players=(), winner="red", result="black-gone", table_size=10)
+    >>> check_changes(r, [{"field": "winner", "new": "black"}], results=("black-gone", "override"))
+    [{'field': 'winner', 'seat': None, 'old': 'red', 'new': 'black'}, {'field': 'result', 'seat': None, 'old': 'black-gone', 'new': 'override'}]
     """
     if not changes:
         raise _refuse("a correction changes nothing", "исправление ничего не меняет")
@@ -314,6 +326,14 @@ def check_changes(result: GameResult, changes: Sequence[Mapping[str, Any]], *,
             where_ru = f" у места {seat}" if seat is not None else ""
             raise _refuse(f"{name!r}{where} is {old!r} already", f"{name!r}{where_ru} уже равно {old!r}")
         out.append({"field": name, "seat": seat, "old": old, "new": new})
+    winner = next((c["new"] for c in out if c["field"] == "winner"), result.winner)
+    if ("result", None) not in seen and result.result in RULE_RESULTS and RULE_RESULTS[result.result] != winner:
+        if OVERRIDE not in allowed_results:
+            raise _refuse(f"the result {result.result!r} gives the win to {RULE_RESULTS[result.result]!r} by the "
+                          "rules: change 'result' too",
+                          f"исход {result.result!r} по правилам даёт победу {RULE_RESULTS[result.result]!r}: "
+                          "измените и 'result'")
+        out.append({"field": "result", "seat": None, "old": result.result, "new": OVERRIDE})
     return out
 
 

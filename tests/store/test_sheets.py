@@ -16,6 +16,7 @@ from sportmafia.rules import get_ruleset
 from sportmafia.store import GameEvent, GameLocked, SheetRefused, Store
 from sportmafia.store.models import SheetCorrection
 from sportmafia.store.store import participant_ids
+from sportmafia.tournament.results import RULE_RESULTS
 
 NAMES = [f"Ник {i}" for i in range(1, 11)]
 
@@ -194,3 +195,25 @@ def test_corrections_are_checked_kept_in_order_and_applied(store: Store) -> None
 def test_participant_ids_are_the_names_unless_a_name_repeats() -> None:
     assert participant_ids(["Лиса", "Граф"]) == ["Лиса", "Граф"]
     assert participant_ids(["Лиса", "Граф", "Лиса", "winner"]) == ["#1 Лиса", "Граф", "#3 Лиса", "#4 winner"]
+
+
+@pytest.mark.clause("B.sheet")
+def test_correcting_only_the_winner_of_a_game_won_by_the_rules_records_the_judges_decision(store: Store) -> None:
+    """A game that ended by the rules ("no black player is left", ...): a correction of its winner alone also
+    changes its "how it ended" to the judge's decision, listed with the correction; one that sets the result
+    itself keeps what it sets."""
+    club, host, judge, _stranger = setup(store)
+    game_id, game = next((g, game) for g, game in (played(store, club, seed) for seed in range(40))
+                         if game.result in RULE_RESULTS and game.winner is not None)
+    store.sign(game_id, host)
+    other = "black" if game.winner == "red" else "red"
+    first = store.correct(game_id, judge, "the host mixed up the teams", [{"field": "winner", "new": other}])
+    assert first.changes == ({"field": "winner", "seat": None, "old": game.winner, "new": other},
+                             {"field": "result", "seat": None, "old": game.result, "new": "override"})
+    sheet = store.sheet(game_id).result
+    assert (sheet.winner, sheet.result) == (other, "override")
+    # the judge's decision stands with any winner; a correction that names the result keeps it
+    second = store.correct(game_id, judge, "back as it was", [{"field": "winner", "new": game.winner},
+                                                              {"field": "result", "new": game.result}])
+    assert [c["field"] for c in second.changes] == ["winner", "result"]
+    assert (store.sheet(game_id).result.winner, store.sheet(game_id).result.result) == (game.winner, game.result)

@@ -44,8 +44,8 @@ def create_app(store: Store | None = None, *, secret_key: str | None = None, htt
     install_error_handlers(app)
     # a request is matched against the routes in this order: the ones every move takes come first (no two
     # routers' paths overlap, so the order changes only how soon a path is found)
+    app.include_router(games.router)  # the host's commands: the request made most often
     online.install(app)  # online play: players' links, spectators, the overlay (docs/online.md)
-    app.include_router(games.router)
     app.include_router(live.router)
     sheets.install(app)  # the result sheets' routes, and 409 'locked' for a signed game's commands
     app.include_router(auth.router)

@@ -3,9 +3,12 @@ duplicate names (409), another club's variant (404), and a game created from a v
 
 from __future__ import annotations
 
+import dataclasses
+
 from fastapi.testclient import TestClient
 
-from sportmafia.rules import get_ruleset
+from sportmafia.rules import RuleSet, get_ruleset
+from sportmafia.rules.docs_ru import DOCS_RU
 from sportmafia.web.security import hash_password
 
 from .conftest import Api
@@ -143,3 +146,12 @@ def test_rules_lists_the_options(api: Api, app_client: tuple[TestClient, int]) -
     assert fields["speech_rounds"]["type"] == "list[int]" and fields["black_counts"]["type"] == "black_counts"
     assert fields["first_night_meetings"]["type"] == "list[str]"
     assert set(fields) == set(get_ruleset("club").options()) - {"name"}
+    # each option described in both languages: the Russian page shows the Russian description
+    assert all(f["doc"] and f["doc_ru"] and f["doc_ru"] != f["doc"] for f in fields.values())
+    assert all(any("а" <= ch <= "я" for ch in f["doc_ru"].lower()) for f in fields.values())
+
+
+def test_every_option_has_a_russian_description() -> None:
+    """DOCS_RU covers exactly the rule set's options (a new option needs its Russian description)."""
+    assert set(DOCS_RU) == {f.name for f in dataclasses.fields(RuleSet)}
+    assert all(text.strip() and text.rstrip().endswith(".") for text in DOCS_RU.values())

@@ -19,6 +19,7 @@ from ..engine import events as E
 from ..engine.describe import REASON_NAMES, SANCTION_NAMES, describe, t
 from ..engine.game import NIGHT_STEPS
 from ..rules import PRESETS, RuleSet, RuleSetError, get_ruleset
+from ..rules.docs_ru import DOCS_RU
 from ..store import Store
 from ..store.store import VariantRecord, VariantTaken
 from .auth import StoreDep, UserDep
@@ -74,7 +75,8 @@ def _type_name(tp: Any) -> str:
 
 
 def rule_fields() -> list[dict[str, Any]]:
-    """Every RuleSet option but ``name``: its type, choices (for a Literal), the default and the doc."""
+    """Every RuleSet option but ``name``: its type, choices (for a Literal), the default and the doc (``doc`` in
+    English, ``doc_ru`` in Russian)."""
     hints = typing.get_type_hints(RuleSet)
     out: list[dict[str, Any]] = []
     for f in dataclasses.fields(RuleSet):
@@ -82,6 +84,7 @@ def rule_fields() -> list[dict[str, Any]]:
             continue
         tp = hints[f.name]
         item: dict[str, Any] = {"name": f.name, "type": _type_name(tp), "doc": f.metadata.get("doc", ""),
+                                "doc_ru": DOCS_RU.get(f.name, f.metadata.get("doc", "")),
                                 "clauses": list(f.metadata.get("clauses", ()))}
         if item["type"] == "choice":
             item["choices"] = list(typing.get_args(tp))

@@ -245,7 +245,8 @@
       }
       input.name = f.name;
       const code = document.createElement("code"); code.textContent = f.name;
-      const doc = document.createElement("span"); doc.className = "note"; doc.textContent = f.doc;
+      const doc = document.createElement("span"); doc.className = "note";
+      doc.textContent = (SM.lang === "ru" && f.doc_ru) || f.doc;
       if (f.type === "bool") { label.append(input, code, doc); } else { label.append(code, doc, input); }
       fieldsEl.appendChild(label);
     }

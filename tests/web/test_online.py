@@ -629,3 +629,41 @@ def test_the_hosts_timer_reaches_players_and_spectators(api: Api) -> None:
         until(ws, "state")
         m = recv(ws)
         assert m["type"] == "timer" and m["left"] == 42
+
+
+def test_the_hub_keeps_the_highest_head_it_was_told_of() -> None:
+    hub = live.Hub()
+    assert hub.known_head("g") == 0
+    hub.publish("g", 5)
+    hub.publish("g", 3)  # an older notice (through Redis, late) does not lower it
+    assert hub.known_head("g") == 5
+    hub._from_redis(json.dumps({"origin": "another process", "game": "g", "next_seq": 9}))
+    assert hub.known_head("g") == 9 and hub.known_head("other") == 0
+
+
+def test_a_move_between_the_links_read_and_the_subscription_is_in_the_first_state(
+        api: Api, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A socket reads its link (and the game's head) before it subscribes: a move made in between is neither
+    in that head nor notified to it; the hub's known head puts it in the socket's first message."""
+    game_id, game = dealt_game(api, seed=5)
+    open_table(api, game_id)
+    code = api.get(f"/api/games/{game_id}/online").json()["code"]
+    tokens = {s: issue(api, game_id, s) for s in (1, 2)}
+    real = db.resolve_seat
+    moved: list[int] = []
+
+    def read_then_move(store: Any, token: str) -> Any:
+        out = real(store, token)
+        if not moved:  # the host moves on right after the read, before the socket subscribes
+            r = api.command(game_id, {"type": "advance"}, len(game.log), "in-between")
+            moved.append(r.json()["next_seq"])
+        return out
+    monkeypatch.setattr(db, "resolve_seat", read_then_move)
+    with api.client.websocket_connect(f"/ws/watch/{code}", headers=ORIGIN) as watch:
+        assert until(watch, "state")["next_seq"] == len(game.log)  # a socket of the game: its feed is built
+        with api.client.websocket_connect("/ws/play", headers=ORIGIN) as ws:
+            hello(ws, tokens[1])
+            first = until(ws, "state")
+            assert moved and first["next_seq"] == moved[0] == len(api.store.load(game_id).log)
+            assert first["events"][-1]["seq"] == moved[0] - 1
+        assert until(watch, "events")["next_seq"] == moved[0]

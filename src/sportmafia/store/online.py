@@ -52,6 +52,7 @@ class TableRecord:
     created_at: datetime
     stream_on: bool
     stream_delay: int
+    next_seq: int = 0  # the game's next seq when the table was read
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,7 +85,7 @@ class OnlineRefused(Exception):
 
 def _table(row: OnlineTable, game: StoredGame) -> TableRecord:
     return TableRecord(row.game_id, game.club_id, row.code, game.players, _utc(row.created_at),
-                       row.stream_hash is not None, row.stream_delay)
+                       row.stream_hash is not None, row.stream_delay, game.next_seq)
 
 
 def _join(row: JoinRequest) -> JoinRecord:
@@ -115,8 +116,8 @@ def open_table(store: Store, game_id: str, user_id: int | None) -> TableRecord:
 _TABLES = cast(Table, OnlineTable.__table__)
 _GAMES = cast(Table, StoredGame.__table__)
 _TABLE_ROW = select(_TABLES.c.game_id, _GAMES.c.club_id, _TABLES.c.code, _GAMES.c.players, _TABLES.c.created_at,
-                    _TABLES.c.stream_hash, _TABLES.c.stream_delay).join_from(_TABLES, _GAMES,
-                                                                             _GAMES.c.id == _TABLES.c.game_id)
+                    _TABLES.c.stream_hash, _TABLES.c.stream_delay, _GAMES.c.next_seq).join_from(
+    _TABLES, _GAMES, _GAMES.c.id == _TABLES.c.game_id)
 _TABLE_OF_GAME = _TABLE_ROW.where(_TABLES.c.game_id == bindparam("game_id"))
 _TABLE_OF_CODE = _TABLE_ROW.where(_TABLES.c.code == bindparam("code"))
 
@@ -128,7 +129,7 @@ def _table_row(store: Store, statement: Any, params: dict[str, str]) -> TableRec
     if row is None:
         return None
     return TableRecord(row.game_id, row.club_id, row.code, row.players, _utc(row.created_at),
-                       row.stream_hash is not None, row.stream_delay)
+                       row.stream_hash is not None, row.stream_delay, row.next_seq)
 
 
 def table(store: Store, game_id: str) -> TableRecord | None:
@@ -209,6 +210,23 @@ def revoke_seat(store: Store, game_id: str, seat: int) -> list[int]:
 
 _LIVE_TOKEN = select(SeatToken.id, SeatToken.game_id, SeatToken.seat, SeatToken.created_at).where(
     SeatToken.token_hash == bindparam("token_hash"), SeatToken.revoked_at.is_(None))
+
+
+_LIVE_SEAT = select(SeatToken.id, SeatToken.game_id, SeatToken.seat, SeatToken.created_at,
+                    _GAMES.c.next_seq).join_from(SeatToken, _GAMES, _GAMES.c.id == SeatToken.game_id).where(
+    SeatToken.token_hash == bindparam("token_hash"), SeatToken.revoked_at.is_(None))
+
+
+def resolve_seat(store: Store, token: str) -> tuple[SeatAuth, int] | None:
+    """The seat a live token opens and its game's next seq, read together (a player's socket opening), or
+    None (unknown or revoked)."""
+    if not token or len(token) > 256:
+        return None
+    with store._read_conn() as s:
+        row = s.execute(_LIVE_SEAT, {"token_hash": hash_secret(token)}).one_or_none()
+    if row is None:
+        return None
+    return SeatAuth(row.id, row.game_id, row.seat, _utc(row.created_at)), row.next_seq
 
 
 def resolve_token(store: Store, token: str) -> SeatAuth | None:

@@ -153,6 +153,7 @@ class Hub:
         self._feeds: dict[str, _Feed] = {}
         self._lock = threading.Lock()
         self._timers: OrderedDict[str, dict[str, Any]] = OrderedDict()
+        self._heads: OrderedDict[str, int] = OrderedDict()  # the highest next seq told of, per game
         self._loop: asyncio.AbstractEventLoop | None = None
         self._listener: asyncio.Task[None] | None = None
         self._redis: Any = None
@@ -302,7 +303,20 @@ class Hub:
     def connections(self, game_id: str) -> int:
         return len(self._local(game_id))
 
+    def known_head(self, game_id: str) -> int:
+        """The highest next seq of the game this process was told of (its own appends, and other processes'
+        through Redis); 0 if none. A socket that subscribed and then takes the larger of this and a head it
+        read before subscribing misses no move: a later one wakes it, an earlier one is counted here."""
+        with self._lock:
+            return self._heads.get(game_id, 0)
+
     def _notify_moved(self, game_id: str, next_seq: int) -> None:
+        with self._lock:
+            if next_seq > self._heads.get(game_id, 0):
+                self._heads[game_id] = next_seq
+            self._heads.move_to_end(game_id)
+            while len(self._heads) > MAX_TIMERS:
+                self._heads.popitem(last=False)
         by_loop: dict[asyncio.AbstractEventLoop, list[Subscriber]] = {}
         for sub in self._local(game_id):
             by_loop.setdefault(sub.loop, []).append(sub)

@@ -306,17 +306,19 @@ def _since(value: Any) -> int | None:
 
 
 async def _serve(websocket: WebSocket, game_id: str, viewer: str | int, since: int,
-                 auth: db.SeatAuth | None, accepted: bool) -> None:
-    """Follow the game for ``viewer``: a ``state`` message, then ``events`` with only the new events."""
+                 auth: db.SeatAuth | None, accepted: bool, head: int) -> None:
+    """Follow the game for ``viewer``: a ``state`` message, then ``events`` with only the new events. ``head``:
+    the game's next seq, read with the link or the table before subscribing; a move made since then is either
+    in the hub's known head (told before the subscription) or wakes the socket (told after it)."""
     app = websocket.app
     store: Store = app.state.store
     hub = get_hub(app)
     reg = registry_of(app)
-    sub = hub.subscribe(game_id)  # before the first read: a move during it wakes the sender again
+    sub = hub.subscribe(game_id)
     conn: _Conn | None = None
     try:
-        summary = await run_in_threadpool(store.game, game_id)
-        n, text = await hub.render(store, game_id, summary.next_seq, (payload, "state", viewer, since))
+        at_least = max(head, hub.known_head(game_id))
+        n, text = await hub.render(store, game_id, at_least, (payload, "state", viewer, since))
         if since > n:
             await _refuse(websocket, CLOSE_INVALID, "invalid",
                           f"since is at most the game's next seq ({n}).",
@@ -484,8 +486,8 @@ async def play_socket(websocket: WebSocket) -> None:
         return
     since = _since(hello.get("since"))
     store: Store = websocket.app.state.store
-    auth = await run_in_threadpool(db.resolve_token, store, hello["token"])
-    if auth is None:
+    seat = await run_in_threadpool(db.resolve_seat, store, hello["token"])
+    if seat is None:
         limiter.failed(key)
         log.warning("online: refused a socket with an unknown or revoked seat token from %s", key[7:])
         await _refuse(websocket, CLOSE_NOT_AUTHORIZED, "bad-link",
@@ -496,7 +498,8 @@ async def play_socket(websocket: WebSocket) -> None:
         await _refuse(websocket, CLOSE_INVALID, "invalid", "since is a seq (a whole number from 0).",
                       "since — номер события (целое число от 0).", accepted=True)
         return
-    await _serve(websocket, auth.game_id, auth.seat, since, auth, accepted=True)
+    auth, head = seat
+    await _serve(websocket, auth.game_id, auth.seat, since, auth, accepted=True, head=head)
 
 
 @router.websocket("/ws/watch/{code}")
@@ -520,7 +523,7 @@ async def watch_socket(websocket: WebSocket, code: str) -> None:
         await _refuse(websocket, CLOSE_INVALID, "invalid", "since is a seq (a whole number from 0).",
                       "since — номер события (целое число от 0).")
         return
-    await _serve(websocket, tab.game_id, "spectator", since, None, accepted=False)
+    await _serve(websocket, tab.game_id, "spectator", since, None, accepted=False, head=tab.next_seq)
 
 
 class SocketShortcut:

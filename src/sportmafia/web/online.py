@@ -433,7 +433,8 @@ async def _socket_command(conn: _Conn, auth: db.SeatAuth, message: dict[str, Any
             _refused(auth, str(command.get("type"))[:40] if isinstance(command, dict) else "?", "invalid")
             raise ApiError(422, "invalid", f"The message is not valid: {where}.",
                            f"Сообщение неверно: {where}.") from None
-        result = await run_writer(ws_app(conn), execute_play, auth, parsed, store, hub)
+        app: FastAPI = conn.websocket.app
+        result = await run_writer(app, execute_play, auth, parsed, store, hub)
         body = {"type": "ack", "command_id": parsed.command_id, **result}
     except ApiError as exc:
         status, body = exc.status, {"type": "refused", "command_id": command_id, "status": exc.status, **exc.body()}
@@ -445,11 +446,6 @@ async def _socket_command(conn: _Conn, auth: db.SeatAuth, message: dict[str, Any
     conn.sub.reply(body)
     if status == 401:  # the link was revoked meanwhile: the socket ends too
         conn.revoke()
-
-
-def ws_app(conn: _Conn) -> FastAPI:
-    app: FastAPI = conn.websocket.app
-    return app
 
 
 @router.websocket("/ws/play")
@@ -601,20 +597,8 @@ def _seat_in(tab: db.TableRecord, seat: int) -> None:
 def issue_link(game_id: GameId, seat: int, request: Request, user: UserDep, store: StoreDep,
                qr: Annotated[bool, Query(description="Also the link's QR code (SVG), to show at the table.")] = False,
                ) -> dict[str, Any]:
-    _own(store, user, game_id)
-    _need_role(user, HOST_ROLES, *_HOST_ONLY)
-    tab = _table_or_404(store, game_id)
-    _seat_in(tab, seat)
-    token, auth, revoked = db.issue_seat(store, game_id, seat)
-    closed = _revoke(request.app, game_id, revoked)
-    url = f"{_base(request)}/play/{token}"
-    log.info("online: seat %s of game %s got a new link (%s old links revoked, %s sockets closed)",
-             seat, game_id, len(revoked), closed)
-    out: dict[str, Any] = {"seat": seat, "token": token, "url": url, "issued_at": auth.created_at.isoformat(),
-                           "revoked": len(revoked)}
-    if qr:  # drawing one costs milliseconds: only for a link shown at the table (a remote player gets the URL)
-        out["qr_svg"] = qr_svg(url)
-    return out
+    link: dict[str, Any] = _issue(request, user, store, game_id, [seat], qr)["links"][0]
+    return link
 
 
 class LinksIn(BaseModel):
@@ -631,17 +615,24 @@ def issue_links(game_id: GameId, request: Request, user: UserDep, store: StoreDe
                 ) -> dict[str, Any]:
     """Every seat's link for a table of remote players in one request and one transaction (a new game's
     links, sent to the players before it starts)."""
+    return _issue(request, user, store, game_id, None if body is None else body.seats, qr)
+
+
+def _issue(request: Request, user: UserRecord, store: Store, game_id: str, seats: list[int] | None,
+           qr: bool) -> dict[str, Any]:
+    """New links for ``seats`` (None: every seat without one) in one transaction; the old links' sockets are
+    closed. A QR code is drawn (milliseconds each) only when asked for: for a link shown at the table, not
+    for one sent to a remote player."""
     _own(store, user, game_id)
     _need_role(user, HOST_ROLES, *_HOST_ONLY)
     tab = _table_or_404(store, game_id)
-    seats = None if body is None else body.seats
     for seat in seats or ():
         _seat_in(tab, seat)
     issued = db.issue_seats(store, game_id, seats)
     revoked = [t for _token, _auth, old in issued for t in old]
     closed = _revoke(request.app, game_id, revoked)
-    log.info("online: %s seats of game %s got new links (%s old links revoked, %s sockets closed)",
-             len(issued), game_id, len(revoked), closed)
+    log.info("online: seats %s of game %s got new links (%s old links revoked, %s sockets closed)",
+             [auth.seat for _token, auth, _old in issued], game_id, len(revoked), closed)
     base = _base(request)
     links = []
     for token, auth, old in issued:

@@ -359,6 +359,25 @@ async def main_async(base: str, step: int, max_tables: int, seconds: float, warm
                     "note": f"p99 over {limit_ms} ms already at {step} tables"}
 
 
+async def setups_async(base: str, n: int, server_pid: int | None) -> dict[str, Any]:
+    """``--setups``: what a new game costs the server, alone: ``n`` tables set up one after another (the game,
+    its links, 17 sockets opened and their first messages), no action played."""
+    bench = Bench(base)
+    await bench.login()
+    tables = [Table(bench, i) for i in range(n)]
+    cpu, started = cpu_seconds(server_pid), time.perf_counter()
+    for t in tables:
+        await t.setup()
+    cpu, elapsed = cpu_seconds(server_pid) - cpu, time.perf_counter() - started
+    for t in tables:
+        await t.close()
+    await bench.client.close()
+    await bench.player.close()
+    await bench.sockets.close()
+    return {"bench": "online-setups", "tables": n, "server_cpu_ms_per_setup": round(cpu * 1000 / n, 1),
+            "wall_ms_per_setup": round(elapsed * 1000 / n, 1), "machine_loop_ms": machine_loop_ms()}
+
+
 class GcWatch:
     """The bench's own garbage collections that paused it for more than 20 ms (they delay what it measures)."""
 
@@ -388,6 +407,8 @@ def main() -> None:
                         help="open no client socket: what the HTTP requests and appends cost alone (a diagnosis)")
     parser.add_argument("--player-http", action="store_true",
                         help="players send their commands by POST /api/play/commands instead of on their sockets")
+    parser.add_argument("--setups", type=int, default=0,
+                        help="only set up this many tables one after another and print what a set-up costs")
     parser.add_argument("--database-url", help="the server's database (default: SQLite in a temporary folder); "
                                                "e.g. postgresql+psycopg://postgres@127.0.0.1:5432/bench")
     args = parser.parse_args()
@@ -398,6 +419,9 @@ def main() -> None:
         port = free_port()
         proc = start_server(Path(tmp), port, args.database_url)
         try:
+            if args.setups:
+                print(json.dumps(asyncio.run(setups_async(f"http://127.0.0.1:{port}", args.setups, proc.pid))))
+                return
             result = asyncio.run(main_async(f"http://127.0.0.1:{port}", args.step, args.max_tables,
                                             args.seconds, args.warmup, args.limit_ms, proc.pid,
                                             args.no_sockets, args.player_http))

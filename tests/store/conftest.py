@@ -9,8 +9,10 @@ they fail, so that CI never passes without having run them.
 from __future__ import annotations
 
 import os
+import threading
 import uuid
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import psycopg
@@ -95,3 +97,22 @@ def store(db_url: str) -> Iterator[Store]:
         yield s
     finally:
         s.close()
+
+
+@contextmanager
+def another_thread_writing(store: Store, timeout: float = 10.0) -> Iterator[None]:
+    """Another thread of this process inside a write transaction of ``store`` until the block ends."""
+    inside, release = threading.Event(), threading.Event()
+
+    def hold() -> None:
+        with store._write_conn():
+            inside.set()
+            release.wait(timeout)
+    thread = threading.Thread(target=hold)
+    thread.start()
+    assert inside.wait(5)
+    try:
+        yield
+    finally:
+        release.set()
+        thread.join(timeout)

@@ -29,6 +29,8 @@ from sportmafia.store import (
 )
 from sportmafia.store.models import utcnow
 
+from .conftest import another_thread_writing
+
 DECK = ("civilian", "civilian", "don", "mafia", "civilian", "sheriff", "mafia", "civilian", "civilian", "civilian")
 
 
@@ -417,19 +419,8 @@ def test_write_turn_is_given_only_when_no_other_thread_writes(store: Store, db_u
         t.join(5)
         assert seen == [False]
     # another thread in the middle of an append: no turn here until it is done
-    inside, release = threading.Event(), threading.Event()
-
-    def slow_writer() -> None:
-        with store._write_conn():
-            inside.set()
-            release.wait(5)
-    t = threading.Thread(target=slow_writer)
-    t.start()
-    assert inside.wait(5)
-    with store.write_turn() as now:
+    with another_thread_writing(store), store.write_turn() as now:
         assert now is False
-    release.set()
-    t.join(5)
     with store.write_turn() as now:
         assert now is sqlite
     assert_consistent(store, game_id)

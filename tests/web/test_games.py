@@ -15,6 +15,7 @@ from fastapi.testclient import TestClient
 from sportmafia.engine import COMMANDS, replay, summary
 from sportmafia.store import Store
 from sportmafia.web.security import hash_password
+from tests.store.conftest import another_thread_writing
 
 from .conftest import Api
 
@@ -242,25 +243,15 @@ def test_an_append_runs_on_the_event_loop_when_no_other_thread_writes(
     assert api.command(game_id, {"type": "deal"}, 0, "deal").status_code == 200
     assert on_loop == [sqlite]
 
-    inside, release = threading.Event(), threading.Event()
-
-    def slow_writer() -> None:
-        with store._write_conn():
-            inside.set()
-            release.wait(10)
-    writer = threading.Thread(target=slow_writer)
-    writer.start()
-    assert inside.wait(5)
     answers: list[Any] = []
     head = api.get(f"/api/games/{game_id}").json()["next_seq"]
     poster = threading.Thread(target=lambda: answers.append(api.command(game_id, {"type": "advance"}, head, "adv")))
-    poster.start()
-    poster.join(0.5)
-    if sqlite:  # waiting for the other writer, in a worker thread (the loop still answers reads)
-        assert not answers
-        assert api.get(f"/api/games/{game_id}").json()["next_seq"] == head
-    release.set()
-    writer.join(5)
+    with another_thread_writing(store):
+        poster.start()
+        poster.join(0.5)
+        if sqlite:  # waiting for the other writer, in a worker thread (the loop still answers reads)
+            assert not answers
+            assert api.get(f"/api/games/{game_id}").json()["next_seq"] == head
     poster.join(10)
     assert answers and answers[0].status_code == 200, answers
     assert on_loop == [sqlite, False]

@@ -208,10 +208,6 @@ def revoke_seat(store: Store, game_id: str, seat: int) -> list[int]:
         return _revoke_seat(s, game_id, seat)
 
 
-_LIVE_TOKEN = select(SeatToken.id, SeatToken.game_id, SeatToken.seat, SeatToken.created_at).where(
-    SeatToken.token_hash == bindparam("token_hash"), SeatToken.revoked_at.is_(None))
-
-
 _LIVE_SEAT = select(SeatToken.id, SeatToken.game_id, SeatToken.seat, SeatToken.created_at,
                     _GAMES.c.next_seq).join_from(SeatToken, _GAMES, _GAMES.c.id == SeatToken.game_id).where(
     SeatToken.token_hash == bindparam("token_hash"), SeatToken.revoked_at.is_(None))
@@ -231,11 +227,8 @@ def resolve_seat(store: Store, token: str) -> tuple[SeatAuth, int] | None:
 
 def resolve_token(store: Store, token: str) -> SeatAuth | None:
     """The seat a live token opens, or None (unknown or revoked)."""
-    if not token or len(token) > 256:
-        return None
-    with store._read_conn() as s:
-        row = s.execute(_LIVE_TOKEN, {"token_hash": hash_secret(token)}).one_or_none()
-        return None if row is None else SeatAuth(row.id, row.game_id, row.seat, _utc(row.created_at))
+    seat = resolve_seat(store, token)
+    return None if seat is None else seat[0]
 
 
 class LinkRevoked(Exception):

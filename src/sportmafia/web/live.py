@@ -52,6 +52,8 @@ PING_SECONDS = 20.0
 MAX_MESSAGE = 1024
 MAX_TIMER_SECONDS = 3600
 MAX_TIMERS = 10_000
+MAX_HEADS = 10_000
+"""Games whose last timer, and whose highest next seq told of, the hub keeps (the ones used last)."""
 VIEWERS = {"host": "host", "table": "spectator"}
 
 # close codes (4000-4999 are the application's): the reason is the error code
@@ -312,11 +314,7 @@ class Hub:
 
     def _notify_moved(self, game_id: str, next_seq: int) -> None:
         with self._lock:
-            if next_seq > self._heads.get(game_id, 0):
-                self._heads[game_id] = next_seq
-            self._heads.move_to_end(game_id)
-            while len(self._heads) > MAX_TIMERS:
-                self._heads.popitem(last=False)
+            _keep(self._heads, game_id, max(next_seq, self._heads.get(game_id, 0)), MAX_HEADS)
         by_loop: dict[asyncio.AbstractEventLoop, list[Subscriber]] = {}
         for sub in self._local(game_id):
             by_loop.setdefault(sub.loop, []).append(sub)
@@ -356,10 +354,7 @@ class Hub:
 
     def _keep_timer(self, game_id: str, timer: dict[str, Any]) -> None:
         with self._lock:
-            self._timers[game_id] = timer
-            self._timers.move_to_end(game_id)
-            while len(self._timers) > MAX_TIMERS:
-                self._timers.popitem(last=False)
+            _keep(self._timers, game_id, timer, MAX_TIMERS)
 
     def set_timer(self, game_id: str, timer: dict[str, Any], sender: Subscriber | None = None) -> dict[str, Any]:
         """Keep the host's timer of ``game_id`` (a checked ``timer`` message) and send it to the game's other
@@ -502,6 +497,17 @@ class Hub:
             message = {"type": "timer", **checked, "at": at if isinstance(at, int | float) else time.time()}
             self._keep_timer(game_id, message)
             self._notify_timer(game_id, message)
+
+
+V = TypeVar("V")
+
+
+def _keep(kept: OrderedDict[str, V], key: str, value: V, most: int) -> None:
+    """``kept[key] = value`` as the one used last, forgetting the ones used longest ago beyond ``most``."""
+    kept[key] = value
+    kept.move_to_end(key)
+    while len(kept) > most:
+        kept.popitem(last=False)
 
 
 WRITER_THREADS = 4

@@ -83,10 +83,10 @@ def issue(api: Api, game_id: str, seat: int) -> str:
 
 
 def player_post(client: TestClient, token: str, game_id: str, command: dict[str, Any], expected_seq: int,
-                command_id: str) -> Any:
+                command_id: str, **extra: Any) -> Any:
     return client.post("/api/play/commands", headers={online.TOKEN_HEADER: token},
                        json={"game_id": game_id, "command": command, "expected_seq": expected_seq,
-                             "command_id": command_id})
+                             "command_id": command_id, **extra})
 
 
 def hello(ws: Any, token: str, since: int = 0) -> None:

@@ -95,11 +95,7 @@ def act(request: pytest.FixtureRequest, api: Api) -> Act:
     """A player's command by ``POST /api/play/commands`` or over his socket: the same refusals either way."""
     if request.param == "http":
         phone = stranger(api)
-        return lambda token, *args, **extra: (
-            player_post(phone, token, *args) if not extra else phone.post(
-                "/api/play/commands", headers={online.TOKEN_HEADER: token},
-                json={"game_id": args[0], "command": args[1], "expected_seq": args[2], "command_id": args[3],
-                      **extra}))
+        return lambda token, *args, **extra: player_post(phone, token, *args, **extra)
     return lambda token, *args, **extra: socket_post(api, token, *args, **extra)
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 import sqlite3
 import threading
+import time
 import uuid
 from collections.abc import Callable
 from functools import partial
@@ -423,6 +424,29 @@ def test_write_turn_is_given_only_when_no_other_thread_writes(store: Store, db_u
         assert now is False
     with store.write_turn() as now:
         assert now is sqlite
+    assert_consistent(store, game_id)
+
+
+def test_write_turn_waits_at_most_its_wait_for_another_threads_write(store: Store, db_url: str) -> None:
+    """SQLite: ``write_turn(wait)`` is given once another thread's write ends within ``wait`` (the web app's
+    appends wait these few milliseconds on the loop rather than go to a worker thread), and refused after
+    ``wait`` while it goes on. PostgreSQL never gives it."""
+    game_id = dealt_game(store)
+    sqlite = db_url.startswith("sqlite")
+    with another_thread_writing(store, timeout=0.1):  # the other write ends after 0.1 s
+        started = time.monotonic()
+        with store.write_turn(wait=5.0) as now:
+            assert now is sqlite
+            waited = time.monotonic() - started
+            head = store.game(game_id).next_seq
+            store.append(game_id, Advance(), expected_seq=head, command_id=cid())
+    if sqlite:
+        assert 0.05 < waited < 4.0, waited
+    with another_thread_writing(store):
+        started = time.monotonic()
+        with store.write_turn(wait=0.2) as now:
+            assert now is False
+        assert time.monotonic() - started >= (0.15 if sqlite else 0.0)
     assert_consistent(store, game_id)
 
 

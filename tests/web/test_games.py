@@ -14,6 +14,7 @@ from fastapi.testclient import TestClient
 
 from sportmafia.engine import COMMANDS, replay, summary
 from sportmafia.store import Store
+from sportmafia.web import live
 from sportmafia.web.security import hash_password
 from tests.store.conftest import another_thread_writing
 
@@ -255,3 +256,10 @@ def test_an_append_runs_on_the_event_loop_when_no_other_thread_writes(
     poster.join(10)
     assert answers and answers[0].status_code == 200, answers
     assert on_loop == [sqlite, False]
+
+    # another thread's write that ends within WRITE_TURN_WAIT: the append waits for it on the loop
+    monkeypatch.setattr(live, "WRITE_TURN_WAIT", 5.0)
+    head = api.get(f"/api/games/{game_id}").json()["next_seq"]
+    with another_thread_writing(store, timeout=0.1):
+        assert api.command(game_id, {"type": "advance"}, head, "adv2").status_code == 200
+    assert on_loop == [sqlite, False, sqlite]

@@ -361,14 +361,15 @@ class Store:
                 yield conn
 
     @contextmanager
-    def write_turn(self) -> Iterator[bool]:
-        """Whether this thread may write now without waiting for another of this process's writers: on SQLite,
-        True when the process's write lock is free, which it then holds to the end of the block (the writes
-        inside take it again at once); False when another thread is writing, and always on PostgreSQL (whose
-        writers wait on the server, not on this process). The web app runs a command's append on its event
-        loop when it gets the turn (``web.live.run_writer``), and in a worker thread otherwise."""
+    def write_turn(self, wait: float = 0.0) -> Iterator[bool]:
+        """Whether this thread may write now, having waited at most ``wait`` seconds for another of this
+        process's writers: on SQLite, True when the process's write lock is (or within ``wait`` becomes) free,
+        which it then holds to the end of the block (the writes inside take it again at once); False when
+        another thread is still writing, and always on PostgreSQL (whose writers wait on the server, not on this
+        process). The web app runs a command's append on its event loop when it gets the turn
+        (``web.live.run_writer``), and in a worker thread otherwise."""
         lock = self._writer_lock
-        if lock is None or not lock.acquire(blocking=False):
+        if lock is None or not (lock.acquire(timeout=wait) if wait > 0 else lock.acquire(blocking=False)):
             yield False
             return
         try:

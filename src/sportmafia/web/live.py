@@ -513,16 +513,23 @@ def _keep(kept: OrderedDict[str, V], key: str, value: V, most: int) -> None:
 WRITER_THREADS = 4
 """Worker threads that run appends at once (per process). They queue on the database's write lock anyway; more
 threads only fight over the interpreter's lock, which delayed everything else (bench/online.py)."""
+WRITE_TURN_WAIT = 0.02
+"""Seconds an append waits on the event loop for another thread's write (a set-up request's, say) to end
+before it goes to a worker thread instead."""
 
 
 async def run_writer(app: FastAPI, fn: Callable[..., Any], *args: Any) -> Any:
-    """``fn(*args)`` (a route's append). On SQLite, when no other thread of this process is writing, right here
-    on the event loop: an append is a millisecond of work that waits on nothing but the process's own write
-    lock, and a worker thread's hand-over (and the fight for the interpreter's lock that follows) cost more
-    than the append. Otherwise, and always on PostgreSQL (whose statements wait on the network), in a worker
-    thread, at most ``WRITER_THREADS`` of them at once; the others wait on the event loop, not in a thread."""
+    """``fn(*args)`` (a route's append). On SQLite, right here on the event loop when the process's write lock
+    is free or another thread's write ends within ``WRITE_TURN_WAIT``: an append is a millisecond of work that
+    waits on nothing but that lock, and a worker thread's hand-over (and the fight for the interpreter's lock
+    that follows) cost more than the append. Waiting those few milliseconds matters: had the appends gone to
+    worker threads whenever another thread was writing, those threads would keep the lock taken for the next
+    append, and the next, and under load every append stayed in a thread, each slower than the last
+    (bench/online.py: answers past 2 s at 150 tables). Otherwise, and always on PostgreSQL (whose statements
+    wait on the network), in a worker thread, at most ``WRITER_THREADS`` of them at once; the others wait on
+    the event loop, not in a thread."""
     store: Store = app.state.store
-    with store.write_turn() as now:
+    with store.write_turn(WRITE_TURN_WAIT) as now:
         if now:
             return fn(*args)
     limiter = app_state(app, "writers", lambda: anyio.CapacityLimiter(WRITER_THREADS))

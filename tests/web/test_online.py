@@ -5,6 +5,7 @@ the rate limit and the access log's token mask."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 import random
@@ -17,7 +18,7 @@ from fastapi.testclient import TestClient
 from sqlalchemy import func, select, update
 from starlette.websockets import WebSocketDisconnect
 
-from sportmafia.engine import Game, view, visible_events
+from sportmafia.engine import Advance, Game, view, visible_events
 from sportmafia.store import Store
 from sportmafia.store import online as db
 from sportmafia.store.models import GameEvent, SeatToken, utcnow
@@ -654,9 +655,11 @@ def test_a_move_between_the_links_read_and_the_subscription_is_in_the_first_stat
 
     def read_then_move(store: Any, token: str) -> Any:
         out = real(store, token)
-        if not moved:  # the host moves on right after the read, before the socket subscribes
-            r = api.command(game_id, {"type": "advance"}, len(game.log), "in-between")
-            moved.append(r.json()["next_seq"])
+        if not moved:  # the host moves on right after the read, before the socket subscribes (as his command
+            # route does it: the append, then the hub told; the read may run on the app's loop, so not by HTTP)
+            result = store.append(game_id, Advance(), expected_seq=len(game.log), command_id="in-between")
+            live.get_hub(api.client.app).publish(game_id, result.next_seq)  # type: ignore[arg-type]
+            moved.append(result.next_seq)
         return out
     monkeypatch.setattr(db, "resolve_seat", read_then_move)
     with api.client.websocket_connect(f"/ws/watch/{code}", headers=ORIGIN) as watch:
@@ -667,3 +670,38 @@ def test_a_move_between_the_links_read_and_the_subscription_is_in_the_first_stat
             assert moved and first["next_seq"] == moved[0] == len(api.store.load(game_id).log)
             assert first["events"][-1]["seq"] == moved[0] - 1
         assert until(watch, "events")["next_seq"] == moved[0]
+
+
+def test_on_sqlite_a_new_games_set_up_and_its_sockets_reads_run_on_the_event_loop(
+        api: Api, db_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """SQLite: a new game's set-up requests (the game, the online table, every seat's link), the seat's read when
+    a player's socket opens, the table's when a spectator's does, and the first read of the game for its
+    messages all run on the event loop (each a fraction of a millisecond of local work; a worker thread's
+    hand-over and the fight for the interpreter's lock cost more). PostgreSQL: in worker threads."""
+    sqlite = db_url.startswith("sqlite")
+    seen: dict[str, list[bool]] = {}
+
+    def spy(name: str, real: Any) -> Any:
+        def call(*args: Any, **kwargs: Any) -> Any:
+            try:
+                asyncio.get_running_loop()
+                seen.setdefault(name, []).append(True)
+            except RuntimeError:
+                seen.setdefault(name, []).append(False)
+            return real(*args, **kwargs)
+        return call
+    store = api.store
+    monkeypatch.setattr(store, "create_game", spy("game", store.create_game))
+    monkeypatch.setattr(store, "load", spy("load", store.load))
+    for name in ("open_table", "issue_seats", "resolve_seat", "table_by_code"):
+        monkeypatch.setattr(db, name, spy(name, getattr(db, name)))
+    game_id = api.new_game()
+    code = open_table(api, game_id)["code"]
+    links = api.post(f"/api/games/{game_id}/online/links").json()["links"]
+    with api.client.websocket_connect(f"/ws/watch/{code}", headers=ORIGIN) as watch:
+        assert until(watch, "state")["next_seq"] == 0
+        with api.client.websocket_connect("/ws/play", headers=ORIGIN) as ws:
+            hello(ws, links[0]["token"])
+            assert until(ws, "state")["view"]["viewer"] == links[0]["seat"]
+    assert seen == {"game": [sqlite], "open_table": [sqlite], "issue_seats": [sqlite], "table_by_code": [sqlite],
+                    "load": [sqlite], "resolve_seat": [sqlite]}, seen

@@ -160,7 +160,12 @@ def _ruleset(body: NewGameIn) -> RuleSet:
 
 
 @router.post("", status_code=201, summary="Create a game at the deal (a preset or rule set options, the seats)")
-def create_game(body: NewGameIn, user: UserDep, store: StoreDep) -> dict[str, Any]:
+async def create_game(body: NewGameIn, request: Request, user: UserDep, store: StoreDep) -> dict[str, Any]:
+    result: dict[str, Any] = await run_writer(request.app, _create_game, body, user, store)
+    return result
+
+
+def _create_game(body: NewGameIn, user: UserRecord, store: Store) -> dict[str, Any]:
     if body.variant is None:
         rules = _ruleset(body)
     else:  # a club's saved variant, with body.options (if any) changing it further

@@ -224,10 +224,10 @@ class Hub:
             feed.batch = None
         keys = list(batch.keys)
         game = feed.game
-        if game is not None and (len(game.log) >= batch.at_least or store.recent_events(
-                game_id, len(game.log), batch.at_least) is not None) and feed.lock.acquire(blocking=False):
-            # nothing to read from the database (this process appended the new events): build here, on the
-            # loop, rather than pay a worker thread's hand-over for a few views
+        if (store.local or (game is not None and (len(game.log) >= batch.at_least or store.recent_events(
+                game_id, len(game.log), batch.at_least) is not None))) and feed.lock.acquire(blocking=False):
+            # a local database (SQLite), or nothing to read (this process appended the new events): build here,
+            # on the loop, rather than pay a worker thread's hand-over for a few views
             try:
                 self._build_locked(store, game_id, feed, batch.at_least, keys)
             except Exception as exc:
@@ -534,6 +534,14 @@ async def run_writer(app: FastAPI, fn: Callable[..., Any], *args: Any) -> Any:
             return fn(*args)
     limiter = app_state(app, "writers", lambda: anyio.CapacityLimiter(WRITER_THREADS))
     return await anyio.to_thread.run_sync(fn, *args, limiter=limiter)
+
+
+async def run_reader(fn: Callable[..., T], store: Store, *args: Any) -> T:
+    """``fn(store, *args)`` (a read): on SQLite right here on the event loop (a local read, a fraction of a
+    millisecond, waits on no writer), on PostgreSQL in a worker thread (it waits on the network)."""
+    if store.local:
+        return fn(store, *args)
+    return await run_in_threadpool(fn, store, *args)
 
 
 def _stored_head(store: Store, game_id: str) -> int:

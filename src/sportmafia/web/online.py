@@ -38,7 +38,6 @@ from fastapi import APIRouter, FastAPI, Query, Request, WebSocket, WebSocketDisc
 from fastapi import Path as PathParam
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
-from starlette.concurrency import run_in_threadpool
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from ..engine import Event, Game, RuleViolation, Views, command_from_json, view, visible_events
@@ -48,7 +47,7 @@ from ..store import online as db
 from .auth import StoreDep, UserDep
 from .errors import RULE_VIOLATION_STATUS, ApiError, forbidden, game_not_found
 from .i18n import request_lang
-from .live import Hub, HubDep, Subscriber, app_state, dumps, get_hub, origin_matches, run_writer
+from .live import Hub, HubDep, Subscriber, app_state, dumps, get_hub, origin_matches, run_reader, run_writer
 from .pages import _render, club_game
 from .schemas import CommandJson
 from .security import LoginLimiter
@@ -482,7 +481,7 @@ async def play_socket(websocket: WebSocket) -> None:
         return
     since = _since(hello.get("since"))
     store: Store = websocket.app.state.store
-    seat = await run_in_threadpool(db.resolve_seat, store, hello["token"])
+    seat = await run_reader(db.resolve_seat, store, hello["token"])
     if seat is None:
         limiter.failed(key)
         log.warning("online: refused a socket with an unknown or revoked seat token from %s", key[7:])
@@ -509,7 +508,7 @@ async def watch_socket(websocket: WebSocket, code: str) -> None:
         return
     since = _since(websocket.query_params.get("since"))
     store: Store = websocket.app.state.store
-    tab = await run_in_threadpool(db.table_by_code, store, code) if len(code) <= 16 else None
+    tab = await run_reader(db.table_by_code, store, code) if len(code) <= 16 else None
     if tab is None:
         limiter.failed(key)
         await _refuse(websocket, CLOSE_NOT_FOUND, "no-table", "No online table has this code.",
@@ -575,7 +574,12 @@ _HOST_ONLY = ("Only a host or an admin runs the online table.", "Онлайн-с
 
 
 @api.post("/games/{game_id}/online", summary="Open the game for online play (hosts and admins)")
-def open_online(game_id: GameId, request: Request, user: UserDep, store: StoreDep) -> dict[str, Any]:
+async def open_online(game_id: GameId, request: Request, user: UserDep, store: StoreDep) -> dict[str, Any]:
+    result: dict[str, Any] = await run_writer(request.app, _open_online, game_id, request, user, store)
+    return result
+
+
+def _open_online(game_id: str, request: Request, user: UserRecord, store: Store) -> dict[str, Any]:
     _own(store, user, game_id)
     _need_role(user, HOST_ROLES, *_HOST_ONLY)
     tab = db.open_table(store, game_id, user.id)
@@ -610,12 +614,14 @@ class LinksIn(BaseModel):
 
 
 @api.post("/games/{game_id}/online/links", summary="Issue personal links for several seats at once")
-def issue_links(game_id: GameId, request: Request, user: UserDep, store: StoreDep, body: LinksIn | None = None,
+async def issue_links(game_id: GameId, request: Request, user: UserDep, store: StoreDep, body: LinksIn | None = None,
                 qr: Annotated[bool, Query(description="Also each link's QR code (SVG), to show at the table.")] = False,
                 ) -> dict[str, Any]:
     """Every seat's link for a table of remote players in one request and one transaction (a new game's
     links, sent to the players before it starts)."""
-    return _issue(request, user, store, game_id, None if body is None else body.seats, qr)
+    result: dict[str, Any] = await run_writer(request.app, _issue, request, user, store, game_id,
+                                              None if body is None else body.seats, qr)
+    return result
 
 
 def _issue(request: Request, user: UserRecord, store: Store, game_id: str, seats: list[int] | None,

@@ -27,6 +27,7 @@ from sportmafia.store import (
     StaleSequence,
     Store,
     open_store,
+    upgrade,
 )
 from sportmafia.store.models import utcnow
 
@@ -468,3 +469,43 @@ def test_a_failing_check_refuses_the_command_and_writes_nothing(store: Store) ->
         store.append(game_id, Advance(), expected_seq=head, command_id="c1", check=revoked)
     assert store.game(game_id).next_seq == done.next_seq
     assert_consistent(store, game_id)
+
+
+def test_sqlite_checkpoints_run_in_their_own_thread_not_in_a_commit(
+        db_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """SQLite file: no commit checkpoints (``wal_autocheckpoint=0`` on every connection), a thread of the store
+    does, every ``CHECKPOINT_SECONDS``, copying the whole log while nobody reads; closing the store stops it and
+    makes a last one. PostgreSQL (and SQLite in memory): no such thread."""
+    from sportmafia.store import db
+
+    monkeypatch.setattr(db, "CHECKPOINT_SECONDS", 0.05)
+    upgrade(db_url)
+    store = open_store(db_url)
+    try:
+        if not db_url.startswith("sqlite"):
+            assert store.checkpointer is None
+            return
+        checkpointer = store.checkpointer
+        assert checkpointer is not None and checkpointer.every == 0.05
+        with store.engine.connect() as conn:
+            assert conn.exec_driver_sql("PRAGMA wal_autocheckpoint").scalar() == 0
+        before = checkpointer.runs
+        game_id = dealt_game(store)
+        for _ in range(5):
+            head = store.game(game_id).next_seq
+            store.append(game_id, Advance(), expected_seq=head, command_id=cid())
+        deadline = time.monotonic() + 5
+        while checkpointer.runs < before + 2 and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert checkpointer.runs >= before + 2
+        busy, frames, copied = checkpointer.checkpoint()
+        assert busy == 0 and frames > 0 and copied == frames  # the appends' pages, all in the file
+        runs = checkpointer.runs
+    finally:
+        store.close()
+    assert store.checkpointer is not None and not store.checkpointer._thread.is_alive()
+    assert store.checkpointer.runs > runs  # a last one at close
+    with open_store(db_url) as again:
+        assert_consistent(again, game_id)
+    with open_store("sqlite://") as memory:
+        assert memory.checkpointer is None  # an in-memory database has no log to copy

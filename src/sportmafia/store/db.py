@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import logging
 import os
 import sqlite3
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -19,6 +21,11 @@ DEFAULT_DATA = "./var/"
 SQLITE_FILE = "sportmafia.db"
 BUSY_TIMEOUT_MS = 15_000
 """How long a SQLite writer waits for another writer's transaction before giving up."""
+
+CHECKPOINT_SECONDS = 1.0
+"""How often a store's own thread copies SQLite's write-ahead log into the database file (see Checkpointer)."""
+
+log = logging.getLogger("sportmafia.store")
 
 IMMEDIATE = "sportmafia_sqlite_immediate"
 """Execution option: on SQLite, begin the transaction with ``BEGIN IMMEDIATE`` (take the write lock first)."""
@@ -107,3 +114,72 @@ def _configure_sqlite(engine: Engine, memory: bool) -> None:
     def _on_begin(conn: Any) -> None:
         immediate = conn.get_execution_options().get(IMMEDIATE, False)
         conn.exec_driver_sql("BEGIN IMMEDIATE" if immediate else "BEGIN")
+
+
+def sqlite_file(engine: Engine) -> bool:
+    """Whether ``engine`` is a SQLite database in a file (not in memory)."""
+    return engine.dialect.name == "sqlite" and engine.url.database not in (None, "", ":memory:")
+
+
+def _no_autocheckpoint(dbapi_connection: Any, _record: ConnectionPoolEntry) -> None:
+    cursor = dbapi_connection.cursor()
+    try:
+        cursor.execute("PRAGMA wal_autocheckpoint=0")
+    finally:
+        cursor.close()
+
+
+class Checkpointer:
+    """SQLite's checkpoints (copying the write-ahead log into the database file, and the file's fsync) in a
+    thread of their own, every ``every`` seconds, instead of in whichever commit crossed SQLite's 1,000-page
+    mark. That commit is often an append made on the web app's event loop, which then waited 10 to 20 ms for
+    the disk (two fsyncs) with every socket of the process behind it (bench/online.py). A passive checkpoint
+    takes no lock that writers or readers wait for. The connections of ``engine`` made from now on check
+    nothing in themselves (``wal_autocheckpoint=0``); the pool's older ones are closed. ``stop()`` ends the
+    thread after one last checkpoint."""
+
+    def __init__(self, engine: Engine, every: float | None = None) -> None:
+        self.engine = engine
+        self.every = CHECKPOINT_SECONDS if every is None else every
+        self.runs = 0
+        self.last: tuple[int, int, int] | None = None
+        """The last checkpoint's answer: (1 if it could not start, frames in the log, frames copied)."""
+        event.listen(engine, "connect", _no_autocheckpoint)
+        engine.dispose()
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="sportmafia-checkpoint", daemon=True)
+        self._thread.start()
+
+    def checkpoint(self, mode: str = "PASSIVE") -> tuple[int, int, int]:
+        """One checkpoint now (``PASSIVE``: as far as the readers let it, waiting for nobody)."""
+        if mode not in ("PASSIVE", "FULL", "RESTART", "TRUNCATE"):
+            raise ValueError(mode)
+        raw = self.engine.raw_connection()
+        try:
+            cursor = raw.cursor()
+            try:
+                cursor.execute(f"PRAGMA wal_checkpoint({mode})")
+                row: Any = cursor.fetchone()
+                busy, frames, copied = row
+            finally:
+                cursor.close()
+        finally:
+            raw.close()
+        self.runs += 1
+        self.last = (int(busy), int(frames), int(copied))
+        return self.last
+
+    def _run(self) -> None:
+        while not self._stop.wait(self.every):
+            try:
+                self.checkpoint()
+            except Exception as exc:  # the next period tries again; the log only grows meanwhile
+                log.warning("store: a SQLite checkpoint failed: %s", exc)
+
+    def stop(self) -> None:
+        self._stop.set()
+        self._thread.join(10)
+        try:
+            self.checkpoint()
+        except Exception as exc:
+            log.warning("store: the last SQLite checkpoint failed: %s", exc)

@@ -29,7 +29,7 @@ from ..errors import BilingualError
 from ..rules import RuleSet, get_ruleset
 from ..tournament.groups import TournamentError
 from ..tournament.results import GameResult, apply_changes, check_changes, from_game
-from .db import IMMEDIATE, make_engine
+from .db import IMMEDIATE, Checkpointer, make_engine, sqlite_file
 from .models import (
     USER_ROLES,
     Club,
@@ -344,6 +344,8 @@ class Store:
         self._writable: OrderedDict[str, Game] = OrderedDict()
         self._clubs: OrderedDict[str, int] = OrderedDict()
         self._users: OrderedDict[int, UserRecord] = OrderedDict()
+        # SQLite file: its checkpoints in a thread of their own, not in an append's commit (see Checkpointer)
+        self.checkpointer = Checkpointer(engine) if sqlite_file(engine) else None
 
     @contextmanager
     def _read_conn(self) -> Iterator[Connection]:
@@ -380,7 +382,9 @@ class Store:
             lock.release()
 
     def close(self) -> None:
-        """Close the pooled connections."""
+        """Stop the checkpoints' thread (SQLite) and close the pooled connections."""
+        if self.checkpointer is not None:
+            self.checkpointer.stop()
         self.engine.dispose()
 
     def __enter__(self) -> Store:

@@ -103,3 +103,34 @@ def test_the_servers_gc_keeper_freezes_what_lives_and_collects_it_in_full_rounds
         assert gc.get_freeze_count() > 0  # and freezes again
     finally:
         gc.unfreeze()
+
+
+def test_serve_logs_a_line_per_socket_only_with_access_log(caplog: pytest.LogCaptureFixture) -> None:
+    """uvicorn logs each socket opened or refused at info level; ``serve`` drops those lines unless
+    ``--access-log`` asks for every request's line. Its other lines (and every warning) stay."""
+    import inspect
+    import logging
+
+    from uvicorn.protocols.websockets import websockets_sansio_impl
+
+    from sportmafia.cli import quiet_socket_access
+
+    # the line dropped is the one uvicorn writes (its implementation here)
+    assert "'%s - \"WebSocket %s\" [accepted]'" in inspect.getsource(websockets_sansio_impl)
+    logger = logging.getLogger("uvicorn.error")
+
+    def lines() -> list[str]:
+        caplog.clear()
+        with caplog.at_level(logging.INFO, logger="uvicorn.error"):
+            logger.info('%s - "WebSocket %s" [accepted]', "127.0.0.1:50000", "/ws/play")
+            logger.info('%s - "WebSocket %s" 403', "127.0.0.1:50000", "/ws/watch/NOPE")
+            logger.info("Started server process [%d]", 7)
+            logger.warning('%s - "WebSocket %s" odd', "127.0.0.1:50000", "/ws/play")
+        return [r.getMessage() for r in caplog.records]
+    try:
+        quiet_socket_access(False)
+        assert lines() == ["Started server process [7]", '127.0.0.1:50000 - "WebSocket /ws/play" odd']
+        quiet_socket_access(True)
+        assert len(lines()) == 4
+    finally:
+        quiet_socket_access(True)

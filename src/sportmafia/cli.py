@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gc
 import json
+import logging
 import random
 import sys
 import threading
@@ -188,12 +189,23 @@ def _gc_keeper(freeze_every: float = GC_FREEZE_SECONDS, full_every: float = GC_F
         gc.freeze()
 
 
+def quiet_socket_access(access_log: bool) -> None:
+    """Without ``--access-log``, no line per socket opened either (``web.online.SocketAccessFilter``)."""
+    from .web.online import SOCKET_ACCESS_FILTER
+
+    logger = logging.getLogger("uvicorn.error")
+    if access_log:
+        logger.removeFilter(SOCKET_ACCESS_FILTER)
+    else:
+        logger.addFilter(SOCKET_ACCESS_FILTER)
+
+
 @app.command()
 def serve(
     host: Annotated[str, typer.Option(help="The address to listen on.")] = "127.0.0.1",
     port: Annotated[int, typer.Option(help="The port to listen on.")] = 8000,
-    access_log: Annotated[bool, typer.Option("--access-log", help="Log every HTTP request (off by default: "
-                                             "a line per host action costs the server time)." )] = False,
+    access_log: Annotated[bool, typer.Option("--access-log", help="Log every HTTP request and socket opened (off by "
+                                             "default: a line per host action costs the server time).")] = False,
 ) -> None:
     """Run the server (the host console and the JSON API) on the database of $SPORTMAFIA_DATABASE_URL (or
     SQLite in $SPORTMAFIA_DATA, ./var). The first start makes a demo club and the admin account and prints
@@ -206,6 +218,7 @@ def serve(
     store = open_store(migrate=True)
     setup = ensure_demo(store)
     web_app = create_app(store)
+    quiet_socket_access(access_log)
     shown = "127.0.0.1" if host in ("0.0.0.0", "::", "") else host
     out.print(f"sportmafia is running at http://{shown}:{port}/", markup=False)
     if shown != host:

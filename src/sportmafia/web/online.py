@@ -99,6 +99,21 @@ class TokenLogFilter(logging.Filter):
 _FILTER = TokenLogFilter()
 
 
+class SocketAccessFilter(logging.Filter):
+    """Drops uvicorn's access line for each socket opened or refused (``'... - "WebSocket /ws/play" [accepted]'``,
+    logged at info level on ``uvicorn.error``): every new game of an online table opens one per seat and
+    spectator, thousands of lines per round of games, each formatted and written on the event loop. They are
+    access-log lines, so the server keeps them only with ``--access-log`` (``sportmafia serve``); the app's own
+    warnings about refused links stay."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return not (record.levelno <= logging.INFO and isinstance(record.msg, str)
+                    and record.msg.startswith('%s - "WebSocket %s"'))
+
+
+SOCKET_ACCESS_FILTER = SocketAccessFilter()
+
+
 def install_log_filter() -> None:
     for name in ("uvicorn.access", "uvicorn.error", "uvicorn"):
         logger = logging.getLogger(name)

@@ -144,6 +144,8 @@ def test_new_game_drag_shuffle_variant_history(browser: Any, server: str) -> Non
             record = page.request.get(f"{server}/api/games/{page.url.rsplit('/', 1)[1]}/record").json()
             assert record["ruleset"]["name"] == variant and record["ruleset"]["options"]["speech_rounds"] == [45]
             assert record["ruleset"]["options"]["checker_first"] is checker_first
+            seat_word = "Игрок" if lang == "ru" else "Player"  # unnamed seats, named in the page's language
+            assert [s["name"] for s in record["seats"]] == [f"{seat_word} {i}" for i in range(1, len(record["seats"]) + 1)]
 
             # the history: filtered by a typed player, the game in progress opens its console
             page.goto(server + "/")

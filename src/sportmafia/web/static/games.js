@@ -175,7 +175,9 @@
     const body = { players: n };
     if (preset.value.startsWith("v:")) body.variant = Number(preset.value.slice(2));
     else body.preset = preset.value;
-    if (seats.length) body.names = seats.map((s) => s.name);
+    // unnamed seats are named in the page's language ("Игрок 3"), as the sheet and the screens will show them
+    body.names = seats.length ? seats.map((s) => s.name)
+      : Array.from({ length: n }, (_, i) => SM.fmt(T.seat_name, { n: i + 1 }));
     const button = $("create-game");
     button.disabled = true;
     try {

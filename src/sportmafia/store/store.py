@@ -334,7 +334,8 @@ class Store:
         # re-entrant: a thread holding its turn (``write_turn``) takes it again in each write inside
         self._writer_lock = threading.RLock() if engine.dialect.name == "sqlite" else None
         self.local = engine.dialect.name == "sqlite"
-        """Whether the database is a local file (SQLite): its reads wait on no network and no writer."""
+        """Whether the database is SQLite (a file, or memory) in this process: its reads wait on no network and,
+        in WAL mode, on no writer."""
         self._write = _QueuedWriter(writer, self._writer_lock) if self._writer_lock is not None else writer
         # plain connections (no ORM session) for the statements every request makes
         self._reader_engine, self._writer_engine = reader, immediate

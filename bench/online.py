@@ -8,7 +8,8 @@ on average. Per table the host creates the game, opens it online (``POST /api/ga
 every seat's link (``POST /api/games/{id}/online/links``, one request); each seat's client opens ``/ws/play``
 with its token and five spectators open ``/ws/watch/{code}``. Every table then plays a plausible game
 (``sportmafia.bots.plausible``, the chance draws made here and sent as explicit outcomes): the host acts once a
-second through ``POST /api/games/{id}/commands``; the players' own commands go on their own sockets, as their
+second through ``POST /api/games/{id}/commands`` (``--host-state``: with ``?state=true``, as the console asks, so
+that each answer also carries the state the console shows next); the players' own commands go on their own sockets, as their
 pages send them (``--player-http``: by ``POST /api/play/commands`` with their token), and a vote's hands all
 at once (a burst: every voter of the candidate sends at the same moment).
 
@@ -159,7 +160,9 @@ class Table:
             target = answer["next_seq"]
         else:
             if seat is None:
-                r = await b.client.post(f"{b.base}/api/games/{self.game_id}/commands", json=body, headers=b.csrf)
+                query = "?state=true" if b.host_state else ""
+                r = await b.client.post(f"{b.base}/api/games/{self.game_id}/commands{query}", json=body,
+                                        headers=b.csrf)
             else:
                 r = await b.player.post(f"{b.base}/api/play/commands", json={**body, "game_id": self.game_id},
                                         headers={"X-Play-Token": self.tokens[seat]})
@@ -234,8 +237,10 @@ class Table:
 
 
 class Bench:
-    def __init__(self, base: str, no_sockets: bool = False, player_http: bool = False) -> None:
+    def __init__(self, base: str, no_sockets: bool = False, player_http: bool = False,
+                 host_state: bool = False) -> None:
         self.base = base
+        self.host_state = host_state
         self.no_sockets = no_sockets
         self.player_http = player_http
         self.ws_base = base.replace("http://", "ws://")
@@ -300,8 +305,8 @@ def cpu_seconds(pid: int | None) -> float:
 
 async def main_async(base: str, step: int, max_tables: int, seconds: float, warmup: float,
                      limit_ms: float, server_pid: int | None = None, no_sockets: bool = False,
-                     player_http: bool = False) -> dict[str, Any]:
-    bench = Bench(base, no_sockets, player_http)
+                     player_http: bool = False, host_state: bool = False) -> dict[str, Any]:
+    bench = Bench(base, no_sockets, player_http, host_state)
     await bench.login()
     tables: list[Table] = []
     runs: list[asyncio.Task[None]] = []
@@ -407,6 +412,8 @@ def main() -> None:
                         help="open no client socket: what the HTTP requests and appends cost alone (a diagnosis)")
     parser.add_argument("--player-http", action="store_true",
                         help="players send their commands by POST /api/play/commands instead of on their sockets")
+    parser.add_argument("--host-state", action="store_true",
+                        help="the host's commands ask for the state after them (?state=true), as the console's do")
     parser.add_argument("--setups", type=int, default=0,
                         help="only set up this many tables one after another and print what a set-up costs")
     parser.add_argument("--database-url", help="the server's database (default: SQLite in a temporary folder); "
@@ -424,7 +431,7 @@ def main() -> None:
                 return
             result = asyncio.run(main_async(f"http://127.0.0.1:{port}", args.step, args.max_tables,
                                             args.seconds, args.warmup, args.limit_ms, proc.pid,
-                                            args.no_sockets, args.player_http))
+                                            args.no_sockets, args.player_http, args.host_state))
         finally:
             stop_server(proc)
     print(json.dumps(result))

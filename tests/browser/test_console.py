@@ -91,11 +91,16 @@ def test_a_physical_deal_the_best_move_and_a_judges_decision(browser: Any, serve
         roles = {s["seat"]: s["role"] for s in page.request.get(api).json()["view"]["seats"]}
         assert roles == {n: deal.get(n, "civilian") for n in range(1, 11)}
         page.click("#reveal-done")
+        # each action is one request: the command's answer carries the state shown next (no GET after it)
+        requests: list[str] = []
+        page.on("request", lambda r: requests.append(f"{r.method} {r.url.removeprefix(server)}")
+                if r.url.startswith(api) else None)
         for _ in range(60):
             s = state(page)
             if s["step"] == "shooting":
                 break
             act(page, "#next")
+        assert requests and all(r == f"POST /api/games/{game_id}/commands?state=true" for r in requests), requests
         act(page, ".seat[data-seat='1']")  # all shoot seat 1
         while state(page)["step"] != "last_word":
             act(page, "#next")
@@ -230,12 +235,12 @@ def test_bad_network_live_moves_and_refusals(browser: Any, server: str) -> None:
             else:
                 route.continue_()
 
-        page.route("**/commands", lose_first_answer)
+        page.route("**/commands?state=true", lose_first_answer)
         act(page, "#deal")
         assert len(sent) == 2 and sent[0] == sent[1] and sent[0]["command"] == {"type": "deal"}
         record = page.request.get(game_url + "/record").json()
         assert sum(1 for e in record["events"] if e["type"] == "dealt") == 1
-        page.unroute("**/commands")
+        page.unroute("**/commands?state=true")
         page.click("#reveal-done")
 
         # another device moves the game on: the live link's `sm-moved` reloads this console's state
@@ -249,7 +254,7 @@ def test_bad_network_live_moves_and_refusals(browser: Any, server: str) -> None:
         assert state(page)["step"] == "meet_don"
 
         # a refusal: the engine's own sentence, in English
-        page.route("**/commands", lambda route: route.continue_(post_data=json.dumps(
+        page.route("**/commands?state=true", lambda route: route.continue_(post_data=json.dumps(
             {**route.request.post_data_json, "command": {"type": "nominate", "by": 5, "target": 6, "also": []}})))
         page.click("#next")
         page.wait_for_selector("#message.error:not([hidden])")

@@ -263,3 +263,22 @@ def test_an_append_runs_on_the_event_loop_when_no_other_thread_writes(
     with another_thread_writing(store, timeout=0.1):
         assert api.command(game_id, {"type": "advance"}, head, "adv2").status_code == 200
     assert on_loop == [sqlite, False, sqlite]
+
+
+def test_a_command_answers_with_the_state_after_it_when_asked(api: Api) -> None:
+    """``?state=true``: the answer also carries the game's state after the command, the same as GET
+    /api/games/{id} gives then (the console's one request per action); a replay carries it too."""
+    game_id = api.new_game()
+    plain = api.command(game_id, {"type": "deal"}, 0, "deal")
+    assert plain.status_code == 200 and "state" not in plain.json()
+    head = plain.json()["next_seq"]
+    body = {"command": {"type": "advance"}, "expected_seq": head, "command_id": "adv"}
+    r = api.post(f"/api/games/{game_id}/commands?state=true", body)
+    assert r.status_code == 200, r.text
+    answer = r.json()
+    assert answer["state"] == api.get(f"/api/games/{game_id}").json()
+    assert answer["state"]["next_seq"] == answer["next_seq"] > head
+    again = api.post(f"/api/games/{game_id}/commands?state=true", body).json()
+    assert again["replayed"] is True and again["state"] == answer["state"]
+    refused = api.post(f"/api/games/{game_id}/commands?state=true", {**body, "command_id": "adv-stale"})
+    assert refused.status_code == 409 and "state" not in refused.json()

@@ -27,7 +27,7 @@ from ..rules import RuleSet, RuleSetError, get_ruleset
 from ..store import GameNotFound, GameSummary, StaleSequence, Store, UserRecord
 from .auth import StoreDep, UserDep
 from .errors import ApiError, game_not_found
-from .live import Hub, HubDep, run_writer
+from .live import Hub, HubDep, run_reader, run_writer
 from .schemas import CommandIn, NewGameIn
 
 router = APIRouter(prefix="/api/games", tags=["games"])
@@ -237,12 +237,21 @@ def get_game(game_id: GameId, user: UserDep, store: StoreDep) -> JSONResponse:
 
 @router.post("/{game_id}/commands", summary="Append one command (expected seq, client command id; see docs/api.md)")
 async def post_command(game_id: GameId, body: CommandIn, request: Request, user: UserDep, store: StoreDep,
-                       hub: HubDep) -> JSONResponse:
-    response: JSONResponse = await run_writer(request.app, _post_command, game_id, body, user, store, hub)
-    return response
+                       hub: HubDep, state: Annotated[bool, Query(description=(
+                           "Also the game's state after the command, as GET /api/games/{id} gives it (the "
+                           "console asks for it: one request per action, not two)."))] = False,
+                       ) -> JSONResponse:
+    answer: dict[str, Any] = await run_writer(request.app, _post_command, game_id, body, user, store, hub)
+    if state:  # read after the append, outside its write turn
+        answer["state"] = await run_reader(_loaded_state, store, game_id)
+    return JSONResponse(answer)
 
 
-def _post_command(game_id: str, body: CommandIn, user: UserRecord, store: Store, hub: Hub) -> JSONResponse:
+def _loaded_state(store: Store, game_id: str) -> dict[str, Any]:
+    return _state(game_id, store.load(game_id))
+
+
+def _post_command(game_id: str, body: CommandIn, user: UserRecord, store: Store, hub: Hub) -> dict[str, Any]:
     try:
         if store.game_club(game_id) != user.club_id:
             raise game_not_found()
@@ -262,8 +271,8 @@ def _post_command(game_id: str, body: CommandIn, user: UserRecord, store: Store,
                        extra={"next_seq": len(game.log), "view": view(game, "host")}) from None
     if not result.replayed:
         hub.publish(game_id, result.next_seq)  # wakes the game's live connections; returns at once
-    return JSONResponse({"events": [feed_item(seq, event.to_json()) for seq, event in result.numbered()],
-                         "next_seq": result.next_seq, "head_seq": result.head_seq, "replayed": result.replayed})
+    return {"events": [feed_item(seq, event.to_json()) for seq, event in result.numbered()],
+            "next_seq": result.next_seq, "head_seq": result.head_seq, "replayed": result.replayed}
 
 
 @router.get("/{game_id}/events", summary="The log from seq `since` on, as the host sees it")

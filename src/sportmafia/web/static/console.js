@@ -140,7 +140,8 @@
     if (pumping || !S) return;
     pumping = true;
     showSaving();
-    let reload = false;
+    let reload = false;   // a command was answered: the state shown must change
+    let fresh = false;    // ... and the last answer carried the state after it (no GET needed)
     let tries = 0;
     let seq = S.next_seq;
     try {
@@ -149,8 +150,8 @@
         if (item.expected_seq === null) { item.expected_seq = seq; saveOutbox(); }
         let r;
         try {
-          // the same body on every try: the server applies a command id once
-          r = await SM.api("POST", `/api/games/${gameId}/commands`, item);
+          // the same body on every try: the server applies a command id once; the answer carries the state
+          r = await SM.api("POST", `/api/games/${gameId}/commands?state=true`, item);
         } catch (e) {
           tries += 1;
           offline = true;
@@ -168,9 +169,10 @@
         outbox.shift();
         saveOutbox();
         reload = true;
+        fresh = false;
         if (r.status === 200) {
           seq = r.body.next_seq;
-          S.next_seq = seq;
+          if (r.body.state) { S = r.body.state; fresh = true; } else S.next_seq = seq;
           showMessage("");
         } else if (r.status === 409 && r.body && r.body.error && r.body.error.code === "stale") {
           dropOutbox(T.stale, "warn");
@@ -179,7 +181,8 @@
         }
         showSaving();
       }
-      if (reload) await load();
+      if (reload && fresh) render();
+      else if (reload) await load();
     } finally {
       pumping = false;
       showSaving();

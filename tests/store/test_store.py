@@ -509,3 +509,24 @@ def test_sqlite_checkpoints_run_in_their_own_thread_not_in_a_commit(
         assert_consistent(again, game_id)
     with open_store("sqlite://") as memory:
         assert memory.checkpointer is None  # an in-memory database has no log to copy
+
+
+def test_after_sees_the_game_the_append_committed(store: Store) -> None:
+    """``append(after=...)`` is called once, after the commit, with the game the events leave; its value is the
+    result's ``after``. A replay, a refused command and a stale one do not call it."""
+    game_id = dealt_game(store)
+    seen: list[tuple[int, str]] = []
+
+    def after(game: Game) -> str:
+        seen.append((len(game.log), game.step))
+        return "made"
+    head = store.game(game_id).next_seq
+    result = store.append(game_id, Advance(), expected_seq=head, command_id="a1", after=after)
+    assert result.after == "made" and seen == [(result.next_seq, store.load(game_id).step)]
+    assert store.append(game_id, Advance(), expected_seq=head, command_id="a1", after=after).after is None
+    with pytest.raises(StaleSequence):
+        store.append(game_id, Advance(), expected_seq=head, command_id="a2", after=after)
+    with pytest.raises(RuleViolation):
+        store.append(game_id, Nominate(1, 2), expected_seq=result.next_seq, command_id="a3", after=after)
+    assert len(seen) == 1
+    assert_consistent(store, game_id)

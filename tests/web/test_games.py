@@ -265,20 +265,27 @@ def test_an_append_runs_on_the_event_loop_when_no_other_thread_writes(
     assert on_loop == [sqlite, False, sqlite]
 
 
-def test_a_command_answers_with_the_state_after_it_when_asked(api: Api) -> None:
+def test_a_command_answers_with_the_state_after_it_when_asked(
+        api: Api, store: Store, monkeypatch: pytest.MonkeyPatch) -> None:
     """``?state=true``: the answer also carries the game's state after the command, the same as GET
-    /api/games/{id} gives then (the console's one request per action); a replay carries it too."""
+    /api/games/{id} gives then (the console's one request per action), made of the append's own fold of the
+    game, with no read of the log; a replay carries it too (read then)."""
     game_id = api.new_game()
     plain = api.command(game_id, {"type": "deal"}, 0, "deal")
     assert plain.status_code == 200 and "state" not in plain.json()
     head = plain.json()["next_seq"]
+    loads: list[str] = []
+    real_load = store.load
+    monkeypatch.setattr(store, "load", lambda gid: loads.append(gid) or real_load(gid))
     body = {"command": {"type": "advance"}, "expected_seq": head, "command_id": "adv"}
     r = api.post(f"/api/games/{game_id}/commands?state=true", body)
     assert r.status_code == 200, r.text
+    assert loads == []
     answer = r.json()
     assert answer["state"] == api.get(f"/api/games/{game_id}").json()
     assert answer["state"]["next_seq"] == answer["next_seq"] > head
+    loads.clear()
     again = api.post(f"/api/games/{game_id}/commands?state=true", body).json()
-    assert again["replayed"] is True and again["state"] == answer["state"]
+    assert again["replayed"] is True and again["state"] == answer["state"] and loads == [game_id]
     refused = api.post(f"/api/games/{game_id}/commands?state=true", {**body, "command_id": "adv-stale"})
     assert refused.status_code == 409 and "state" not in refused.json()

@@ -145,7 +145,8 @@ class AppendResult:
     """What an append wrote (or, when ``replayed``, what the first try with this command id wrote).
 
     ``events`` have the seqs ``first_seq .. next_seq - 1``. ``head_seq`` is the game's next seq now: equal to
-    ``next_seq``, unless this is a replayed answer and the game has moved on since.
+    ``next_seq``, unless this is a replayed answer and the game has moved on since. ``after``: what the
+    append's ``after`` callable made of the game as committed (None when not asked, and for a replay).
     """
 
     events: tuple[Event, ...]
@@ -153,6 +154,7 @@ class AppendResult:
     next_seq: int
     head_seq: int
     replayed: bool = False
+    after: Any = None
 
     def numbered(self) -> list[tuple[int, Event]]:
         return list(enumerate(self.events, self.first_seq))
@@ -688,7 +690,8 @@ class Store:
     def append(self, game_id: str, command: Command, *, expected_seq: int, command_id: str,
                rng: Rng | None = None, actor: int | None = None,
                rebase: Callable[[Sequence[Event]], bool] | None = None,
-               check: Callable[[Connection], None] | None = None) -> AppendResult:
+               check: Callable[[Connection], None] | None = None,
+               after: Callable[[Game], Any] | None = None) -> AppendResult:
         """Execute ``command`` on the stored game and append its events, in one transaction.
 
         - ``command_id`` already applied to this game: the first answer again, nothing applied
@@ -707,7 +710,10 @@ class Store:
         executed on the head instead of being refused, in the same transaction: a burst of hands raised at
         once costs one transaction each, not a round of retries. ``check``: called first, under the write lock,
         with the transaction's connection; whatever it raises refuses the command with nothing written (a
-        player's link must still be live when his command is written, not only when it was read).
+        player's link must still be live when his command is written, not only when it was read). ``after``:
+        called once the events are committed, with the game they leave (this append's own fold, read by no one
+        else meanwhile: it must not change it); what it returns is the result's ``after``, for an answer that
+        shows the game (the console's state) without reading and folding the log again.
         """
         if not command_id or len(command_id) > COMMAND_ID_MAX:
             raise ValueError(f"a command id is a non-empty string of at most {COMMAND_ID_MAX} characters")
@@ -748,8 +754,11 @@ class Store:
                                        "new_status": _status(game), "new_winner": game.winner,
                                        "new_result": game.result if game.over else None, "new_updated_at": now})
             self._remember(game_id, tuple(game.log))  # committed: the next fold reads nothing of the log
-            self._keep_folded(game_id, game)
-            return AppendResult(tuple(events), first, first + len(events), first + len(events))
+            try:
+                made = after(game) if after is not None else None
+            finally:
+                self._keep_folded(game_id, game)
+            return AppendResult(tuple(events), first, first + len(events), first + len(events), after=made)
         except IntegrityError:
             # Lost a race that the lock did not prevent: the (game_id, seq) key or the command id is taken.
             pass

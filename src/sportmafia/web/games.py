@@ -241,8 +241,8 @@ async def post_command(game_id: GameId, body: CommandIn, request: Request, user:
                            "Also the game's state after the command, as GET /api/games/{id} gives it (the "
                            "console asks for it: one request per action, not two)."))] = False,
                        ) -> JSONResponse:
-    answer: dict[str, Any] = await run_writer(request.app, _post_command, game_id, body, user, store, hub)
-    if state:  # read after the append, outside its write turn
+    answer: dict[str, Any] = await run_writer(request.app, _post_command, game_id, body, user, store, hub, state)
+    if state and "state" not in answer:  # a replayed command: the game read as it is now
         answer["state"] = await run_reader(_loaded_state, store, game_id)
     return JSONResponse(answer)
 
@@ -251,7 +251,8 @@ def _loaded_state(store: Store, game_id: str) -> dict[str, Any]:
     return _state(game_id, store.load(game_id))
 
 
-def _post_command(game_id: str, body: CommandIn, user: UserRecord, store: Store, hub: Hub) -> dict[str, Any]:
+def _post_command(game_id: str, body: CommandIn, user: UserRecord, store: Store, hub: Hub,
+                  state: bool = False) -> dict[str, Any]:
     try:
         if store.game_club(game_id) != user.club_id:
             raise game_not_found()
@@ -262,8 +263,9 @@ def _post_command(game_id: str, body: CommandIn, user: UserRecord, store: Store,
     except ValueError as exc:
         raise ApiError(422, "bad-command", f"Not a valid command: {exc}.", f"Неверная команда: {exc}.") from None
     try:
+        # the state asked for is made of the append's own fold of the game (no second read and fold)
         result = store.append(game_id, command, expected_seq=body.expected_seq, command_id=body.command_id,
-                              rng=_system_random)
+                              rng=_system_random, after=(lambda game: _state(game_id, game)) if state else None)
     except StaleSequence:
         game = store.load(game_id)
         raise ApiError(409, "stale", "The game has moved on: here is its state now; decide again.",
@@ -271,8 +273,11 @@ def _post_command(game_id: str, body: CommandIn, user: UserRecord, store: Store,
                        extra={"next_seq": len(game.log), "view": view(game, "host")}) from None
     if not result.replayed:
         hub.publish(game_id, result.next_seq)  # wakes the game's live connections; returns at once
-    return {"events": [feed_item(seq, event.to_json()) for seq, event in result.numbered()],
-            "next_seq": result.next_seq, "head_seq": result.head_seq, "replayed": result.replayed}
+    answer = {"events": [feed_item(seq, event.to_json()) for seq, event in result.numbered()],
+              "next_seq": result.next_seq, "head_seq": result.head_seq, "replayed": result.replayed}
+    if result.after is not None:
+        answer["state"] = result.after
+    return answer
 
 
 @router.get("/{game_id}/events", summary="The log from seq `since` on, as the host sees it")

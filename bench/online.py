@@ -8,8 +8,8 @@ on average. Per table the host creates the game, opens it online (``POST /api/ga
 every seat's link (``POST /api/games/{id}/online/links``, one request); each seat's client opens ``/ws/play``
 with its token and five spectators open ``/ws/watch/{code}``. Every table then plays a plausible game
 (``sportmafia.bots.plausible``, the chance draws made here and sent as explicit outcomes): the host acts once a
-second through ``POST /api/games/{id}/commands`` (``--host-state``: with ``?state=true``, as the console asks, so
-that each answer also carries the state the console shows next); the players' own commands go on their own sockets, as their
+second through ``POST /api/games/{id}/commands?state=true``, as the console does (each answer also carries the
+state the console shows next; ``--host-plain``: without it); the players' own commands go on their own sockets, as their
 pages send them (``--player-http``: by ``POST /api/play/commands`` with their token), and a vote's hands all
 at once (a burst: every voter of the candidate sends at the same moment).
 
@@ -238,7 +238,7 @@ class Table:
 
 class Bench:
     def __init__(self, base: str, no_sockets: bool = False, player_http: bool = False,
-                 host_state: bool = False) -> None:
+                 host_state: bool = True) -> None:
         self.base = base
         self.host_state = host_state
         self.no_sockets = no_sockets
@@ -305,7 +305,7 @@ def cpu_seconds(pid: int | None) -> float:
 
 async def main_async(base: str, step: int, max_tables: int, seconds: float, warmup: float,
                      limit_ms: float, server_pid: int | None = None, no_sockets: bool = False,
-                     player_http: bool = False, host_state: bool = False) -> dict[str, Any]:
+                     player_http: bool = False, host_state: bool = True) -> dict[str, Any]:
     bench = Bench(base, no_sockets, player_http, host_state)
     await bench.login()
     tables: list[Table] = []
@@ -412,8 +412,9 @@ def main() -> None:
                         help="open no client socket: what the HTTP requests and appends cost alone (a diagnosis)")
     parser.add_argument("--player-http", action="store_true",
                         help="players send their commands by POST /api/play/commands instead of on their sockets")
-    parser.add_argument("--host-state", action="store_true",
-                        help="the host's commands ask for the state after them (?state=true), as the console's do")
+    parser.add_argument("--host-plain", action="store_true",
+                        help="the host's commands do not ask for the state after them (the console's ask: "
+                             "?state=true)")
     parser.add_argument("--setups", type=int, default=0,
                         help="only set up this many tables one after another and print what a set-up costs")
     parser.add_argument("--database-url", help="the server's database (default: SQLite in a temporary folder); "
@@ -431,7 +432,7 @@ def main() -> None:
                 return
             result = asyncio.run(main_async(f"http://127.0.0.1:{port}", args.step, args.max_tables,
                                             args.seconds, args.warmup, args.limit_ms, proc.pid,
-                                            args.no_sockets, args.player_http, args.host_state))
+                                            args.no_sockets, args.player_http, not args.host_plain))
         finally:
             stop_server(proc)
     print(json.dumps(result))

@@ -78,6 +78,8 @@ def test_new_game_drag_shuffle_variant_history(browser: Any, server: str) -> Non
         try:
             login(page, server, lang)
             page.wait_for_selector("#roster .chip")
+            # nothing wider than the screen (the Russian labels made the cards 4 px too wide at 390 px)
+            assert page.evaluate("document.documentElement.scrollWidth <= document.documentElement.clientWidth")
             # eight from the roster, two typed: the seats in the order given
             roster = page.eval_on_selector_all("#roster .chip .label", "els => els.map(e => e.textContent)")[:8]
             for name in roster:
@@ -139,12 +141,13 @@ def test_new_game_drag_shuffle_variant_history(browser: Any, server: str) -> Non
             shoot(page, tag % "variant")
             page.wait_for_selector(f"#preset option:has-text('{variant}')", state="attached")
             page.select_option("#preset", label=variant)
+            seat_word = "Игрок" if lang == "ru" else "Player"  # unnamed seats, named in the page's language
+            assert f"{seat_word} 1, {seat_word} 2" in page.inner_text("#new-game")  # as the form's note says
             page.click("#create-game")
             page.wait_for_url(re.compile(r".*/games/[0-9a-f-]+$"))
             record = page.request.get(f"{server}/api/games/{page.url.rsplit('/', 1)[1]}/record").json()
             assert record["ruleset"]["name"] == variant and record["ruleset"]["options"]["speech_rounds"] == [45]
             assert record["ruleset"]["options"]["checker_first"] is checker_first
-            seat_word = "Игрок" if lang == "ru" else "Player"  # unnamed seats, named in the page's language
             assert [s["name"] for s in record["seats"]] == [f"{seat_word} {i}" for i in range(1, len(record["seats"]) + 1)]
 
             # the history: filtered by a typed player, the game in progress opens its console

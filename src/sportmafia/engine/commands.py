@@ -23,11 +23,18 @@ class Command:
         return None
 
     def to_json(self) -> dict[str, Any]:
+        names = _FIELD_NAMES.get(type(self))
+        if names is None:  # once per class: dataclasses.fields() was most of this method's time
+            names = _FIELD_NAMES[type(self)] = tuple(f.name for f in dataclasses.fields(self))
         out: dict[str, Any] = {"type": self.type}
-        for f in dataclasses.fields(self):
-            value = getattr(self, f.name)
-            out[f.name] = list(value) if isinstance(value, tuple) else value
+        for name in names:
+            value = getattr(self, name)
+            out[name] = list(value) if isinstance(value, tuple) else value
         return out
+
+
+_FIELD_NAMES: dict[type[Command], tuple[str, ...]] = {}
+"""Each command class's field names, in order (its JSON form's keys after ``type``)."""
 
 
 @dataclass(frozen=True, slots=True)

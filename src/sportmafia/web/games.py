@@ -232,7 +232,7 @@ def list_games(user: UserDep, store: StoreDep,
 def get_game(game_id: GameId, user: UserDep, store: StoreDep) -> JSONResponse:
     _own(store, user, game_id)
     # rendered here, in the worker thread: FastAPI's encoder would walk this large dict on the event loop
-    return JSONResponse(_state(game_id, store.load(game_id)))
+    return JSONResponse(_loaded_state(store, game_id))
 
 
 @router.post("/{game_id}/commands", summary="Append one command (expected seq, client command id; see docs/api.md)")

@@ -102,13 +102,54 @@ def open_table(store: Store, game_id: str, user_id: int | None) -> TableRecord:
                     raise GameNotFound(game_id)
                 row = s.get(OnlineTable, game_id)
                 if row is None:
-                    code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
-                    row = OnlineTable(game_id=game_id, code=code, created_by=user_id, created_at=utcnow(),
+                    row = OnlineTable(game_id=game_id, code=_fresh_code(), created_by=user_id, created_at=utcnow(),
                                       stream_hash=None, stream_delay=0)
                     s.add(row)
                     s.flush()
                 return _table(row, game)
         except IntegrityError:  # the code is taken (or another request opened the table): try again
+            continue
+    raise RuntimeError("could not draw a free table code")  # pragma: no cover
+
+
+def _fresh_code() -> str:
+    return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+
+
+def take_code(store: Store, game_id: str, code: str, user_id: int | None) -> tuple[TableRecord, str | None]:
+    """The table code ``code`` passes to ``game_id`` (its online table opened if it is not yet): the next game
+    at a table keeps the table's code, so its join page, spectators' page and stream overlay stay where they
+    were. The game that had the code (the table's previous game) gets a new code. Returns the game's table and
+    the id of the game the code came from (None if it was already this game's). Raises :class:`GameNotFound`,
+    and :class:`OnlineRefused`: ``no-table`` (no table of the game's club has this code), ``in-play`` (the
+    game that has it is being played: dealt and not over)."""
+    wanted = code.strip().upper()
+    for _ in range(8):
+        try:
+            with store._write.begin() as s:
+                game = s.get(StoredGame, game_id)
+                if game is None:
+                    raise GameNotFound(game_id)
+                holder = s.scalar(select(OnlineTable).where(OnlineTable.code == wanted).with_for_update())
+                before = None if holder is None else s.get(StoredGame, holder.game_id)
+                if holder is None or before is None or before.club_id != game.club_id:
+                    raise OnlineRefused("no-table")
+                if holder.game_id == game_id:
+                    return _table(holder, game), None
+                if before.status == "playing":
+                    raise OnlineRefused("in-play")
+                holder.code = _fresh_code()
+                s.flush()
+                row = s.get(OnlineTable, game_id)
+                if row is None:
+                    row = OnlineTable(game_id=game_id, code=wanted, created_by=user_id, created_at=utcnow(),
+                                      stream_hash=None, stream_delay=0)
+                    s.add(row)
+                else:
+                    row.code = wanted
+                s.flush()
+                return _table(row, game), before.id
+        except IntegrityError:  # the new code drawn for the previous game is taken: draw again
             continue
     raise RuntimeError("could not draw a free table code")  # pragma: no cover
 

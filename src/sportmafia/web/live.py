@@ -78,6 +78,7 @@ class Subscriber:
     replies: list[dict[str, Any]] = field(default_factory=list)  # answers to the client's own messages, in order
     check_head: bool = False
     ping_due: bool = False
+    codes_left: set[str] = field(default_factory=set)  # table codes passed from the game to another one
     _keepalive: asyncio.TimerHandle | None = None
 
     # these run on the subscriber's own loop
@@ -107,6 +108,10 @@ class Subscriber:
 
     def reply(self, body: dict[str, Any]) -> None:
         self.replies.append(body)
+        self.wake.set()
+
+    def code_left(self, code: str) -> None:
+        self.codes_left.add(code)
         self.wake.set()
 
 
@@ -156,6 +161,7 @@ class Hub:
         self._lock = threading.Lock()
         self._timers: OrderedDict[str, dict[str, Any]] = OrderedDict()
         self._heads: OrderedDict[str, int] = OrderedDict()  # the highest next seq told of, per game
+        self._code_moves: OrderedDict[tuple[str, str], str] = OrderedDict()  # (game, code) -> the game it went to
         self._loop: asyncio.AbstractEventLoop | None = None
         self._listener: asyncio.Task[None] | None = None
         self._redis: Any = None
@@ -321,6 +327,31 @@ class Hub:
         for loop, subs in by_loop.items():  # one wake-up of each loop, not one per socket
             loop.call_soon_threadsafe(_moved, subs, next_seq)
 
+    def code_moved(self, game_id: str, code: str) -> str | None:
+        """The game that the table code ``code`` passed to from ``game_id``, as this process was told (its own
+        passes, and other processes' through Redis), or None. A spectator's socket that subscribed after
+        reading the code's game checks this: a pass made in between was told before the subscription."""
+        with self._lock:
+            return self._code_moves.get((game_id, code))
+
+    def forget_code_move(self, game_id: str, code: str) -> None:
+        """The code is on ``game_id`` again (passed back by another process that could not tell this one)."""
+        with self._lock:
+            self._code_moves.pop((game_id, code), None)
+
+    def _notify_code_moved(self, game_id: str, code: str, to_game: str) -> None:
+        with self._lock:
+            self._code_moves.pop((to_game, code), None)  # the code may come back to a game it left
+            self._code_moves[(game_id, code)] = to_game
+            self._code_moves.move_to_end((game_id, code))
+            while len(self._code_moves) > MAX_HEADS:
+                self._code_moves.popitem(last=False)
+        by_loop: dict[asyncio.AbstractEventLoop, list[Subscriber]] = {}
+        for sub in self._local(game_id):
+            by_loop.setdefault(sub.loop, []).append(sub)
+        for loop, subs in by_loop.items():
+            loop.call_soon_threadsafe(_code_left, subs, code)
+
     def _notify_timer(self, game_id: str, timer: dict[str, Any], skip: Subscriber | None = None) -> None:
         for sub in self._local(game_id):
             if sub is not skip:
@@ -341,6 +372,13 @@ class Hub:
         """The game ``game_id`` has events up to ``next_seq - 1``. Callable from any thread; never blocks."""
         self._notify_moved(game_id, next_seq)
         self._to_redis({"origin": self.origin, "game": game_id, "next_seq": next_seq})
+
+    def publish_code_moved(self, game_id: str, code: str, to_game: str) -> None:
+        """The table code ``code`` passed from ``game_id`` to ``to_game`` (the table's next game): the
+        spectators' sockets that follow the code, here and in the other processes, move to that game. Callable
+        from any thread; never blocks."""
+        self._notify_code_moved(game_id, code, to_game)
+        self._to_redis({"origin": self.origin, "game": game_id, "code": code, "code_to": to_game})
 
     def publish_revoked(self, game_id: str, token_ids: list[int]) -> None:
         """Seat links of ``game_id`` were revoked: the other processes close their sockets at once (this
@@ -482,6 +520,9 @@ class Hub:
         next_seq = payload.get("next_seq")
         if isinstance(next_seq, int) and not isinstance(next_seq, bool) and next_seq >= 0:
             self._notify_moved(game_id, next_seq)
+        to_game, code = payload.get("code_to"), payload.get("code")
+        if isinstance(to_game, str) and len(to_game) <= 64 and isinstance(code, str) and len(code) <= 16:
+            self._notify_code_moved(game_id, code, to_game)
         revoked = payload.get("revoked")
         if isinstance(revoked, list) and self.revoke_handler is not None:
             ids = [i for i in revoked if isinstance(i, int) and not isinstance(i, bool)]
@@ -551,6 +592,11 @@ def _stored_head(store: Store, game_id: str) -> int:
 def _moved(subs: list[Subscriber], next_seq: int) -> None:
     for sub in subs:
         sub.moved(next_seq)
+
+
+def _code_left(subs: list[Subscriber], code: str) -> None:
+    for sub in subs:
+        sub.code_left(code)
 
 
 T = TypeVar("T")

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
 import io
 import json
 import logging
@@ -39,6 +40,7 @@ from fastapi import Path as PathParam
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from starlette.types import ASGIApp, Receive, Scope, Send
+from starlette.websockets import WebSocketState
 
 from ..engine import Event, Game, RuleViolation, Views, command_from_json, view, visible_events
 from ..engine.describe import HOW_NAMES, RESULT_NAMES, ROLE_NAMES, STEP_NAMES, TEAM_NAMES, t
@@ -208,6 +210,18 @@ def payload(kind: str, views: Views, viewer: str | int, since: int) -> dict[str,
     return out
 
 
+def public_game_key(game_id: str) -> str:
+    """What a spectator's socket calls the game it follows (``{"type": "table", "game": ...}``), so that his
+    page, reconnecting, says which game its seq is of: a digest, since the game's id itself opens the game to
+    any user of its club (``GET /api/games/{id}``)."""
+    return hashlib.sha256(b"sportmafia-table-game:" + game_id.encode()).hexdigest()[:16]
+
+
+def _code_game(store: Store, code: str) -> str | None:
+    tab = db.table_by_code(store, code)
+    return None if tab is None else tab.game_id
+
+
 # ------------------------------------------------------------------------------------------ connections
 @dataclass(eq=False)
 class _Conn:
@@ -219,6 +233,7 @@ class _Conn:
     sent: int
     auth: db.SeatAuth | None = None  # a player's socket: the seat its link opens
     revoked: bool = False
+    code: str | None = None  # a spectator's socket: the table code it follows from game to game
 
     @property
     def token_id(self) -> int | None:
@@ -320,10 +335,12 @@ def _since(value: Any) -> int | None:
 
 
 async def _serve(websocket: WebSocket, game_id: str, viewer: str | int, since: int,
-                 auth: db.SeatAuth | None, accepted: bool, head: int) -> None:
+                 auth: db.SeatAuth | None, accepted: bool, head: int, code: str | None = None) -> bool:
     """Follow the game for ``viewer``: a ``state`` message, then ``events`` with only the new events. ``head``:
     the game's next seq, read with the link or the table before subscribing; a move made since then is either
-    in the hub's known head (told before the subscription) or wakes the socket (told after it)."""
+    in the hub's known head (told before the subscription) or wakes the socket (told after it). ``code``: a
+    spectator's socket that follows the table code: its ``state`` comes after ``{"type": "table", "code",
+    "game"}``, and it returns True (the socket still open) when the code passes to another game."""
     app = websocket.app
     store: Store = app.state.store
     hub = get_hub(app)
@@ -331,17 +348,21 @@ async def _serve(websocket: WebSocket, game_id: str, viewer: str | int, since: i
     sub = hub.subscribe(game_id)
     conn: _Conn | None = None
     try:
+        if code is not None and hub.code_moved(game_id, code) is not None:
+            return True  # passed on between the code's read and the subscription
         at_least = max(head, hub.known_head(game_id))
         n, text = await hub.render(store, game_id, at_least, (payload, "state", viewer, since))
         if since > n:
             await _refuse(websocket, CLOSE_INVALID, "invalid",
                           f"since is at most the game's next seq ({n}).",
                           f"since не больше номера следующего события игры ({n}).", accepted)
-            return
+            return False
         if not accepted:
             await websocket.accept()
-        conn = _Conn(websocket, asyncio.get_running_loop(), sub, game_id, viewer, n, auth)
+        conn = _Conn(websocket, asyncio.get_running_loop(), sub, game_id, viewer, n, auth, code=code)
         reg.add(conn)
+        if code is not None:
+            await websocket.send_text(dumps({"type": "table", "code": code, "game": public_game_key(game_id)}))
         await websocket.send_text(text)
         timer = await hub.stored_timer(game_id)
         if timer is not None:
@@ -358,15 +379,18 @@ async def _serve(websocket: WebSocket, game_id: str, viewer: str | int, since: i
             exc = task.exception()
             if exc is not None and not isinstance(exc, WebSocketDisconnect | RuntimeError | OSError):
                 log.warning("online: a connection to game %s ended: %r", game_id, exc)
+        return sender in done and not sender.exception() and sender.result() is True
     except (WebSocketDisconnect, GameNotFound):
-        pass
+        return False
     finally:
         if conn is not None:
             reg.remove(conn)
         hub.unsubscribe(sub)
 
 
-async def _send_loop(conn: _Conn, store: Store, hub: Hub) -> None:
+async def _send_loop(conn: _Conn, store: Store, hub: Hub) -> bool:
+    """Sends what the socket's client lacks, as the game moves on; returns True when a spectator's table code
+    passed to another game (the socket then follows it)."""
     ws, sub = conn.websocket, conn.sub
     while True:
         await sub.wake.wait()
@@ -377,6 +401,10 @@ async def _send_loop(conn: _Conn, store: Store, hub: Hub) -> None:
             if conn.token_id is not None and conn.token_id not in await hub.shared(
                     ("tokens", conn.game_id), db.live_token_ids, store, conn.game_id):
                 conn.revoked = True
+            # the same for a table code passed to another game
+            elif conn.code is not None and await hub.shared(("code", conn.code), _code_game, store,
+                                                             conn.code) != conn.game_id:
+                sub.codes_left.add(conn.code)
             else:
                 await ws.send_text(dumps({"type": "ping", "next_seq": conn.sent, "now": time.time()}))
         while sub.replies:  # first: the answer to a command refused because its link was just revoked
@@ -385,7 +413,7 @@ async def _send_loop(conn: _Conn, store: Store, hub: Hub) -> None:
             await ws.send_json(_error("revoked", "This link was revoked or replaced by the host.",
                                       "Ведущий отозвал или заменил эту ссылку."))
             await ws.close(code=CLOSE_NOT_AUTHORIZED, reason="revoked")
-            return
+            return False
         if sub.check_head:
             sub.check_head = False
             head = await hub.head(store, conn.game_id)
@@ -400,6 +428,8 @@ async def _send_loop(conn: _Conn, store: Store, hub: Hub) -> None:
         if sub.timer is not None:
             timer, sub.timer = sub.timer, None
             await ws.send_text(dumps({**timer, "now": time.time()}))
+        if conn.code is not None and conn.code in sub.codes_left:
+            return True
 
 
 async def _receive_loop(conn: _Conn, store: Store, hub: Hub) -> None:
@@ -514,7 +544,10 @@ async def play_socket(websocket: WebSocket) -> None:
 
 @router.websocket("/ws/watch/{code}")
 async def watch_socket(websocket: WebSocket, code: str) -> None:
-    """A spectator's socket (public facts only): ``/ws/watch/{code}?since=n``."""
+    """A spectator's socket (public facts only): ``/ws/watch/{code}?since=n&game=k``. It follows the table
+    code: when the code passes to the table's next game, the socket goes on with that game (``table``, then
+    its ``state``). ``game``: the key of the game that ``since`` is of (the last ``table`` message's); when
+    the code is on another game now, ``since`` is ignored and the client gets that game from its start."""
     key = _address(websocket.client)
     limiter = limiter_of(websocket.app)
     if limiter.retry_after(key) is not None:
@@ -522,6 +555,7 @@ async def watch_socket(websocket: WebSocket, code: str) -> None:
                       "Слишком много неверных кодов; попробуйте позже.")
         return
     since = _since(websocket.query_params.get("since"))
+    game_key = websocket.query_params.get("game")
     store: Store = websocket.app.state.store
     tab = await run_reader(db.table_by_code, store, code) if len(code) <= 16 else None
     if tab is None:
@@ -533,7 +567,19 @@ async def watch_socket(websocket: WebSocket, code: str) -> None:
         await _refuse(websocket, CLOSE_INVALID, "invalid", "since is a seq (a whole number from 0).",
                       "since — номер события (целое число от 0).")
         return
-    await _serve(websocket, tab.game_id, "spectator", since, None, accepted=False, head=tab.next_seq)
+    if game_key is not None and game_key != public_game_key(tab.game_id):
+        since = 0  # his seq is of the table's previous game
+    accepted = False
+    while await _serve(websocket, tab.game_id, "spectator", since, None, accepted, tab.next_seq, code=tab.code):
+        accepted = accepted or websocket.application_state == WebSocketState.CONNECTED
+        moved = await run_reader(db.table_by_code, store, tab.code)
+        if moved is None:  # its game was deleted
+            await _refuse(websocket, CLOSE_NOT_FOUND, "no-table", "No online table has this code.",
+                          "Онлайн-стола с таким кодом нет.", accepted)
+            return
+        if moved.game_id == tab.game_id:  # the pass told of was undone since (by a process that could not say so)
+            get_hub(websocket.app).forget_code_move(tab.game_id, tab.code)
+        tab, since = moved, 0
 
 
 class SocketShortcut:
@@ -588,16 +634,42 @@ def _table_or_404(store: Store, game_id: str) -> db.TableRecord:
 _HOST_ONLY = ("Only a host or an admin runs the online table.", "Онлайн-столом управляет только ведущий или администратор.")
 
 
+class OpenIn(BaseModel):
+    """``code``: the table code of the table's previous game, to pass to this game (see :func:`db.take_code`)."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+    code: str | None = Field(default=None, min_length=1, max_length=16)
+
+
 @api.post("/games/{game_id}/online", summary="Open the game for online play (hosts and admins)")
-async def open_online(game_id: GameId, request: Request, user: UserDep, store: StoreDep) -> dict[str, Any]:
-    result: dict[str, Any] = await run_writer(request.app, _open_online, game_id, request, user, store)
+async def open_online(game_id: GameId, request: Request, user: UserDep, store: StoreDep,
+                      body: OpenIn | None = None) -> dict[str, Any]:
+    """Opens the game's online table with a new code, or with ``code``: the code of the table's previous game,
+    which passes to this one, its spectators' and overlay's sockets following it."""
+    result: dict[str, Any] = await run_writer(request.app, _open_online, game_id, request, user, store,
+                                              None if body is None else body.code)
     return result
 
 
-def _open_online(game_id: str, request: Request, user: UserRecord, store: Store) -> dict[str, Any]:
+def _open_online(game_id: str, request: Request, user: UserRecord, store: Store, code: str | None = None,
+                 ) -> dict[str, Any]:
     _own(store, user, game_id)
     _need_role(user, HOST_ROLES, *_HOST_ONLY)
-    tab = db.open_table(store, game_id, user.id)
+    if code is None:
+        tab = db.open_table(store, game_id, user.id)
+    else:
+        try:
+            tab, before = db.take_code(store, game_id, code, user.id)
+        except db.OnlineRefused as exc:
+            if exc.code == "in-play":
+                raise ApiError(409, "in-play", f"The game at table {code.upper()} is still being played: its "
+                               "code passes to the next game once it is over.",
+                               f"Игра за столом {code.upper()} ещё идёт: код стола перейдёт к следующей игре, "
+                               "когда она закончится.") from None
+            raise ApiError(404, "no-table", "No online table of this club has this code.",
+                           "Онлайн-стола клуба с таким кодом нет.") from None
+        if before is not None:
+            get_hub(request.app).publish_code_moved(before, tab.code, game_id)
     return _table_json(request, store, tab, registry_of(request.app))
 
 

@@ -110,6 +110,23 @@ def tap(page: Any, kind: str, targets: tuple[int, ...] = ()) -> None:
     page.wait_for_function("(n) => Number(document.getElementById('play').dataset.sent || 0) > n", arg=sent)
 
 
+CUT_SOCKETS = """(() => {
+  const Real = window.WebSocket;
+  window.sockets = [];
+  window.cut = false;
+  function Cuttable(url, protocols) {
+    if (window.cut) throw new Error("no network");
+    const ws = new Real(url, protocols);
+    window.sockets.push(ws);
+    return ws;
+  }
+  Cuttable.prototype = Real.prototype;
+  for (const k of ["CONNECTING", "OPEN", "CLOSING", "CLOSED"]) Cuttable[k] = Real[k];
+  window.WebSocket = Cuttable;
+})()"""
+"""The page's sockets, kept in ``window.sockets``; while ``window.cut`` is true no socket opens (no network)."""
+
+
 def shot(page: Any, name: str) -> None:
     ARTIFACTS.mkdir(exist_ok=True)
     page.wait_for_timeout(150)
@@ -368,5 +385,68 @@ def test_joining_with_the_table_code(browser: Any, server: str) -> None:
                                 ".includes('1 connected')", timeout=8000)
     assert not errors, errors
     phone_ctx.close()
+    host_ctx.close()
+    host.close()
+
+
+def test_the_tables_next_game_keeps_its_code_and_its_watchers(browser: Any, server: str) -> None:
+    """The host opens the table's next game on his panel with the table's code (the panel offers the code this
+    device opened last); the spectators' page and the stream overlay, left open, go on with the new game
+    without being reloaded, and a spectator's page that was offline meanwhile comes back to the new game."""
+    errors: list[str] = []
+    host_ctx = browser.new_context(viewport={"width": 1024, "height": 768}, locale="ru-RU")
+    host = Host(host_ctx.new_page(), server)
+    host.page.set_default_timeout(10_000)
+    host.page.on("pageerror", lambda exc: errors.append(f"host: {exc}"))
+    host.login()
+    first = host.post("/api/games", {"preset": "club", "players": 10,
+                                     "names": [f"Первый {n}" for n in range(1, 11)]})["id"]
+    panel = host.page
+    panel.goto(f"{server}/games/{first}/online")
+    panel.click("#p-open")
+    panel.wait_for_selector("#p-code:not(:empty)")
+    code = panel.inner_text("#p-code")
+    host.command(first, {"type": "deal"})  # the spectators' pages hold a seq past the next game's
+
+    views = browser.new_context(viewport=PHONE, locale="ru-RU", is_mobile=True, has_touch=True)
+    watch, overlay, offline = views.new_page(), views.new_page(), browser.new_context(viewport=PHONE).new_page()
+    offline.add_init_script(CUT_SOCKETS)
+    for page, path in ((watch, "watch"), (overlay, "overlay"), (offline, "watch")):
+        page.set_default_timeout(10_000)
+        page.on("pageerror", lambda exc, path=path: errors.append(f"{path}: {exc}"))
+        page.goto(f"{server}/{path}/{code}")
+        page.evaluate("() => { window.notReloaded = true; }")
+    for page, seat in ((watch, "#o-seats .o-seat"), (overlay, "#ov-seats .ov-seat"), (offline, "#o-seats .o-seat")):
+        page.wait_for_function("(sel) => document.querySelector(sel)?.textContent.includes('Первый 1')", arg=seat)
+    offline.evaluate("() => { window.cut = true; window.sockets.forEach((ws) => ws.close()); }")
+    offline.wait_for_selector("#o-link[data-state=offline]")
+
+    host.command(first, {"type": "override", "winner": "red", "reason": "тест"})
+    second = host.post("/api/games", {"preset": "club", "players": 10,
+                                      "names": [f"Второй {n}" for n in range(1, 11)]})["id"]
+    panel.goto(f"{server}/games/{second}/online")
+    panel.wait_for_selector("#p-closed:not([hidden])")
+    panel.wait_for_function("(code) => document.getElementById('p-take').value === code", arg=code)
+    panel.screenshot(path=str(ARTIFACTS / "online-host-panel-next-game-1024x768.png"), full_page=True)
+    panel.click("#p-open-code")
+    panel.wait_for_function("(code) => document.getElementById('p-code').textContent === code", arg=code)
+    assert host.http.get(f"/api/games/{first}/online").json()["code"] != code
+
+    for page, seat in ((watch, "#o-seats .o-seat"), (overlay, "#ov-seats .ov-seat")):
+        page.wait_for_function("(sel) => document.querySelector(sel).textContent.includes('Второй 1')", arg=seat)
+        assert page.evaluate("() => window.notReloaded === true")
+    assert "Первый" not in watch.inner_text("#o-seats")
+    shot(watch, "watch-next-game")
+    offline.evaluate("() => { window.cut = false; }")
+    offline.wait_for_function("() => document.querySelector('#o-seats .o-seat').textContent.includes('Второй 1')",
+                              timeout=20_000)
+    assert offline.evaluate("() => window.notReloaded === true")
+    # it came back naming the previous game and its seq: the server gave it the new game from its start
+    assert offline.evaluate("() => window.sockets.length") >= 2
+    assert "&game=" in offline.evaluate("() => window.sockets[window.sockets.length - 1].url")
+    assert offline.get_attribute("#o-link", "data-state") == "live"
+    assert not errors, errors
+    offline.context.close()
+    views.close()
     host_ctx.close()
     host.close()

@@ -1,6 +1,7 @@
-/* The host's online-table panel (/games/{id}/online): open the table, the join code and its QR code, join requests
-   to confirm, each seat's personal link (issued, re-issued, revoked; shown once with its QR code), the judge's
-   delayed open stream. Polls the table every 3 s. */
+/* The host's online-table panel (/games/{id}/online): open the table (with a new code, or with the code of the
+   table's previous game, remembered by this device), the join code and its QR code, join requests to confirm,
+   each seat's personal link (issued, re-issued, revoked; shown once with its QR code), the judge's delayed open
+   stream. Polls the table every 3 s. */
 "use strict";
 (function () {
   const T = SM.strings("panel-i18n");
@@ -9,13 +10,21 @@
   const gameId = root.dataset.game;
   const base = `/api/games/${encodeURIComponent(gameId)}/online`;
   const shown = {};   // seat -> {url, qr} of a link issued from this page (shown once)
+  const LAST_CODE = "sm-table-code";  // the code of the table this device opened last: its next game takes it
+
+  function remember(code) { try { localStorage.setItem(LAST_CODE, code); } catch (e) { /* private mode */ } }
 
   function error(body) { const e = $("p-error"); e.hidden = !body; e.textContent = body ? SM.errorText(body) : ""; }
 
   async function load() {
     const r = await SM.api("GET", base);
     if (r.status === 404 && r.body && r.body.error && r.body.error.code === "no-table") {
-      $("p-closed").hidden = false; $("p-opened").hidden = true; return;
+      $("p-closed").hidden = false; $("p-opened").hidden = true;
+      const take = $("p-take");
+      if (!take.value && document.activeElement !== take) {
+        try { take.value = localStorage.getItem(LAST_CODE) || ""; } catch (e) { /* private mode */ }
+      }
+      return;
     }
     if (r.status !== 200) { error(r.body); return; }
     error(null);
@@ -92,7 +101,17 @@
     load();
   });
   $("p-all").hidden = !root.dataset.host;
-  $("p-open").addEventListener("click", async () => { const r = await SM.api("POST", base); if (r.status !== 200) error(r.body); load(); });
+  async function open(body) {
+    const r = await SM.api("POST", base, body);
+    if (r.status !== 200) { error(r.body); return; }
+    remember(r.body.code);
+    load();
+  }
+  $("p-open").addEventListener("click", () => open(undefined));
+  $("p-open-code").addEventListener("click", () => {
+    const code = $("p-take").value.trim();
+    if (code) open({ code }); else $("p-take").focus();
+  });
   $("p-stream").addEventListener("click", async () => {
     const r = await SM.api("POST", `${base}/stream`, { delay_minutes: Number($("p-delay").value) });
     if (r.status !== 200) { error(r.body); return; }

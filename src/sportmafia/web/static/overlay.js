@@ -1,5 +1,6 @@
 /* The stream overlay (/overlay/{code}): a transparent strip for OBS with the seats (number, name, fouls, who left),
-   the phase and the timer, from the spectator view only (the same socket as the spectators' page). */
+   the phase and the timer, from the spectator view only (the same socket as the spectators' page, following the
+   table's code from game to game). */
 "use strict";
 (function () {
   const O = SM.strings("online-i18n");
@@ -29,10 +30,5 @@
       box.appendChild(el);
     }
   }
-  SM.follow((since) => SM.wsUrl(`/ws/watch/${encodeURIComponent(root.dataset.code)}?since=${since === null ? 0 : since}`), {
-    onMessage(m) {
-      if (m.type === "state" || m.type === "events") show(m.view);
-      else if (m.type === "timer") clock.set(m);
-    },
-  });
+  SM.watch(root.dataset.code, { show, clock });
 })();

@@ -76,6 +76,26 @@
     };
   };
 
+  /* A spectator's socket on a table code (the spectators' page, the overlay): it follows the code from game to
+     game. Each game it is sent begins with {"type": "table", "game"}; reconnecting, the page names that game
+     with its seq, and gets the table's present game from its start if the code has passed on meanwhile.
+     opts.show(view), opts.clock (SM.clock), opts.onLink(state). */
+  SM.watch = function (code, opts) {
+    let game = null;
+    const url = (since) => SM.wsUrl(`/ws/watch/${encodeURIComponent(code)}?since=${since === null ? 0 : since}` +
+      (game === null ? "" : `&game=${encodeURIComponent(game)}`));
+    return SM.follow(url, {
+      onLink: opts.onLink,
+      onMessage(m) {
+        if (m.type === "table") {
+          if (game !== null && m.game !== game) opts.clock.clear();  // the table's next game: no timer yet
+          game = m.game;
+        } else if (m.type === "state" || m.type === "events") opts.show(m.view);
+        else if (m.type === "timer") opts.clock.set(m);
+      },
+    });
+  };
+
   SM.wsUrl = function (path) {
     const proto = location.protocol === "https:" ? "wss:" : "ws:";
     return `${proto}//${location.host}${path}`;
@@ -233,12 +253,5 @@
     setInterval(poll, 5000);
     return;
   }
-  const code = root.dataset.code;
-  SM.follow((since) => SM.wsUrl(`/ws/watch/${encodeURIComponent(code)}?since=${since === null ? 0 : since}`), {
-    onLink: (s) => SM.linkState($("o-link"), s),
-    onMessage(m) {
-      if (m.type === "state" || m.type === "events") show(m.view);
-      else if (m.type === "timer") clock.set(m);
-    },
-  });
+  SM.watch(root.dataset.code, { show, clock, onLink: (s) => SM.linkState($("o-link"), s) });
 })();

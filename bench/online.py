@@ -6,7 +6,8 @@ Starts ``python -m sportmafia.cli serve`` on 127.0.0.1 (one process, SQLite in a
 Tables alternate between the ``club`` preset (10 seats) and the ``tournament`` preset with 14 seats: 12 seats
 on average. Per table the host creates the game, opens it online (``POST /api/games/{id}/online``) and issues
 every seat's link (``POST /api/games/{id}/online/links``, one request); each seat's client opens ``/ws/play``
-with its token and five spectators open ``/ws/watch/{code}``. Every table then plays a plausible game
+with its token and five spectators open ``/ws/watch/{code}``. A table's next game takes the table's code, and
+the spectators' sockets follow it (``--reconnect-spectators``: a new code and new spectators' sockets). Every table then plays a plausible game
 (``sportmafia.bots.plausible``, the chance draws made here and sent as explicit outcomes): the host acts once a
 second through ``POST /api/games/{id}/commands?state=true``, as the console does (each answer also carries the
 state the console shows next; ``--host-plain``: without it); the players' own commands go on their own sockets, as their
@@ -50,6 +51,7 @@ from sportmafia.rules import get_ruleset
 SPECTATORS = 5
 SEQ = re.compile(r'"next_seq":(\d+)')
 KINDS = re.compile(r'^\{"type":"(state|events)"')
+TABLE = '{"type":"table"'
 ANSWERS = re.compile(r'^\{"type":"(ack|refused)"')
 
 
@@ -61,6 +63,9 @@ class Table:
         self.preset, self.players = ("club", 10) if index % 2 == 0 else ("tournament", 14)
         self.names = [f"T{index}P{s}" for s in range(1, self.players + 1)]
         self.games = 0
+        self.code: str | None = None
+        self.spectators: list[Any] = []  # they follow the table's code from game to game
+        self.spectator_readers: list[asyncio.Task[None]] = []
         self._new_game()
         self.broken = False
 
@@ -70,9 +75,12 @@ class Table:
         self.bot = PlausibleTable(self.game, self.rng)
         self.game_id = ""
         self.tokens: dict[int, str] = {}
-        self.sockets: list[Any] = []
+        self.sockets: list[Any] = []        # the seats' sockets, then the spectators'
         self.readers: list[asyncio.Task[None]] = []
-        self.seen: list[int] = []          # per client: the highest next_seq it got
+        n = self.players + SPECTATORS
+        self.seen: list[int] = [-1] * n   # per client: the highest next_seq of this game it got
+        # a spectator's messages are of this game only after its "table" message for it
+        self.current = [i < self.players for i in range(n)]
         self.waiting: list[list[Any]] = []  # [target next_seq, sent at, clients still to get it]
         self.answers: dict[str, asyncio.Future[dict[str, Any]]] = {}  # command id -> its answer on the socket
 
@@ -80,7 +88,10 @@ class Table:
         b = self.bench
         self.game_id = (await b.host_post("/api/games", {"preset": self.preset, "players": self.players,
                                                          "names": self.names}))["id"]
-        code = (await b.host_post(f"/api/games/{self.game_id}/online"))["code"]
+        # the table's next game takes the table's code: its spectators' sockets follow it
+        follow = b.follow_code and self.code is not None
+        self.code = (await b.host_post(f"/api/games/{self.game_id}/online",
+                                       {"code": self.code} if follow else None))["code"]
         # remote players: every seat's link in one request (no QR codes asked for: they get the URLs)
         for link in (await b.host_post(f"/api/games/{self.game_id}/online/links"))["links"]:
             self.tokens[link["seat"]] = link["token"]
@@ -91,16 +102,19 @@ class Table:
                                            compress=0, autoping=True)
             await ws.send_str(json.dumps({"type": "hello", "token": self.tokens[seat], "since": 0}))
             self.sockets.append(ws)
-        for _ in range(SPECTATORS):
-            ws = await b.sockets.ws_connect(f"{b.ws_base}/ws/watch/{code}?since=0", max_msg_size=2**22, compress=0)
-            self.sockets.append(ws)
-        self.seen = [-1] * len(self.sockets)
-        for i, ws in enumerate(self.sockets):
-            first = await ws.receive_str()
-            m = SEQ.search(first[:120])
-            assert m and KINDS.match(first), first[:200]
-            self.seen[i] = int(m.group(1))
-            self.readers.append(asyncio.create_task(self.read(i, ws)))
+            self.readers.append(asyncio.create_task(self.read(seat - 1, ws)))
+        if not self.spectators:
+            for j in range(SPECTATORS):
+                ws = await b.sockets.ws_connect(f"{b.ws_base}/ws/watch/{self.code}?since=0", max_msg_size=2**22,
+                                               compress=0)
+                self.spectators.append(ws)
+                self.spectator_readers.append(asyncio.create_task(self.read(self.players + j, ws)))
+        self.sockets += self.spectators
+        waited = time.perf_counter()
+        while min(self.seen) < 0:  # every client's first message of this game
+            if time.perf_counter() - waited > 30:
+                raise RuntimeError(f"table {self.index}: a client got no state in 30 s")
+            await asyncio.sleep(0.005)
 
     async def read(self, i: int, ws: Any) -> None:
         with contextlib.suppress(aiohttp.ClientError):
@@ -114,7 +128,10 @@ class Table:
                     if future is not None and not future.done():
                         future.set_result(answer)
                     continue
-                if not KINDS.match(raw):
+                if raw.startswith(TABLE):  # a spectator's socket: the game it follows from now on
+                    self.current[i] = True
+                    continue
+                if not KINDS.match(raw) or not self.current[i]:
                     continue
                 m = SEQ.search(raw[:120])
                 if m is None:
@@ -198,7 +215,7 @@ class Table:
                     if not self.waiting:
                         break
                     await asyncio.sleep(0.01)
-                await self.close()
+                await self.close(spectators=not self.bench.follow_code)
                 self._new_game()
                 await self.setup()
 
@@ -228,19 +245,26 @@ class Table:
             next_at = max(next_at + 1.0, time.perf_counter())
             await asyncio.sleep(next_at - time.perf_counter())
 
-    async def close(self) -> None:
-        for task in self.readers:
+    async def close(self, spectators: bool = True) -> None:
+        """Close the seats' sockets (a game's), and the spectators' too unless ``spectators`` is false."""
+        tasks, sockets = list(self.readers), self.sockets[:self.players]
+        if spectators:
+            tasks += self.spectator_readers
+            sockets += self.spectators
+            self.spectators, self.spectator_readers = [], []
+        for task in tasks:
             task.cancel()
-        for ws in self.sockets:
+        for ws in sockets:
             with contextlib.suppress(Exception):
                 await ws.close()
 
 
 class Bench:
     def __init__(self, base: str, no_sockets: bool = False, player_http: bool = False,
-                 host_state: bool = True) -> None:
+                 host_state: bool = True, follow_code: bool = True) -> None:
         self.base = base
         self.host_state = host_state
+        self.follow_code = follow_code
         self.no_sockets = no_sockets
         self.player_http = player_http
         self.ws_base = base.replace("http://", "ws://")
@@ -262,6 +286,13 @@ class Bench:
         self.bursts = 0
         self.messages = 0
         self.errors = 0
+        self.tables_stopped = 0
+
+    def table_stopped(self, task: asyncio.Task[None]) -> None:
+        """A table's task that failed is counted (no level is held after it) and printed."""
+        if not task.cancelled() and task.exception() is not None:
+            self.tables_stopped += 1
+            print(f"a table stopped: {task.exception()!r}", file=sys.stderr)
 
     def done(self, seconds: float, after_answer: float) -> None:
         if self.measuring:
@@ -305,8 +336,9 @@ def cpu_seconds(pid: int | None) -> float:
 
 async def main_async(base: str, step: int, max_tables: int, seconds: float, warmup: float,
                      limit_ms: float, server_pid: int | None = None, no_sockets: bool = False,
-                     player_http: bool = False, host_state: bool = True) -> dict[str, Any]:
-    bench = Bench(base, no_sockets, player_http, host_state)
+                     player_http: bool = False, host_state: bool = True, follow_code: bool = True,
+                     ) -> dict[str, Any]:
+    bench = Bench(base, no_sockets, player_http, host_state, follow_code)
     await bench.login()
     tables: list[Table] = []
     runs: list[asyncio.Task[None]] = []
@@ -316,7 +348,10 @@ async def main_async(base: str, step: int, max_tables: int, seconds: float, warm
         for t in new:
             await t.setup()
         tables += new
-        runs += [asyncio.create_task(t.run()) for t in new]
+        for t in new:
+            run = asyncio.create_task(t.run())
+            run.add_done_callback(bench.table_stopped)
+            runs.append(run)
         # the bench's own objects (tables, sockets) stay to the end: out of its collector's reach, so that its
         # pauses do not count as the server's delay (bench_gc_pauses_ms shows what is left)
         gc.collect()
@@ -347,9 +382,10 @@ async def main_async(base: str, step: int, max_tables: int, seconds: float, warm
                  "server_cpu": round(cpu / elapsed, 2), "bench_cpu": round(own / elapsed, 2),
                  "bench_gc_pauses_ms": [round(p) for p in GC_WATCH.pauses],
                  "server_cpu_ms_per_action": round(cpu * 1000 / max(1, bench.actions), 2),
-                 "unfinished": sum(len(t.waiting) for t in tables), "machine_loop_ms": machine_loop_ms()}
+                 "unfinished": sum(len(t.waiting) for t in tables), "tables_stopped": bench.tables_stopped,
+                 "machine_loop_ms": machine_loop_ms()}
         print(json.dumps(level), file=sys.stderr, flush=True)
-        if not bench.samples or level["p99_ms"] > limit_ms or bench.errors:
+        if not bench.samples or level["p99_ms"] > limit_ms or bench.errors or bench.tables_stopped:
             break
         held = level
     bench.stopping = True
@@ -415,6 +451,9 @@ def main() -> None:
     parser.add_argument("--host-plain", action="store_true",
                         help="the host's commands do not ask for the state after them (the console's ask: "
                              "?state=true)")
+    parser.add_argument("--reconnect-spectators", action="store_true",
+                        help="a table's next game gets a new code, its spectators new sockets (instead of the next "
+                             "game taking the table's code, the spectators' sockets following it)")
     parser.add_argument("--setups", type=int, default=0,
                         help="only set up this many tables one after another and print what a set-up costs")
     parser.add_argument("--database-url", help="the server's database (default: SQLite in a temporary folder); "
@@ -432,7 +471,8 @@ def main() -> None:
                 return
             result = asyncio.run(main_async(f"http://127.0.0.1:{port}", args.step, args.max_tables,
                                             args.seconds, args.warmup, args.limit_ms, proc.pid,
-                                            args.no_sockets, args.player_http, not args.host_plain))
+                                            args.no_sockets, args.player_http, not args.host_plain,
+                                            not args.reconnect_spectators))
         finally:
             stop_server(proc)
     print(json.dumps(result))

@@ -63,6 +63,16 @@ class Host:
         self.http.close()
 
 
+def host_in(browser: Any, server: str, errors: list[str], locale: str) -> tuple[Any, Host]:
+    """The host logged in, in a context of his own (a tablet of 1024x768); his page's errors go to ``errors``."""
+    ctx = browser.new_context(viewport={"width": 1024, "height": 768}, locale=locale)
+    host = Host(ctx.new_page(), server)
+    host.page.set_default_timeout(10_000)
+    host.page.on("pageerror", lambda exc: errors.append(f"host: {exc}"))
+    host.login()
+    return ctx, host
+
+
 def synced(page: Any, seq: int, timeout: int = 5000) -> None:
     """The player's page shows the game at ``seq`` (or later)."""
     page.wait_for_function("(seq) => Number(document.getElementById('play').dataset.seq) >= seq", arg=seq,
@@ -136,11 +146,7 @@ def shot(page: Any, name: str) -> None:
 def test_a_whole_club_game_online(browser: Any, server: str) -> None:
     rng = random.Random(7)
     errors: list[str] = []
-    host_ctx = browser.new_context(viewport={"width": 1024, "height": 768}, locale="ru-RU")
-    host = Host(host_ctx.new_page(), server)
-    host.page.set_default_timeout(10_000)
-    host.page.on("pageerror", lambda exc: errors.append(f"host: {exc}"))
-    host.login()
+    host_ctx, host = host_in(browser, server, errors, "ru-RU")
     roster = [p["id"] for p in host.page.request.get(server + "/api/players").json()["players"]][:10]
     game_id = host.post("/api/games", {"preset": "club", "players": 10, "roster": roster})["id"]
 
@@ -352,11 +358,7 @@ def test_joining_with_the_table_code(browser: Any, server: str) -> None:
     """A phone opens /join/{code}, picks a free seat; the host confirms it on his panel; the phone is taken to
     its seat's page."""
     errors: list[str] = []
-    host_ctx = browser.new_context(viewport={"width": 1024, "height": 768}, locale="en-US")
-    host = Host(host_ctx.new_page(), server)
-    host.page.set_default_timeout(10_000)
-    host.page.on("pageerror", lambda exc: errors.append(f"host: {exc}"))
-    host.login()
+    host_ctx, host = host_in(browser, server, errors, "en-US")
     roster = [p["id"] for p in host.page.request.get(server + "/api/players").json()["players"]][:10]
     game_id = host.post("/api/games", {"preset": "club", "players": 10, "roster": roster})["id"]
     code = host.post(f"/api/games/{game_id}/online", {})["code"]
@@ -394,11 +396,7 @@ def test_the_tables_next_game_keeps_its_code_and_its_watchers(browser: Any, serv
     device opened last); the spectators' page and the stream overlay, left open, go on with the new game
     without being reloaded, and a spectator's page that was offline meanwhile comes back to the new game."""
     errors: list[str] = []
-    host_ctx = browser.new_context(viewport={"width": 1024, "height": 768}, locale="ru-RU")
-    host = Host(host_ctx.new_page(), server)
-    host.page.set_default_timeout(10_000)
-    host.page.on("pageerror", lambda exc: errors.append(f"host: {exc}"))
-    host.login()
+    host_ctx, host = host_in(browser, server, errors, "ru-RU")
     first = host.post("/api/games", {"preset": "club", "players": 10,
                                      "names": [f"Первый {n}" for n in range(1, 11)]})["id"]
     panel = host.page

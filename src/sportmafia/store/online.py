@@ -12,7 +12,7 @@ import secrets
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
-from typing import Any, cast
+from typing import Any, TypeVar, cast
 
 from sqlalchemy import Connection, Table, bindparam, select, update
 from sqlalchemy.exc import IntegrityError
@@ -28,6 +28,7 @@ TOKEN_BYTES = 24
 """192 bits per secret."""
 MAX_STREAM_DELAY = 180
 """The longest open-stream delay, in minutes."""
+R = TypeVar("R")
 
 
 def new_secret() -> str:
@@ -92,28 +93,44 @@ def _join(row: JoinRequest) -> JoinRecord:
     return JoinRecord(row.id, row.game_id, row.seat, row.name, row.status, _utc(row.created_at))
 
 
-def open_table(store: Store, game_id: str, user_id: int | None) -> TableRecord:
-    """Open ``game_id`` for online play (or return its table, already open). Raises :class:`GameNotFound`."""
+def _fresh_code() -> str:
+    return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+
+
+def _drawing_codes(store: Store, work: Callable[[Session], R]) -> R:
+    """``work(s)`` in a write transaction, run again (up to 8 times) when a table code drawn in it is taken (or
+    another request opened the same table meanwhile)."""
     for _ in range(8):
         try:
             with store._write.begin() as s:
-                game = s.get(StoredGame, game_id)
-                if game is None:
-                    raise GameNotFound(game_id)
-                row = s.get(OnlineTable, game_id)
-                if row is None:
-                    row = OnlineTable(game_id=game_id, code=_fresh_code(), created_by=user_id, created_at=utcnow(),
-                                      stream_hash=None, stream_delay=0)
-                    s.add(row)
-                    s.flush()
-                return _table(row, game)
-        except IntegrityError:  # the code is taken (or another request opened the table): try again
+                return work(s)
+        except IntegrityError:
             continue
     raise RuntimeError("could not draw a free table code")  # pragma: no cover
 
 
-def _fresh_code() -> str:
-    return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+def _game_row(s: Session, game_id: str) -> StoredGame:
+    game = s.get(StoredGame, game_id)
+    if game is None:
+        raise GameNotFound(game_id)
+    return game
+
+
+def _new_table(s: Session, game_id: str, code: str, user_id: int | None) -> OnlineTable:
+    row = OnlineTable(game_id=game_id, code=code, created_by=user_id, created_at=utcnow(), stream_hash=None,
+                      stream_delay=0)
+    s.add(row)
+    s.flush()
+    return row
+
+
+def open_table(store: Store, game_id: str, user_id: int | None) -> TableRecord:
+    """Open ``game_id`` for online play (or return its table, already open). Raises :class:`GameNotFound`."""
+    def work(s: Session) -> TableRecord:
+        game = _game_row(s, game_id)
+        row = s.get(OnlineTable, game_id) or _new_table(s, game_id, _fresh_code(), user_id)
+        return _table(row, game)
+    return _drawing_codes(store, work)
 
 
 def take_code(store: Store, game_id: str, code: str, user_id: int | None) -> tuple[TableRecord, str | None]:
@@ -124,34 +141,27 @@ def take_code(store: Store, game_id: str, code: str, user_id: int | None) -> tup
     and :class:`OnlineRefused`: ``no-table`` (no table of the game's club has this code), ``in-play`` (the
     game that has it is being played: dealt and not over)."""
     wanted = code.strip().upper()
-    for _ in range(8):
-        try:
-            with store._write.begin() as s:
-                game = s.get(StoredGame, game_id)
-                if game is None:
-                    raise GameNotFound(game_id)
-                holder = s.scalar(select(OnlineTable).where(OnlineTable.code == wanted).with_for_update())
-                before = None if holder is None else s.get(StoredGame, holder.game_id)
-                if holder is None or before is None or before.club_id != game.club_id:
-                    raise OnlineRefused("no-table")
-                if holder.game_id == game_id:
-                    return _table(holder, game), None
-                if before.status == "playing":
-                    raise OnlineRefused("in-play")
-                holder.code = _fresh_code()
-                s.flush()
-                row = s.get(OnlineTable, game_id)
-                if row is None:
-                    row = OnlineTable(game_id=game_id, code=wanted, created_by=user_id, created_at=utcnow(),
-                                      stream_hash=None, stream_delay=0)
-                    s.add(row)
-                else:
-                    row.code = wanted
-                s.flush()
-                return _table(row, game), before.id
-        except IntegrityError:  # the new code drawn for the previous game is taken: draw again
-            continue
-    raise RuntimeError("could not draw a free table code")  # pragma: no cover
+
+    def work(s: Session) -> tuple[TableRecord, str | None]:
+        game = _game_row(s, game_id)
+        holder = s.scalar(select(OnlineTable).where(OnlineTable.code == wanted).with_for_update())
+        before = None if holder is None else s.get(StoredGame, holder.game_id)
+        if holder is None or before is None or before.club_id != game.club_id:
+            raise OnlineRefused("no-table")
+        if holder.game_id == game_id:
+            return _table(holder, game), None
+        if before.status == "playing":
+            raise OnlineRefused("in-play")
+        holder.code = _fresh_code()
+        s.flush()
+        row = s.get(OnlineTable, game_id)
+        if row is None:
+            row = _new_table(s, game_id, wanted, user_id)
+        else:
+            row.code = wanted
+            s.flush()
+        return _table(row, game), before.id
+    return _drawing_codes(store, work)
 
 
 _TABLES = cast(Table, OnlineTable.__table__)

@@ -392,3 +392,60 @@ def test_the_judges_flow(browser: Any, server: str) -> None:
         assert not errors, errors
     finally:
         context.close()
+
+
+def test_the_judge_changes_the_settings_on_the_desk(browser: Any, server: str) -> None:
+    """The desk's Settings tab shows the tournament's settings; the judge changes them there and only what he
+    changed is sent (``PATCH /api/tournaments/{id}``); saving with nothing changed sends nothing."""
+    context = browser.new_context(viewport={"width": 1024, "height": 768}, locale="ru-RU")
+    page = context.new_page()
+    page.set_default_timeout(20_000)
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    patches: list[Any] = []
+    page.on("request", lambda r: patches.append(r.post_data_json) if r.method == "PATCH" else None)
+    login(page, server)
+    made = api_post(page, server, "/api/tournaments", {"name": "Весенний кубок", "starts_on": "2026-12-05",
+                                                       "scoring": "regulation"})
+    tid = made["id"]
+    page.goto(f"{server}/tournaments/{tid}#settings")
+    page.wait_for_function("() => document.getElementById('t-name').value === 'Весенний кубок'")
+    assert page.input_value("#t-starts") == "2026-12-05" and page.input_value("#t-ends") == ""
+    assert page.input_value("#t-rules") == "preset:tournament"
+    assert page.is_checked("input[name=scoring][value=regulation]")
+    assert page.input_value("#t-finalists") == str(made["final"]["finalists"])
+    page.click("#save-settings")
+    page.wait_for_selector("#t-notice:has-text('Ничего не изменено')")
+    assert patches == []
+
+    page.fill("#t-name", "Осенний кубок")
+    page.fill("#t-ends", "2026-12-06")
+    page.select_option("#t-rules", "preset:club")
+    page.check("input[name=scoring][value=fiim]")
+    page.uncheck(".tie-item[data-key=head_to_head] input")
+    page.fill("#t-finalists", "8")
+    shoot(page, "settings", "#tab-settings")
+    page.click("#save-settings")
+    page.wait_for_selector("#t-notice:has-text('Настройки сохранены')")
+    assert page.inner_text("#t-title") == "Осенний кубок"
+    t = api_get(page, server, f"/api/tournaments/{tid}")
+    assert (t["name"], t["starts_on"], t["ends_on"], t["ruleset"]) == ("Осенний кубок", "2026-12-05", "2026-12-06",
+                                                                      "club")
+    assert t["scoring"]["name"] == "fiim" and "head_to_head" not in t["tie_breaks"] and t["final"]["finalists"] == 8
+    assert set(patches[0]) == {"name", "ends_on", "preset", "scoring", "tie_breaks", "final"}, patches
+
+    page.fill("#t-name", "Зимний кубок")
+    with page.expect_response(lambda r: r.request.method == "PATCH"):
+        page.click("#save-settings")
+    page.wait_for_function("() => document.getElementById('t-title').textContent === 'Зимний кубок'")
+    assert patches[1] == {"name": "Зимний кубок"}  # only what was changed
+    page.fill("#t-ends", "")
+    with page.expect_response(lambda r: r.request.method == "PATCH"):
+        page.click("#save-settings")
+    assert patches[2] == {"ends_on": None}  # a date cleared
+    assert api_get(page, server, f"/api/tournaments/{tid}")["ends_on"] is None
+    page.fill("#t-name", "")
+    page.click("#save-settings")
+    page.wait_for_selector("#settings-error:not([hidden])")
+    assert len(patches) == 3 and not errors, errors
+    context.close()

@@ -70,7 +70,28 @@
     loadList();
     const form = $("new-tournament-form");
     if (!form) return;
+    const fields = tournamentForm();
+    fields.fill(null);
+    form.addEventListener("submit", async (ev) => {
+      ev.preventDefault();
+      const body = fields.read();
+      if (!body) return show("new-tournament-error", SM.strings("t-form-i18n").need_name);
+      for (const key of ["starts_on", "ends_on"]) if (body[key] === null) delete body[key];
+      $("create-tournament").disabled = true;
+      const made = await call("POST", "/api/tournaments", body, "new-tournament-error");
+      $("create-tournament").disabled = false;
+      if (made) location.href = `/tournaments/${made.id}`;
+    });
+  }
 
+  /* A tournament's settings (_tournament_fields.html), on the new-tournament form and the judge's Settings tab:
+     fill(t) shows a tournament's settings (null: a new one's defaults); read() gives the API body (null when
+     the name is missing). The rules read as unchanged ("as now") for a rule set that is none of the choices. */
+  function tournamentForm() {
+    const S = SM.strings("t-form-i18n");
+    const rules = $("t-rules");
+    const rows = $("custom-rows");
+    const scoringRadio = (value) => document.querySelector(`input[name=scoring][value=${value}]`);
     SM.api("GET", "/api/variants").then((r) => {
       if (r.status !== 200 || !r.body.variants.length) return;
       const group = $("t-variants");
@@ -81,8 +102,6 @@
       }
       group.hidden = false;
     }).catch(() => {});
-
-    const rows = $("custom-rows");
     for (const role of Object.keys(L.roles)) {
       const tr = el("tr");
       tr.append(el("th", "", L.roles[role]));
@@ -99,31 +118,56 @@
       }
       rows.append(tr);
     }
-    for (const radio of form.querySelectorAll("input[name=scoring]")) {
-      radio.addEventListener("change", () => {
-        $("custom-table").hidden = form.querySelector("input[name=scoring]:checked").value !== "custom";
-      });
-    }
-    tieBreakList($("tie-breaks"), S, DEFAULT_TB);
+    const syncCustom = () => {
+      $("custom-table").hidden = document.querySelector("input[name=scoring]:checked").value !== "custom";
+    };
+    for (const radio of document.querySelectorAll("input[name=scoring]")) radio.addEventListener("change", syncCustom);
 
-    form.addEventListener("submit", async (ev) => {
-      ev.preventDefault();
-      const name = $("t-name").value.trim();
-      if (!name) {
-        $("t-name").focus();
-        return show("new-tournament-error", S.need_name);
+    function fill(t) {
+      $("t-name").value = t ? t.name : "";
+      $("t-starts").value = (t && t.starts_on) || "";
+      $("t-ends").value = (t && t.ends_on) || "";
+      const current = rules.querySelector("option[value=current]");
+      if (current) current.remove();
+      if (!t) rules.value = "preset:tournament";
+      else if (rules.querySelector(`option[value="preset:${t.ruleset}"]`)) rules.value = `preset:${t.ruleset}`;
+      else {
+        const o = el("option", "", SM.fmt(S.current_rules, { rules: t.ruleset }));
+        o.value = "current";
+        rules.prepend(o);
+        rules.value = "current";
       }
-      const body = { name, tie_breaks: readTieBreaks($("tie-breaks")) };
-      if ($("t-starts").value) body.starts_on = $("t-starts").value;
-      if ($("t-ends").value) body.ends_on = $("t-ends").value;
-      const [kind, value] = $("t-rules").value.split(":");
+      const name = t ? t.scoring.name : "regulation";
+      const custom = name !== "regulation" && name !== "fiim";
+      scoringRadio(custom ? "custom" : name).checked = true;
+      for (const input of rows.querySelectorAll("input")) input.value = "";
+      if (custom) {
+        for (const [role, outcome, points] of t.scoring.role_points || []) {
+          const input = rows.querySelector(`input[data-role="${role}"][data-outcome="${outcome}"]`);
+          if (input) input.value = String(points);
+        }
+      }
+      syncCustom();
+      tieBreakList($("tie-breaks"), S, t ? t.tie_breaks : DEFAULT_TB);
+      const final = (t && t.final) || {};
+      $("t-finalists").value = final.finalists || 12;
+      $("t-games-each").value = final.games_each || 3;
+      $("t-carry").checked = final.carry_over !== undefined ? !!final.carry_over : true;
+    }
+
+    function read() {
+      const name = $("t-name").value.trim();
+      if (!name) { $("t-name").focus(); return null; }
+      const body = { name, tie_breaks: readTieBreaks($("tie-breaks")),
+        starts_on: $("t-starts").value || null, ends_on: $("t-ends").value || null };
+      const [kind, value] = rules.value.split(":");
       if (kind === "variant") {
         body.preset = null;
         body.variant = Number(value);
-      } else {
+      } else if (kind === "preset") {
         body.preset = value;
       }
-      const scoring = form.querySelector("input[name=scoring]:checked").value;
+      const scoring = document.querySelector("input[name=scoring]:checked").value;
       if (scoring === "custom") {
         const table = {};
         for (const input of rows.querySelectorAll("input")) {
@@ -139,11 +183,9 @@
         games_each: Number($("t-games-each").value) || 3,
         carry_over: $("t-carry").checked,
       };
-      $("create-tournament").disabled = true;
-      const made = await call("POST", "/api/tournaments", body, "new-tournament-error");
-      $("create-tournament").disabled = false;
-      if (made) location.href = `/tournaments/${made.id}`;
-    });
+      return body;
+    }
+    return { fill, read };
   }
 
   /* the tie-break order: a list of checkboxes with up/down buttons; points stays first */
@@ -279,6 +321,7 @@
       renderSanctions();
       renderStandings();
       renderFinal();
+      renderSettings();
     }
 
     /* --- participants --- */
@@ -933,6 +976,42 @@
         notice(S.finished_ok);
         loadAll();
       }
+    });
+
+    /* --- settings: the fields the judge changed since they were shown are sent, nothing else --- */
+    const fields = tournamentForm();
+    let shownSettings = null;  // the API body the form read when it last showed the tournament
+    const changedSettings = () => {
+      const now = fields.read();
+      if (!now || !shownSettings) return now;
+      const out = {};
+      for (const key of new Set([...Object.keys(now), ...Object.keys(shownSettings)])) {
+        if (JSON.stringify(now[key]) !== JSON.stringify(shownSettings[key])) out[key] = key in now ? now[key] : null;
+      }
+      return out;
+    };
+    function renderSettings() {
+      // a form the judge is changing is left as it is; otherwise it shows the tournament as it is now
+      const changed = shownSettings && changedSettings();
+      if (changed && Object.keys(changed).length) return;
+      fields.fill(state.t);
+      shownSettings = fields.read();
+    }
+    if (!canJudge) for (const input of $("settings-form").querySelectorAll("input, select, button")) input.disabled = true;
+    $("settings-form").addEventListener("submit", async (ev) => {
+      ev.preventDefault();
+      const changes = changedSettings();
+      if (!changes) return show("settings-error", SM.strings("t-form-i18n").need_name);
+      if (!Object.keys(changes).length) { show("settings-error", ""); notice(S.settings_same); return; }
+      $("save-settings").disabled = true;
+      const t = await call("PATCH", base, changes, "settings-error");
+      $("save-settings").disabled = false;
+      if (!t) return;
+      state.t = t;
+      shownSettings = null;
+      $("t-title").textContent = t.name;
+      render();
+      notice(S.settings_saved);
     });
 
     loadAll();

@@ -96,6 +96,16 @@ def play_out(page: Any, server: str, game_id: str, seed: int) -> None:
     raise AssertionError("the game did not end")
 
 
+def tablet(browser: Any) -> tuple[Any, Any, list[str]]:
+    """A judge's tablet (1024x768, Russian): its context, its page, and the page's script errors as they come."""
+    context = browser.new_context(viewport={"width": 1024, "height": 768}, locale="ru-RU")
+    page = context.new_page()
+    page.set_default_timeout(20_000)
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    return context, page, errors
+
+
 def login(page: Any, server: str) -> None:
     page.goto(server + "/login")
     page.fill("#login", "admin")
@@ -132,11 +142,7 @@ def accept_in_ui(page: Any, game_id: str) -> None:
 
 
 def test_the_judges_flow(browser: Any, server: str) -> None:
-    context = browser.new_context(viewport={"width": 1024, "height": 768}, locale="ru-RU")
-    page = context.new_page()
-    page.set_default_timeout(20_000)
-    errors: list[str] = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    context, page, errors = tablet(browser)
     dialogs: list[str] = []
 
     def on_dialog(d: Any) -> None:
@@ -397,11 +403,7 @@ def test_the_judges_flow(browser: Any, server: str) -> None:
 def test_the_judge_changes_the_settings_on_the_desk(browser: Any, server: str) -> None:
     """The desk's Settings tab shows the tournament's settings; the judge changes them there and only what he
     changed is sent (``PATCH /api/tournaments/{id}``); saving with nothing changed sends nothing."""
-    context = browser.new_context(viewport={"width": 1024, "height": 768}, locale="ru-RU")
-    page = context.new_page()
-    page.set_default_timeout(20_000)
-    errors: list[str] = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    context, page, errors = tablet(browser)
     patches: list[Any] = []
     page.on("request", lambda r: patches.append(r.post_data_json) if r.method == "PATCH" else None)
     login(page, server)

@@ -196,6 +196,11 @@ def test_a_whole_club_game_online(browser: Any, server: str) -> None:
     me = 1 if roles[1] not in BLACK else 3
     black_seat = next(s for s in range(1, 11) if roles[s] in BLACK)
     shot(players[me], "card-hidden")
+    # every seat's name shows whole on a phone's tiles (on two lines at most), none cut short
+    cut = players[me].evaluate("() => Array.from(document.querySelectorAll('#o-seats .o-name')).filter((e) => "
+                               "e.scrollWidth > e.clientWidth + 1 || e.scrollHeight > e.clientHeight + 1)"
+                               ".map((e) => e.textContent)")
+    assert cut == [], cut
     players[me].click("#o-card")
     assert players[me].is_visible(".o-card-open")
     shot(players[me], "card-shown")

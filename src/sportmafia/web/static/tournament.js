@@ -75,7 +75,10 @@
     form.addEventListener("submit", async (ev) => {
       ev.preventDefault();
       const body = fields.read();
-      if (!body) return show("new-tournament-error", SM.strings("t-form-i18n").need_name);
+      if (!body) {
+        $("t-name").focus();
+        return show("new-tournament-error", SM.strings("t-form-i18n").need_name);
+      }
       for (const key of ["starts_on", "ends_on"]) if (body[key] === null) delete body[key];
       $("create-tournament").disabled = true;
       const made = await call("POST", "/api/tournaments", body, "new-tournament-error");
@@ -157,7 +160,7 @@
 
     function read() {
       const name = $("t-name").value.trim();
-      if (!name) { $("t-name").focus(); return null; }
+      if (!name) return null;
       const body = { name, tie_breaks: readTieBreaks($("tie-breaks")),
         starts_on: $("t-starts").value || null, ends_on: $("t-ends").value || null };
       const [kind, value] = rules.value.split(":");
@@ -1001,7 +1004,10 @@
     $("settings-form").addEventListener("submit", async (ev) => {
       ev.preventDefault();
       const changes = changedSettings();
-      if (!changes) return show("settings-error", SM.strings("t-form-i18n").need_name);
+      if (!changes) {
+        $("t-name").focus();
+        return show("settings-error", SM.strings("t-form-i18n").need_name);
+      }
       if (!Object.keys(changes).length) { show("settings-error", ""); notice(S.settings_same); return; }
       $("save-settings").disabled = true;
       const t = await call("PATCH", base, changes, "settings-error");

@@ -30,7 +30,7 @@ from .errors import RuleViolation
 from .events import EVENTS, Event, event_from_json
 from .game import BLACK_ROLES, FOUL_REASONS, RED_ROLES, REMOVAL_REASONS, SANCTIONS, Game, team_of
 from .record import RecordError, load, replay, summary, to_record
-from .views import HiddenView, Views, feed_item, view, visible_events
+from .views import HiddenView, Views, feed_item, feed_length, feed_position, view, visible_events
 
 __all__ = [
     "BLACK_ROLES",
@@ -71,6 +71,8 @@ __all__ = [
     "describe_event_line",
     "event_from_json",
     "feed_item",
+    "feed_length",
+    "feed_position",
     "load",
     "replay",
     "summary",

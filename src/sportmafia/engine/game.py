@@ -92,6 +92,7 @@ class Game:
     # state
     def _reset(self) -> None:
         n = self.n
+        self._feeds: dict[int | str, Any] = {}  # the viewers' feeds over the log (views.py), rebuilt after a refold
         self.roles: list[str] = [""] * (n + 1)
         self.alive: list[bool] = [False] + [True] * n
         self.alive_count = n

@@ -164,8 +164,9 @@ def _you(game: Game, seat: int) -> dict[str, Any]:
 
 
 def feed_item(seq: int, data: dict[str, Any]) -> dict[str, Any]:
-    """An event as an entry of a numbered feed: ``{"seq": seq, **data}``, where ``seq`` is the event's index
-    in the log. The one event with a field of that name, ``undone``, gives the index it undoes as ``undoes``.
+    """An event as an entry of a numbered feed: ``{"seq": seq, **data}``, where ``seq`` is the entry's number in
+    its viewer's feed. The one event with a field of that name, ``undone``, gives the number of the entry it
+    undoes as ``undoes``.
 
     >>> feed_item(7, {"type": "undone", "seq": 3})
     {'seq': 7, 'type': 'undone', 'undoes': 3}
@@ -175,37 +176,120 @@ def feed_item(seq: int, data: dict[str, Any]) -> dict[str, Any]:
     return {"seq": seq, **data}
 
 
-def visible_events(game: Game, viewer: Viewer, since: int = 0) -> list[dict[str, Any]]:
-    """The log from index ``since`` as ``viewer`` may see it: ``feed_item(i, event)`` or a redacted form.
+# --- a viewer's feed ---------------------------------------------------------------------------------------
+# Each viewer has a feed of his own: the entries of the log he may see, numbered 0, 1, 2, ... in HIS feed. The
+# host's (and the after-the-game) feed is the whole log, numbered as the log is. A seat's or a spectator's feed
+# leaves out what he may not see, and its numbering counts only what it keeps: a hidden shot or check leaves no
+# gap, so neither the numbers, nor the count of entries, nor when an entry comes tell him it happened. An
+# ``undone`` is in a feed when the group it takes back had an entry there, and names that entry's number.
+# Everything a viewer is sent changes only with his feed (a view is a function of what its viewer may see:
+# tests/engine/test_feeds.py checks it), so a live connection sends a viewer something exactly when his feed
+# grows.
 
-    Night actions and checks are left out (the checker sees his own); the deal shows a seat its own card;
-    a foul given at night is shown without the player's name to everyone but him and the host.
-    """
-    _check_viewer(game, viewer)
-    full = viewer in ("host", "after")
-    out: list[dict[str, Any]] = []
+
+class _FeedIndex:
+    """Where a viewer's feed entries stand in the log, kept on the game and extended as its log grows."""
+
+    __slots__ = ("entries", "first_of_group", "group", "night", "read")
+
+    def __init__(self) -> None:
+        self.read = 0  # the log's events looked at so far
+        self.night = False  # whether the last step looked at is a night step
+        self.group = -1  # the log index of the last action looked at (the group it opens)
+        self.entries: list[int] = []  # per entry: its log index * 2, + 1 if it was given at night
+        self.first_of_group: dict[int, int] = {}  # a group's first entry in this feed, by the group's log index
+
+
+def _feed_index(game: Game, viewer: int | str) -> _FeedIndex:
+    feeds: dict[int | str, _FeedIndex] = game._feeds
+    index = feeds.get(viewer)
     log = game.log
-    night = False
-    for i in range(min(since, len(log)) - 1, -1, -1):  # the last step before ``since`` says if it is night
-        before = log[i]
-        if isinstance(before, E.Step):
-            night = before.step in NIGHT_STEPS
-            break
-    for i in range(max(since, 0), len(log)):
+    if index is None or index.read > len(log):
+        index = feeds[viewer] = _FeedIndex()
+    if index.read == len(log):
+        return index
+    seat = viewer if isinstance(viewer, int) else 0
+    entries, first, night, group = index.entries, index.first_of_group, index.night, index.group
+    for i in range(index.read, len(log)):
         ev = log[i]
+        if ev.action:
+            group = i
         if isinstance(ev, E.Step):
             night = ev.step in NIGHT_STEPS
-        if full:
-            out.append(feed_item(i, ev.to_json()))
-            continue
-        item = _redact(game, ev, viewer, night)
-        if item is not None:
-            out.append(feed_item(i, item))
+        if isinstance(ev, E.Undone):
+            shown = ev.seq in first
+        else:
+            shown = _shown(ev, seat, night)
+        if shown:
+            if group not in first:
+                first[group] = len(entries)
+            entries.append(2 * i + night)
+    index.read, index.night, index.group = len(log), night, group
+    return index
+
+
+def _shown(ev: E.Event, seat: int, night: bool) -> bool:
+    """Whether a seat (0: a spectator) sees anything of ``ev`` (see :func:`_redact`)."""
+    if isinstance(ev, E.ShotFired):
+        return ev.shooter == seat
+    if isinstance(ev, E.KillChosen):
+        return False
+    if isinstance(ev, E.Checked):
+        return ev.checker == seat
+    if night and isinstance(ev, E.Muted):
+        return ev.seat == seat
+    return True
+
+
+def feed_length(game: Game, viewer: Viewer) -> int:
+    """How many entries ``viewer``'s feed of the game has: the number his next entry will get (his
+    ``next_seq``). The host's is the log's length."""
+    _check_viewer(game, viewer)
+    if viewer in ("host", "after"):
+        return len(game.log)
+    return len(_feed_index(game, viewer).entries)
+
+
+def feed_position(game: Game, viewer: Viewer, cursor: int) -> int:
+    """The log's length when ``viewer``'s feed had its first ``cursor`` entries and not the next one: where in
+    the log a viewer who holds ``cursor`` entries stands (what he saw is ``game.log[:position]``, and what came
+    after it up to his next entry is hidden from him). Raises ValueError for a cursor beyond his feed."""
+    _check_viewer(game, viewer)
+    if viewer in ("host", "after"):
+        if not 0 <= cursor <= len(game.log):
+            raise ValueError(f"no entry {cursor} in the feed")
+        return cursor
+    entries = _feed_index(game, viewer).entries
+    if not 0 <= cursor <= len(entries):
+        raise ValueError(f"no entry {cursor} in the feed")
+    return 0 if cursor == 0 else (entries[cursor - 1] >> 1) + 1
+
+
+def visible_events(game: Game, viewer: Viewer, since: int = 0) -> list[dict[str, Any]]:
+    """``viewer``'s feed from his entry number ``since`` on: ``feed_item(number, event)`` or a redacted form.
+
+    The host's feed is the log (numbered as the log). Other viewers' feeds leave night actions and checks out
+    (the checker sees his own check, a shooter his own shot); the deal shows a seat its own card; a foul given
+    at night is shown without the player's name to everyone but him and the host.
+    """
+    _check_viewer(game, viewer)
+    log = game.log
+    if viewer in ("host", "after"):
+        return [feed_item(i, log[i].to_json()) for i in range(max(since, 0), len(log))]
+    index = _feed_index(game, viewer)
+    seat = viewer if isinstance(viewer, int) else 0
+    out: list[dict[str, Any]] = []
+    entries, first = index.entries, index.first_of_group
+    for k in range(max(since, 0), len(entries)):
+        at = entries[k]
+        ev = log[at >> 1]
+        item = {"type": "undone", "seq": first[ev.seq]} if isinstance(ev, E.Undone) else _redact(ev, seat, at & 1)
+        out.append(feed_item(k, item))
     return out
 
 
-def _redact(game: Game, ev: E.Event, viewer: Viewer, night: bool) -> dict[str, Any] | None:
-    seat = viewer if isinstance(viewer, int) else 0
+def _redact(ev: E.Event, seat: int, night: int) -> dict[str, Any]:
+    """What seat ``seat`` (0: a spectator) sees of an event that :func:`_shown` lets him see."""
     if isinstance(ev, E.Dealt):
         item: dict[str, Any] = {"type": "dealt"}
         if seat:
@@ -213,12 +297,8 @@ def _redact(game: Game, ev: E.Event, viewer: Viewer, night: bool) -> dict[str, A
             if ev.roles[seat - 1] in BLACK_ROLES:
                 item["teammates"] = [s for s, r in enumerate(ev.roles, 1) if r in BLACK_ROLES and s != seat]
         return item
-    if isinstance(ev, E.ShotFired | E.KillChosen):
-        return None
-    if isinstance(ev, E.Checked):
-        return ev.to_json() if ev.checker == seat else None
     if isinstance(ev, E.BestMoveNamed):
         return {"type": ev.type, "seat": ev.seat, "guesses": list(ev.guesses)}
-    if night and isinstance(ev, E.Fouled | E.Muted) and ev.seat != seat:
-        return {"type": ev.type, "seat": None} if isinstance(ev, E.Fouled) else None
+    if night and isinstance(ev, E.Fouled) and ev.seat != seat:
+        return {"type": ev.type, "seat": None}
     return ev.to_json()

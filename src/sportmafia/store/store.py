@@ -22,7 +22,7 @@ from sqlalchemy import Connection, Engine, Table, bindparam, func, insert, selec
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
-from ..engine import Command, Event, Game, RuleViolation, event_from_json, to_record
+from ..engine import Command, Event, Game, RuleViolation, event_from_json, feed_position, to_record
 from ..engine.describe import RESULT_NAMES
 from ..engine.game import Rng
 from ..errors import BilingualError
@@ -691,7 +691,7 @@ class Store:
                rng: Rng | None = None, actor: int | None = None,
                rebase: Callable[[Sequence[Event]], bool] | None = None,
                check: Callable[[Connection], None] | None = None,
-               after: Callable[[Game], Any] | None = None) -> AppendResult:
+               after: Callable[[Game], Any] | None = None, feed_of: int | None = None) -> AppendResult:
         """Execute ``command`` on the stored game and append its events, in one transaction.
 
         - ``command_id`` already applied to this game: the first answer again, nothing applied
@@ -713,7 +713,10 @@ class Store:
         player's link must still be live when his command is written, not only when it was read). ``after``:
         called once the events are committed, with the game they leave (this append's own fold, read by no one
         else meanwhile: it must not change it); what it returns is the result's ``after``, for an answer that
-        shows the game (the console's state) without reading and folding the log again.
+        shows the game (the console's state) without reading and folding the log again. ``feed_of``: a seat whose
+        own feed numbers ``expected_seq`` (a player knows how many entries of his feed he holds, not the log's
+        length, which counts what is hidden from him): it stands for the log's length where his feed held that
+        many entries (``feed_position``), and a number beyond his feed is stale.
         """
         if not command_id or len(command_id) > COMMAND_ID_MAX:
             raise ValueError(f"a command id is a non-empty string of at most {COMMAND_ID_MAX} characters")
@@ -733,6 +736,11 @@ class Store:
                 if head.signed_at is not None:
                     raise GameLocked(game_id, _utc(head.signed_at))
                 game = self._take_folded(s, head)
+                if feed_of is not None:
+                    try:
+                        expected_seq = feed_position(game, feed_of, expected_seq)
+                    except ValueError:
+                        expected_seq = -1
                 if expected_seq != head.next_seq and (
                         rebase is None or not 0 <= expected_seq < head.next_seq
                         or not rebase(game.log[expected_seq:])):

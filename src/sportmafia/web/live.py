@@ -39,7 +39,7 @@ import orjson
 from fastapi import APIRouter, Depends, FastAPI, Request, WebSocket, WebSocketDisconnect
 from starlette.concurrency import run_in_threadpool
 
-from ..engine import Game, Views, visible_events
+from ..engine import Game, Views, feed_length, visible_events
 from ..store import GameNotFound, Store
 
 log = logging.getLogger("sportmafia.live")
@@ -115,10 +115,14 @@ class Subscriber:
         self.wake.set()
 
 
-Builder = Callable[[str, Views, Any, int], dict[str, Any]]
-"""Builds one message (``kind``, the engine's views of the game now, the viewer, the first seq the client lacks)."""
+Builder = Callable[[str, Views, Any, int], dict[str, Any] | None]
+"""Builds one message (``kind``, the engine's views of the game now, the viewer, the first number of the viewer's
+feed the client lacks), or None when the viewer has nothing new (his feed has not grown: what he is sent depends
+only on what he may see, so a hidden move sends him nothing)."""
 
 Key = tuple[Builder, str, Any, int]
+Built = tuple[str | None, int]
+"""A message's text (None: nothing to send) and the viewer's next number in his feed after it."""
 MAX_TEXTS = 512
 
 
@@ -146,7 +150,7 @@ class _Feed:
 
     game: Game | None = None
     lock: threading.Lock = field(default_factory=threading.Lock)
-    version: tuple[int, dict[Key, str]] = (-1, {})
+    version: tuple[int, dict[Key, Built]] = (-1, {})
     batch: _Batch | None = None  # on the event loop: the batch still collecting keys
 
 
@@ -193,9 +197,10 @@ class Hub:
         with self._lock:
             return list(self._subs.get(game_id, ()))
 
-    async def render(self, store: Store, game_id: str, at_least: int, key: Key) -> tuple[int, str]:
+    async def render(self, store: Store, game_id: str, at_least: int, key: Key) -> tuple[int, str | None, int]:
         """The message ``key`` (builder, kind, viewer, since) built on the game with at least ``at_least``
-        events if the store has them, and the game's next seq it was built on. The game is read once for all
+        events if the store has them: the game's next seq it was built on, the message's text (None when the
+        viewer has nothing new) and the viewer's next number in his own feed. The game is read once for all
         its sockets (only the new events, folded onto the last read), and every message the sockets that woke
         together ask for is built in ONE worker call; a message asked for twice (the spectators of a table) is
         built once."""
@@ -206,9 +211,9 @@ class Hub:
         while True:
             n, texts = feed.version
             if n >= at_least:
-                text = texts.get(key)
-                if text is not None:
-                    return n, text
+                built = texts.get(key)
+                if built is not None:
+                    return n, *built
             batch = feed.batch
             if batch is None or batch.started:
                 loop = asyncio.get_running_loop()
@@ -219,9 +224,9 @@ class Hub:
             batch.at_least = max(batch.at_least, at_least)
             await asyncio.shield(batch.future)
             n, texts = feed.version
-            text = texts.get(key)
-            if text is not None:
-                return n, text
+            built = texts.get(key)
+            if built is not None:
+                return n, *built
             at_least = min(at_least, n)  # the store has no more: take the game as it is
 
     def _start_batch(self, store: Store, game_id: str, feed: _Feed, batch: _Batch) -> None:
@@ -286,7 +291,8 @@ class Hub:
         for key in keys:
             if key not in texts:
                 builder, kind, viewer, since = key
-                texts[key] = dumps(builder(kind, views, viewer, min(since, n)))
+                message = builder(kind, views, viewer, since)
+                texts[key] = (None, since) if message is None else (dumps(message), message["next_seq"])
         feed.version = (n, texts)
 
     async def shared(self, key: tuple[str, str], fn: Callable[..., Any], *args: Any, max_age: float = 1.0) -> Any:
@@ -703,12 +709,28 @@ class _Conn:
     hub: Hub
     game_id: str
     viewer: str
-    sent: int  # the next seq the client will get: every event before it has been sent (or was known)
+    sent: int  # the next number of the viewer's feed the client will get (the host's: the log's next seq)
+    at: int  # the game's next seq when the client was last sent something, or found nothing new
 
 
-def _message(kind: str, views: Views, viewer: str, since: int) -> dict[str, Any]:
+def feed_message(kind: str, views: Views, viewer: str | int, since: int) -> dict[str, Any] | None:
+    """The message that brings a client of ``viewer`` who holds his feed up to ``since`` up to date: ``{"type":
+    kind, "since", "next_seq", "view", "events"}``, numbered in the viewer's own feed (``feed_length``,
+    ``visible_events``); an ``events`` message only when his feed has grown (else None)."""
     game = views.game
-    return {"type": kind, "next_seq": len(game.log), "view": views(viewer), "events": visible_events(game, viewer, since)}
+    n = feed_length(game, viewer)
+    since = min(since, n)
+    if kind == "events" and since == n:
+        return None
+    return {"type": kind, "since": since, "next_seq": n, "view": views(viewer),
+            "events": visible_events(game, viewer, since)}
+
+
+def _message(kind: str, views: Views, viewer: str, since: int) -> dict[str, Any] | None:
+    message = feed_message(kind, views, viewer, since)
+    if message is not None:
+        del message["since"]
+    return message
 
 
 @router.websocket("/ws/games/{game_id}")
@@ -744,15 +766,15 @@ async def game_socket(websocket: WebSocket, game_id: str) -> None:
     viewer = VIEWERS[kind]
     sub = hub.subscribe(game_id)  # before the first read: a move during it wakes the sender again
     try:
-        n, text = await hub.render(store, game_id, summary.next_seq, (_message, "state", viewer, since))
-        if since > n:
+        n, text, cursor = await hub.render(store, game_id, summary.next_seq, (_message, "state", viewer, since))
+        if since > cursor or text is None:
             await _refuse(websocket, CLOSE_INVALID, "invalid",
-                          f"since is at most the game's next seq ({n}).",
-                          f"since не больше номера следующего события игры ({n}).")
+                          f"since is at most the game's next seq ({cursor}).",
+                          f"since не больше номера следующего события игры ({cursor}).")
             return
         await websocket.accept()
         await websocket.send_text(text)
-        conn = _Conn(websocket, store, hub, game_id, viewer, n)
+        conn = _Conn(websocket, store, hub, game_id, viewer, cursor, n)
         timer = await hub.stored_timer(game_id)
         if timer is not None:
             sub.timer_set(timer)
@@ -793,13 +815,14 @@ async def _send_loop(conn: _Conn, sub: Subscriber) -> None:
                 return
             if head > sub.hint:
                 sub.hint = head
-        if sub.hint > conn.sent:
-            n, text = await conn.hub.render(conn.store, conn.game_id, sub.hint,
-                                            (_message, "events", conn.viewer, conn.sent))
-            if n > conn.sent:
+        if sub.hint > conn.at:
+            n, text, cursor = await conn.hub.render(conn.store, conn.game_id, sub.hint,
+                                                    (_message, "events", conn.viewer, conn.sent))
+            if text is not None and cursor > conn.sent:
                 await ws.send_text(text)
-                conn.sent = n
-            sub.hint = max(sub.hint, conn.sent)
+                conn.sent = cursor
+            conn.at = max(conn.at, n)
+            sub.hint = max(sub.hint, conn.at)
         if sub.timer is not None:
             timer, sub.timer = sub.timer, None
             await ws.send_json({**timer, "now": time.time()})

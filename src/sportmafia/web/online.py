@@ -42,14 +42,25 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from starlette.types import ASGIApp, Receive, Scope, Send
 from starlette.websockets import WebSocketState
 
-from ..engine import Event, Game, RuleViolation, Views, command_from_json, view, visible_events
+from ..engine import Event, Game, RuleViolation, Views, command_from_json, view
 from ..engine.describe import HOW_NAMES, RESULT_NAMES, ROLE_NAMES, STEP_NAMES, TEAM_NAMES, t
 from ..store import GameLocked, GameNotFound, StaleSequence, Store, UserRecord
 from ..store import online as db
 from .auth import StoreDep, UserDep
 from .errors import RULE_VIOLATION_STATUS, ApiError, forbidden, game_not_found
 from .i18n import request_lang
-from .live import Hub, HubDep, Subscriber, app_state, dumps, get_hub, origin_matches, run_reader, run_writer
+from .live import (
+    Hub,
+    HubDep,
+    Subscriber,
+    app_state,
+    dumps,
+    feed_message,
+    get_hub,
+    origin_matches,
+    run_reader,
+    run_writer,
+)
 from .pages import _render, club_game
 from .schemas import CommandJson
 from .security import LoginLimiter
@@ -199,14 +210,13 @@ def qr_svg(text: str) -> str:
 
 
 # ------------------------------------------------------------------------------------------ payloads
-def payload(kind: str, views: Views, viewer: str | int, since: int) -> dict[str, Any]:
-    """The one builder of every message sent to a player or spectator: the engine's view and the visible
-    events from ``since`` for ``viewer``; for a seat also the commands it may send now."""
-    game = views.game
-    out: dict[str, Any] = {"type": kind, "since": since, "next_seq": len(game.log), "view": views(viewer),
-                           "events": visible_events(game, viewer, since)}
-    if isinstance(viewer, int):
-        out["legal"] = [c.to_json() for c in game.legal_commands(viewer)]
+def payload(kind: str, views: Views, viewer: str | int, since: int) -> dict[str, Any] | None:
+    """The one builder of every message sent to a player or spectator: the engine's view and the viewer's feed
+    from his entry ``since`` (``live.feed_message``: numbered in his own feed, and an ``events`` message only
+    when it has grown); for a seat also the commands it may send now."""
+    out = feed_message(kind, views, viewer, since)
+    if out is not None and isinstance(viewer, int):
+        out["legal"] = [c.to_json() for c in views.game.legal_commands(viewer)]
     return out
 
 
@@ -230,7 +240,8 @@ class _Conn:
     sub: Subscriber
     game_id: str
     viewer: str | int
-    sent: int
+    sent: int  # the next number of the viewer's feed the client will get
+    at: int  # the game's next seq when the client was last sent something, or found nothing new
     auth: db.SeatAuth | None = None  # a player's socket: the seat its link opens
     revoked: bool = False
     code: str | None = None  # a spectator's socket: the table code it follows from game to game
@@ -351,15 +362,15 @@ async def _serve(websocket: WebSocket, game_id: str, viewer: str | int, since: i
         if code is not None and hub.code_moved(game_id, code) is not None:
             return True  # passed on between the code's read and the subscription
         at_least = max(head, hub.known_head(game_id))
-        n, text = await hub.render(store, game_id, at_least, (payload, "state", viewer, since))
-        if since > n:
+        n, text, cursor = await hub.render(store, game_id, at_least, (payload, "state", viewer, since))
+        if since > cursor or text is None:
             await _refuse(websocket, CLOSE_INVALID, "invalid",
-                          f"since is at most the game's next seq ({n}).",
-                          f"since не больше номера следующего события игры ({n}).", accepted)
+                          f"since is at most the game's next seq ({cursor}).",
+                          f"since не больше номера следующего события игры ({cursor}).", accepted)
             return False
         if not accepted:
             await websocket.accept()
-        conn = _Conn(websocket, asyncio.get_running_loop(), sub, game_id, viewer, n, auth, code=code)
+        conn = _Conn(websocket, asyncio.get_running_loop(), sub, game_id, viewer, cursor, n, auth, code=code)
         reg.add(conn)
         if code is not None:
             await websocket.send_text(dumps({"type": "table", "code": code, "game": public_game_key(game_id)}))
@@ -419,12 +430,14 @@ async def _send_loop(conn: _Conn, store: Store, hub: Hub) -> bool:
             head = await hub.head(store, conn.game_id)
             if head > sub.hint:
                 sub.hint = head
-        if sub.hint > conn.sent:
-            n, text = await hub.render(store, conn.game_id, sub.hint, (payload, "events", conn.viewer, conn.sent))
-            if n > conn.sent:
+        if sub.hint > conn.at:
+            n, text, cursor = await hub.render(store, conn.game_id, sub.hint,
+                                               (payload, "events", conn.viewer, conn.sent))
+            if text is not None and cursor > conn.sent:
                 await ws.send_text(text)
-                conn.sent = n
-            sub.hint = max(sub.hint, conn.sent)
+                conn.sent = cursor
+            conn.at = max(conn.at, n)
+            sub.hint = max(sub.hint, conn.at)
         if sub.timer is not None:
             timer, sub.timer = sub.timer, None
             await ws.send_text(dumps({**timer, "now": time.time()}))
@@ -460,7 +473,7 @@ async def _receive_loop(conn: _Conn, store: Store, hub: Hub) -> None:
 
 
 async def _socket_command(conn: _Conn, auth: db.SeatAuth, message: dict[str, Any], store: Store, hub: Hub) -> None:
-    """One command from a player's socket, answered on it: ``{"type": "ack", "command_id", "next_seq",
+    """One command from a player's socket, answered on it: ``{"type": "ack", "command_id",
     "replayed"}`` or ``{"type": "refused", "command_id", "status", "error": {...}}``, with the HTTP route's
     statuses and errors. A revoked link's command is refused even if it came before its socket was closed."""
     raw_id = message.get("command_id")
@@ -804,7 +817,8 @@ def join_qr(game_id: GameId, request: Request, user: UserDep, store: StoreDep) -
 
 # ------------------------------------------------------------------------------------------ players' API
 class PlayCommandIn(BaseModel):
-    """A player's command: the game it is meant for, the seq it was decided on and a client id."""
+    """A player's command: the game it is meant for, the number of his feed it was decided on (the ``next_seq``
+    of the last message he had: his own feed's, never the log's) and a client id."""
 
     model_config = ConfigDict(extra="forbid", strict=True)
     game_id: str = Field(min_length=1, max_length=64)
@@ -839,8 +853,7 @@ def _play_command(body: PlayCommandIn, request: Request, store: Store, hub: Hub)
 
 
 def execute_play(auth: db.SeatAuth, body: PlayCommandIn, store: Store, hub: Hub) -> dict[str, Any]:
-    """A player's command, from ``POST /api/play/commands`` or his socket, executed as his seat: ``{"next_seq",
-    "replayed"}``, or :class:`ApiError` / the engine's ``RuleViolation``; every refusal is logged (without the
+    """A player's command, from ``POST /api/play/commands`` or his socket, executed as his seat: ``{"replayed"}``, or :class:`ApiError` / the engine's ``RuleViolation``; every refusal is logged (without the
     token) and changes nothing. The link must still be live when the command is written."""
     kind = body.command.type
     if body.game_id != auth.game_id:
@@ -860,15 +873,14 @@ def execute_play(auth: db.SeatAuth, body: PlayCommandIn, store: Store, hub: Hub)
         # the host's; others who acted meanwhile in the same phase (hands raised at once) do not make it stale
         result = store.append(auth.game_id, command, expected_seq=body.expected_seq,
                               command_id=f"p{auth.seat}:{body.command_id}", actor=auth.seat, rebase=_same_phase,
-                              check=db.link_still_live(auth.token_id))
+                              check=db.link_still_live(auth.token_id), feed_of=auth.seat)
     except db.LinkRevoked:
         _refused(auth, kind, "bad-link")
         raise _bad_link() from None
-    except StaleSequence as exc:
-        _refused(auth, kind, "stale")
+    except StaleSequence:
+        _refused(auth, kind, "stale")  # the log's next seq is not told: it counts what the player may not see
         raise ApiError(409, "stale", "The game has moved on; look at the table again and decide.",
-                       "Игра ушла вперёд; посмотрите на стол и решите заново.",
-                       extra={"next_seq": exc.next_seq}) from None
+                       "Игра ушла вперёд; посмотрите на стол и решите заново.") from None
     except RuleViolation as exc:
         _refused(auth, kind, exc.code)
         raise
@@ -878,7 +890,7 @@ def execute_play(auth: db.SeatAuth, body: PlayCommandIn, store: Store, hub: Hub)
                        "Игра окончена, её лист подписан.") from None
     if not result.replayed:
         hub.publish(auth.game_id, result.next_seq)
-    return {"next_seq": result.head_seq, "replayed": result.replayed}
+    return {"replayed": result.replayed}
 
 
 @api.get("/play/me", summary="Which seat of which game the X-Play-Token opens")

@@ -5,12 +5,14 @@ gives."""
 from __future__ import annotations
 
 import random
+from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from sportmafia.bots import random_command
-from sportmafia.engine import Game, visible_events
+from sportmafia.engine import Advance, Game, Shoot, Undo, feed_length, feed_position, view, visible_events
 from sportmafia.rules import get_ruleset
 
 TABLES = [("club", 10), ("fiim", 10), ("tournament", 13)]
@@ -39,8 +41,89 @@ def test_events_from_a_seq_are_the_tail_of_the_whole_feed(table: tuple[str, int]
     n = game.n
     for viewer in ("host", "spectator", rng.randint(1, n)):
         whole = visible_events(game, viewer)
-        for since in sorted(rng.sample(range(len(game.log) + 1), min(6, len(game.log) + 1))):
-            assert visible_events(game, viewer, since) == [e for e in whole if e["seq"] >= since]
+        # numbered in the viewer's own feed: 0, 1, 2, ... with no gap where something was hidden from him
+        assert [e["seq"] for e in whole] == list(range(len(whole))) == list(range(feed_length(game, viewer)))
+        for since in sorted(rng.sample(range(len(whole) + 1), min(6, len(whole) + 1))):
+            assert visible_events(game, viewer, since) == whole[since:]
+    assert feed_length(game, "host") == len(game.log)
+    if any(ev.type in ("shot_fired", "kill_chosen", "checked") for ev in game.log):  # a hidden night action
+        assert feed_length(game, "spectator") < len(game.log)
+
+
+@random_games
+@given(**TABLE_AND_SEED)
+def test_a_viewer_is_shown_a_change_only_with_an_entry_of_his_feed(table: tuple[str, int], seed: int) -> None:
+    """What a viewer is sent (his view, and a seat's commands) changes only when his feed grows: so a server
+    that sends him a message exactly when his feed grows misses nothing, and a hidden move sends him nothing."""
+    preset, n = table
+    rng = random.Random(seed)
+    game = Game(get_ruleset(preset), n)
+    viewers: list[str | int] = ["spectator", *range(1, n + 1)]
+
+    def seen(v: str | int) -> tuple[int, Any, Any]:
+        return (feed_length(game, v), view(game, v),
+                [c.to_json() for c in game.legal_commands(v)] if isinstance(v, int) else None)
+
+    before = {v: seen(v) for v in viewers}
+    hidden = 0
+    while not game.over:
+        game.execute(random_command(game, rng, RARE), rng)
+        for v in viewers:
+            now = seen(v)
+            if now[0] == before[v][0]:
+                assert now == before[v], f"viewer {v}: his view changed with no entry in his feed"
+                hidden += v == "spectator"
+            else:
+                assert now[0] > before[v][0]
+            before[v] = now
+    assert hidden > 0 or not any(ev.type in ("shot_fired", "kill_chosen", "checked") for ev in game.log)
+
+
+@random_games
+@given(**TABLE_AND_SEED)
+def test_a_feed_position_is_where_the_viewers_entries_stand(table: tuple[str, int], seed: int) -> None:
+    """``feed_position(game, viewer, k)`` is the log's length when the viewer's feed had its first k entries
+    (and not the next one); the feed of a log read in pieces is the feed of the log read whole."""
+    game, rng = _play(table, seed)
+    for viewer in ("spectator", rng.randint(1, game.n)):
+        count = feed_length(game, viewer)
+        for k in sorted(rng.sample(range(count + 1), min(8, count + 1))):
+            at = feed_position(game, viewer, k)
+            prefix = Game.from_events(game.rules, game.n, game.log[:at])
+            assert feed_length(prefix, viewer) == k
+            assert visible_events(prefix, viewer) == visible_events(game, viewer)[:k]
+            if k:
+                assert feed_length(Game.from_events(game.rules, game.n, game.log[:at - 1]), viewer) == k - 1
+        with pytest.raises(ValueError):
+            feed_position(game, viewer, count + 1)
+        piecewise = Game.from_events(game.rules, game.n, [])
+        cut = 0
+        while cut < len(game.log):
+            piecewise.fold_in(game.log[cut:cut + rng.randint(1, 8)])
+            cut = len(piecewise.log)
+            assert visible_events(piecewise, viewer) == visible_events(
+                Game.from_events(game.rules, game.n, game.log[:cut]), viewer)
+
+
+def test_a_hidden_action_undone_is_not_in_the_feed() -> None:
+    """The host takes back a shot: the spectators' and the other seats' feeds show neither the shot nor its
+    undoing; the shooter sees both; an undone public move is shown undone, naming its entry in each feed."""
+    rng = random.Random(5)
+    game = Game(get_ruleset("club"), 10)
+    while game.step != "shooting":
+        game.execute(random_command(game, rng, {}), rng)
+    shooter = next(s for s in game.living() if game.roles[s] in ("mafia", "don"))
+    counts = {v: feed_length(game, v) for v in ("spectator", shooter, shooter % 10 + 1)}
+    game.execute(Shoot(shooter, shooter % 10 + 1))
+    game.execute(Undo())
+    assert feed_length(game, "spectator") == counts["spectator"]
+    assert feed_length(game, shooter % 10 + 1) == counts[shooter % 10 + 1]
+    assert [e["type"] for e in visible_events(game, shooter, counts[shooter])] == ["shot_fired", "undone"]
+    assert visible_events(game, shooter, counts[shooter])[1]["undoes"] == counts[shooter]
+    game.execute(Advance())
+    game.execute(Undo())
+    mine = visible_events(game, "spectator", counts["spectator"])
+    assert [e["type"] for e in mine[-2:]] == ["advanced", "undone"] and mine[-1]["undoes"] == mine[-2]["seq"]
 
 
 @random_games

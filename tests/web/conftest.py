@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
+from sportmafia.engine import Game, feed_position
 from sportmafia.store import Store, open_store
 from sportmafia.web import create_app, ensure_demo
 from sportmafia.web.security import CSRF_HEADER
@@ -133,3 +134,10 @@ def second_store(db_url: str, store: Store) -> Iterator[Store]:
         yield s
     finally:
         s.close()
+
+
+def game_at(final: Game, viewer: str | int, cursor: int) -> Game:
+    """The game as it stood when ``viewer``'s feed had ``cursor`` entries (the log up to his last one): what a
+    message numbered ``cursor`` in his feed was built on. What came after it, up to his next entry, is hidden
+    from him and changes nothing he is sent (tests/engine/test_feeds.py)."""
+    return Game.from_events(final.rules, final.n, final.log[:feed_position(final, viewer, cursor)], final.names)

@@ -15,13 +15,13 @@ from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
 from sportmafia.bots.random_play import random_command
-from sportmafia.engine import Game, view, visible_events
+from sportmafia.engine import Game, feed_length, view, visible_events
 from sportmafia.engine import views as engine_views
 from sportmafia.store import Store
 from sportmafia.web import create_app, live
 from sportmafia.web.security import hash_password
 
-from .conftest import ADMIN_PASSWORD, Api
+from .conftest import ADMIN_PASSWORD, Api, game_at
 
 ORIGIN = {"origin": "http://testserver"}
 
@@ -139,25 +139,26 @@ def test_host_and_table_follow_commands(api: Api) -> None:
         seen: dict[str, list[int]] = {"host": [], "table": []}
         heads = {"host": 0, "table": 0}
         for _ in range(40):
-            head = play(api, game_id, rng, 1)
+            play(api, game_id, rng, 1)
             game = api.store.load(game_id)
             for name, ws, viewer in (("host", host, "host"), ("table", table, "spectator")):
-                while heads[name] < head:
+                while heads[name] < feed_length(game, viewer):  # the table's feed: what a spectator may see
                     m = until(ws, "events")
                     assert m["next_seq"] > heads[name]
                     # exactly the events after what it had, as the engine shows them to this viewer
-                    at = Game.from_events(game.rules, game.n, game.log[:m["next_seq"]], game.names)
+                    at = game_at(game, viewer, m["next_seq"])
                     assert m["events"] == visible_events(at, viewer, heads[name])
                     assert m["view"] == view(at, viewer)
                     # (an "undone" event's own field "seq", the undone action, hides its place in the log)
                     seen[name] += [e["seq"] if e["type"] != "undone" else -1 for e in m["events"]]
                     heads[name] = m["next_seq"]
-        assert heads["host"] == heads["table"] == len(game.log)
+        assert heads["host"] == len(game.log) and heads["table"] == feed_length(game, "spectator")
         # every event once, in order
         assert len(seen["host"]) == len(game.log)
         assert [s for s in seen["host"] if s >= 0] == [i for i, ev in enumerate(game.log) if ev.type != "undone"]
+        # the table's feed is numbered in its own count: every entry once, in order, no gap where a move was hidden
         table_seqs = [s for s in seen["table"] if s >= 0]
-        assert table_seqs == sorted(set(table_seqs)) and set(table_seqs) <= set(seen["host"])
+        assert table_seqs == sorted(set(table_seqs)) and set(seen["table"]) - {-1} <= set(range(heads["table"]))
         assert all("role" in s for s in view(game, "host")["seats"])  # the host sees roles, the table does not
         assert all("role" not in s for s in view(game, "spectator")["seats"])
         nothing_more(host)
@@ -245,10 +246,11 @@ def test_timer_relays_to_the_table_and_bad_timers_are_refused(api: Api) -> None:
 
 # ------------------------------------------------------------------------------------------ no leaks
 def _check_table_messages(messages: list[dict[str, Any]], final: Game) -> None:
-    """Every table-view message equals the engine's spectator view and events at its seq; no roles."""
+    """Every table-view message equals the engine's spectator view and events at its number of the spectator's
+    feed; no roles."""
     last = 0
     for m in messages:
-        at = Game.from_events(final.rules, final.n, final.log[:m["next_seq"]], final.names)
+        at = game_at(final, "spectator", m["next_seq"])
         assert m["view"] == view(at, "spectator"), m["next_seq"]
         assert m["events"] == visible_events(at, "spectator", last), m["next_seq"]
         for seat in m["view"]["seats"]:
@@ -269,13 +271,15 @@ def test_a_whole_game_leaks_nothing_to_the_table(api: Api, monkeypatch: pytest.M
             game = api.store.load(game_id)
             if game.over:
                 break
-            head = play(api, game_id, rng, 1)
+            play(api, game_id, rng, 1)
+            head = feed_length(api.store.load(game_id), "spectator")  # a hidden move sends the table nothing
             while messages[-1]["next_seq"] < head:
                 messages.append(until(table, "events"))
         else:
             raise AssertionError("the game did not end")
+        nothing_more(table)  # nothing after its last entry: the hidden moves sent it nothing
     final = api.store.load(game_id)
-    assert final.over and messages[-1]["next_seq"] == len(final.log)
+    assert final.over and messages[-1]["next_seq"] == feed_length(final, "spectator") < len(final.log)
     assert len(messages) > 50
     _check_table_messages(messages, final)
 
@@ -292,7 +296,8 @@ def test_a_whole_game_leaks_nothing_to_the_table(api: Api, monkeypatch: pytest.M
     leaked: list[dict[str, Any]] = []
     with api.client.websocket_connect(f"/ws/games/{game_id}?view=table", headers=ORIGIN) as table:
         leaked.append(until(table, "state"))
-        head = play(api, game_id, random.Random(1), 3)
+        play(api, game_id, random.Random(1), 3)
+        head = feed_length(api.store.load(game_id), "spectator")
         while leaked[-1]["next_seq"] < head:
             leaked.append(until(table, "events"))
     with pytest.raises(AssertionError):

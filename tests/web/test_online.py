@@ -19,7 +19,7 @@ from fastapi.testclient import TestClient
 from sqlalchemy import func, select, update
 from starlette.websockets import WebSocketDisconnect
 
-from sportmafia.engine import Advance, Game, view, visible_events
+from sportmafia.engine import Advance, Game, feed_length, view, visible_events
 from sportmafia.store import Store
 from sportmafia.store import online as db
 from sportmafia.store.models import GameEvent, SeatToken, utcnow
@@ -440,7 +440,7 @@ def test_player_acts_as_his_seat_and_sockets_follow(api: Api) -> None:
         r = player_post(phone, tokens[speaker], game_id, {"type": "nominate", "by": speaker, "target": target},
                         state["next_seq"], "n1")
         assert r.status_code == 200, r.text
-        assert r.json() == {"next_seq": state["next_seq"] + 1, "replayed": False}
+        assert r.json() == {"replayed": False}  # not the log's next seq: it counts what the player may not see
         moved = until(ws, "events")
         assert moved["since"] == state["next_seq"] and [e["seq"] for e in moved["events"]] == [state["next_seq"]]
         assert moved["events"][0] == {"seq": state["next_seq"], "type": "nominated", "by": speaker,
@@ -450,7 +450,7 @@ def test_player_acts_as_his_seat_and_sockets_follow(api: Api) -> None:
         r = player_post(phone, tokens[speaker], game_id, {"type": "nominate", "by": speaker, "target": target},
                         state["next_seq"], "n1")
         assert r.json()["replayed"] is True
-        assert quiet(ws) == [] and api.store.game(game_id).next_seq == state["next_seq"] + 1
+        assert quiet(ws) == [] and api.store.game(game_id).next_seq == len(game.log) + 1
     # a player cannot use the host's command ids (his are in their own namespace)
     r = player_post(phone, tokens[speaker], game_id, {"type": "nominate", "by": speaker, "target": target},
                     state["next_seq"] + 1, "setup-0")
@@ -462,7 +462,7 @@ def test_resume_from_a_seq_gets_only_what_was_missed(api: Api) -> None:
     game_id, game = dealt_game(api, seed=3)
     open_table(api, game_id)
     token = issue(api, game_id, 7)
-    since = len(game.log)
+    since = feed_length(game, 7)
     for _ in range(3):
         g = api.store.load(game_id)
         api.command(game_id, {"type": "advance"}, len(g.log), f"a-{len(g.log)}")
@@ -470,12 +470,12 @@ def test_resume_from_a_seq_gets_only_what_was_missed(api: Api) -> None:
     with api.client.websocket_connect("/ws/play", headers=ORIGIN) as ws:
         hello(ws, token, since)
         state = until(ws, "state")
-        assert state["since"] == since and state["next_seq"] == len(now.log)
+        assert state["since"] == since and state["next_seq"] == feed_length(now, 7)
         assert state["events"] == visible_events(now, 7, since)
         assert [e["seq"] for e in state["events"]] == sorted({e["seq"] for e in state["events"]})
         assert all(e["seq"] >= since for e in state["events"])
     with api.client.websocket_connect("/ws/play", headers=ORIGIN) as ws:
-        hello(ws, token, len(now.log) + 5)
+        hello(ws, token, feed_length(now, 7) + 5)
         assert recv(ws)["error"]["code"] == "invalid"
 
 

@@ -15,7 +15,10 @@ pages send them (``--player-http``: by ``POST /api/play/commands`` with their to
 at once (a burst: every voter of the candidate sends at the same moment).
 
 A sample is one action: from sending it (a request, or a message on the player's socket) to the moment the
-LAST of the table's clients (seats and spectators) got a message whose ``next_seq`` covers it. Levels of ``--step`` tables are added (each level
+LAST of the table's clients (seats and spectators) that the action is visible to got a message whose ``next_seq``
+covers it (each client's ``next_seq`` numbers its own viewer's feed: the target is the client's feed length on the
+bench's mirror of the game after the action; a vote of a burst takes the mirror's order of the burst; an action
+hidden from every client, a night shot, is answered and sends nothing). Levels of ``--step`` tables are added (each level
 warmed up ``--warmup`` s, measured ``--seconds`` s) until p99 passes ``--limit-ms`` or ``--max-tables`` is
 reached. ``answer_*``: the answer alone (HTTP, or ``ack`` on the socket); ``fanout_*``: from the answer to the last client's arrival (the
 sockets' share). Prints one JSON line per level to stderr, and on stdout the largest load held:
@@ -44,7 +47,7 @@ import aiohttp
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from console import ADMIN_PASSWORD, free_port, percentile, start_server, stop_server
 from sportmafia.bots.plausible import PlausibleTable
-from sportmafia.engine import DealCards, DrawFirstSpeaker, DrawLot, Game, Vote
+from sportmafia.engine import DealCards, DrawFirstSpeaker, DrawLot, Game, Vote, feed_length
 from sportmafia.engine import events as E
 from sportmafia.rules import get_ruleset
 
@@ -81,7 +84,7 @@ class Table:
         self.seen: list[int] = [-1] * n   # per client: the highest next_seq of this game it got
         # a spectator's messages are of this game only after its "table" message for it
         self.current = [i < self.players for i in range(n)]
-        self.waiting: list[list[Any]] = []  # [target next_seq, sent at, clients still to get it]
+        self.waiting: list[list[Any]] = []  # [each client's target next_seq, sent at, clients still to get it, answered at]
         self.answers: dict[str, asyncio.Future[dict[str, Any]]] = {}  # command id -> its answer on the socket
 
     async def setup(self) -> None:
@@ -141,7 +144,7 @@ class Table:
                 self.bench.messages += 1
                 now = time.perf_counter()
                 for w in self.waiting:
-                    if seq >= w[0] and i in w[2]:
+                    if seq >= w[0][i] and i in w[2]:
                         w[2].discard(i)
                         if not w[2]:
                             self.bench.done(now - w[1], now - w[3])
@@ -160,7 +163,14 @@ class Table:
         out: dict[str, Any] = cmd.to_json()
         return out
 
-    async def send(self, body: dict[str, Any], seat: int | None) -> None:
+    def targets(self) -> list[int]:
+        """Per client, the number of its viewer's feed that the mirror's last move brings it to: each client
+        is numbered in its own feed (a seat's, a spectator's), and a move hidden from it sends it nothing."""
+        game = self.game
+        return [*(feed_length(game, s) for s in range(1, self.players + 1)),
+                *([feed_length(game, "spectator")] * SPECTATORS)]
+
+    async def send(self, body: dict[str, Any], seat: int | None, targets: list[int]) -> None:
         b = self.bench
         sent = time.perf_counter()
         if seat is not None and not b.player_http and self.sockets:
@@ -174,7 +184,6 @@ class Table:
             if answer["type"] != "ack":
                 self._refused(str(answer))
                 return
-            target = answer["next_seq"]
         else:
             if seat is None:
                 query = "?state=true" if b.host_state else ""
@@ -187,14 +196,13 @@ class Table:
                 if r.status != 200:
                     self._refused(f"{r.status} {await r.text()}")
                     return
-                target = (await r.json())["next_seq"]
-        late = {i for i, s in enumerate(self.seen) if s < target}
+        late = {i for i, s in enumerate(self.seen) if s < targets[i]}
         b.actions += 1
         answered = time.perf_counter()
         if b.measuring:
             b.answers.append((answered - sent) * 1000)
         if late:
-            self.waiting.append([target, sent, late, answered])
+            self.waiting.append([targets, sent, late, answered])
         else:
             b.done(answered - sent, 0.0)
 
@@ -227,21 +235,28 @@ class Table:
             seq = len(self.game.log)
             cmd = self.bot.next_command()
             if isinstance(cmd, Vote):
-                # a vote's hands: every voter the table planned for this candidate, at once
+                # a vote's hands: every voter the table planned for this candidate, at once, each on the number
+                # of his own feed he decided on
                 votes = [cmd]
+                decided = {s: feed_length(self.game, s) for s in range(1, self.players + 1)}
                 self.game.execute(cmd)
+                targets = [self.targets()]
                 while True:
                     more = self.bot.next_command()
                     if not isinstance(more, Vote):
                         break
                     self.game.execute(more)
                     votes.append(more)
-                await asyncio.gather(*(self.send({"command": v.to_json(), "expected_seq": seq,
-                                                  "command_id": f"v{seq}-{v.voter}"}, v.voter) for v in votes))
+                    targets.append(self.targets())
+                await asyncio.gather(*(self.send({"command": v.to_json(), "expected_seq": decided[v.voter],
+                                                  "command_id": f"v{seq}-{v.voter}"}, v.voter, t)
+                                       for v, t in zip(votes, targets, strict=True)))
                 b.bursts += 1
             else:
-                body = {"command": self._explicit(cmd), "expected_seq": seq, "command_id": f"c{seq}"}
-                await self.send(body, cmd.actor_seat())
+                seat = cmd.actor_seat()
+                expected = seq if seat is None else feed_length(self.game, seat)
+                body = {"command": self._explicit(cmd), "expected_seq": expected, "command_id": f"c{seq}"}
+                await self.send(body, seat, self.targets())
             next_at = max(next_at + 1.0, time.perf_counter())
             await asyncio.sleep(next_at - time.perf_counter())
 

@@ -9,7 +9,8 @@ hands). A table whose game ends starts a new one. For ``--seconds`` it measures:
 
 - ``action``: ``POST /api/games/{id}/commands``, from the request to its answer;
 - ``ws``: from sending that request to the moment the table view's socket gets a message with the new
-  ``next_seq``.
+  ``next_seq`` (the table view is numbered in the spectator's own feed, found on a mirror folded from the
+  answers' events; a move hidden from it, a night shot or a check, sends it nothing and is not waited for).
 
 Prints one JSON line:
 {"bench": "console", "tables": 50, "action_p50_ms": .., "action_p99_ms": .., "ws_p99_ms": .., "actions": N, "seconds": S}
@@ -37,7 +38,8 @@ import httpx2 as httpx
 import websockets
 
 from sportmafia.bots.random_play import random_command
-from sportmafia.engine import command_from_json
+from sportmafia.engine import Game, command_from_json, event_from_json, feed_length
+from sportmafia.rules import get_ruleset
 
 ADMIN_PASSWORD = "bench admin password"
 BURST_STEPS = {"voting", "lift"}
@@ -110,13 +112,22 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, max(0, round(q * (len(ordered) - 1))))]
 
 
+def _event(item: dict[str, Any]) -> Any:
+    """An event of a host's numbered list (``{"seq", **event}``, an undone's ``undoes``) as the engine's."""
+    data = {k: v for k, v in item.items() if k != "seq"}
+    if "undoes" in data:
+        data["seq"] = data.pop("undoes")
+    return event_from_json(data)
+
+
 class Table:
     def __init__(self, bench: Bench, index: int) -> None:
         self.bench = bench
         self.rng = random.Random(index)
         self.game_id = ""
-        self.seen = 0  # the highest next_seq its table view has got
+        self.seen = 0  # the highest next_seq its table view has got (a number of the spectator's feed)
         self.waiting: list[tuple[int, float]] = []  # (next_seq wanted, when the request was sent)
+        self.mirror = Game(get_ruleset("club"), 10)  # the game as the answers' events fold: the table's numbers
         self.ws: Any = None
         self.reader: asyncio.Task[None] | None = None
 
@@ -133,6 +144,7 @@ class Table:
         r.raise_for_status()
         self.game_id = r.json()["id"]
         self.seen = 0
+        self.mirror = Game(get_ruleset("club"), 10)
         self.waiting = []
         self.ws = await websockets.connect(f"{b.ws_base}/ws/games/{self.game_id}?view=table",
                                            additional_headers={"Cookie": b.cookie, "Origin": b.base},
@@ -180,11 +192,15 @@ class Table:
                 if b.errors <= 5:
                     print(f"refused: {r.status_code} {r.text[:200]}", file=sys.stderr)
                 continue
-            head = r.json()["next_seq"]
+            before = feed_length(self.mirror, "spectator")
+            self.mirror.fold_in(_event(e) for e in r.json()["events"])
+            head = feed_length(self.mirror, "spectator")  # the table view is numbered in the spectator's feed
             if b.measuring:
                 b.action_ms.append((done - sent) * 1000)
                 b.actions += 1
-            if head > self.seen:
+            if head == before:
+                pass  # hidden from the table (a night shot, a check): nothing is sent to it
+            elif head > self.seen:
                 self.waiting.append((head, sent))
             elif b.measuring:
                 b.ws_ms.append((time.perf_counter() - sent) * 1000)  # the socket was faster than the answer

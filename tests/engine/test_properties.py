@@ -48,6 +48,7 @@ from sportmafia.engine import (
     Views,
     Vote,
     Withdraw,
+    feed_length,
     replay,
     to_record,
     view,
@@ -191,14 +192,16 @@ def check_views(game: Game, rng: random.Random) -> None:
         viewers: list[Any] = ["spectator", *rng.sample(range(1, game.n + 1), game.n), "host"]
         shared = Views(game)
         assert [shared(w) for w in viewers] == [view(game, w) for w in viewers]
-    for ev in visible_events(game, "spectator", max(0, len(game.log) - 3)):
+    for ev in visible_events(game, "spectator", max(0, feed_length(game, "spectator") - 3)):
         assert ev["type"] not in ("shot_fired", "kill_chosen", "checked"), ev
         assert "roles" not in ev and "role" not in ev
     seat = rng.randint(1, game.n)
-    for ev in visible_events(game, seat, max(0, len(game.log) - 3)):
+    for ev in visible_events(game, seat, max(0, feed_length(game, seat) - 3)):
         if ev["type"] == "checked":
             assert ev["checker"] == seat
-        assert ev["type"] not in ("shot_fired", "kill_chosen")
+        if ev["type"] == "shot_fired":  # his own shot only
+            assert ev["shooter"] == seat
+        assert ev["type"] != "kill_chosen"
         if ev["type"] == "dealt":
             assert ev["role"] == roles[seat]
 

@@ -30,7 +30,7 @@ from .errors import RuleViolation
 from .events import EVENTS, Event, event_from_json
 from .game import BLACK_ROLES, FOUL_REASONS, RED_ROLES, REMOVAL_REASONS, SANCTIONS, Game, team_of
 from .record import RecordError, load, replay, summary, to_record
-from .views import HiddenView, Views, feed_item, feed_length, feed_position, view, visible_events
+from .views import HiddenView, Views, feed_events, feed_item, feed_length, feed_position, view, visible_events
 
 __all__ = [
     "BLACK_ROLES",
@@ -70,6 +70,7 @@ __all__ = [
     "command_from_json",
     "describe_event_line",
     "event_from_json",
+    "feed_events",
     "feed_item",
     "feed_length",
     "feed_position",

@@ -265,6 +265,17 @@ def feed_position(game: Game, viewer: Viewer, cursor: int) -> int:
     return 0 if cursor == 0 else (entries[cursor - 1] >> 1) + 1
 
 
+def feed_events(game: Game, viewer: Viewer, since: int = 0) -> list[E.Event]:
+    """The log's events behind ``viewer``'s feed entries from number ``since`` on (unredacted: for the server's
+    own decisions, never for a client). Raises ValueError for a number beyond his feed."""
+    if not 0 <= since <= feed_length(game, viewer):
+        raise ValueError(f"no entry {since} in the feed")
+    if viewer in ("host", "after"):
+        return game.log[since:]
+    log = game.log
+    return [log[at >> 1] for at in _feed_index(game, viewer).entries[since:]]
+
+
 def visible_events(game: Game, viewer: Viewer, since: int = 0) -> list[dict[str, Any]]:
     """``viewer``'s feed from his entry number ``since`` on: ``feed_item(number, event)`` or a redacted form.
 

@@ -22,7 +22,7 @@ from sqlalchemy import Connection, Engine, Table, bindparam, func, insert, selec
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
-from ..engine import Command, Event, Game, RuleViolation, event_from_json, feed_position, to_record
+from ..engine import Command, Event, Game, RuleViolation, event_from_json, feed_events, to_record
 from ..engine.describe import RESULT_NAMES
 from ..engine.game import Rng
 from ..errors import BilingualError
@@ -715,8 +715,8 @@ class Store:
         else meanwhile: it must not change it); what it returns is the result's ``after``, for an answer that
         shows the game (the console's state) without reading and folding the log again. ``feed_of``: a seat whose
         own feed numbers ``expected_seq`` (a player knows how many entries of his feed he holds, not the log's
-        length, which counts what is hidden from him): it stands for the log's length where his feed held that
-        many entries (``feed_position``), and a number beyond his feed is stale.
+        length, which counts what is hidden from him): the entries of his feed since that number are what
+        ``rebase`` judges (what is hidden from him changed nothing he saw), and a number beyond his feed is stale.
         """
         if not command_id or len(command_id) > COMMAND_ID_MAX:
             raise ValueError(f"a command id is a non-empty string of at most {COMMAND_ID_MAX} characters")
@@ -737,10 +737,17 @@ class Store:
                     raise GameLocked(game_id, _utc(head.signed_at))
                 game = self._take_folded(s, head)
                 if feed_of is not None:
+                    # what the player saw is his feed: the command stands if every entry of it since he decided is
+                    # one that leaves the phase as it was; what is hidden from him (a teammate's shot, the host's
+                    # undoing of it) changes nothing he saw and never makes his command stale
                     try:
-                        expected_seq = feed_position(game, feed_of, expected_seq)
+                        since_seen = feed_events(game, feed_of, expected_seq)
                     except ValueError:
-                        expected_seq = -1
+                        since_seen = None
+                    if since_seen is None or (since_seen and (rebase is None or not rebase(since_seen))):
+                        self._keep_folded(game_id, game)
+                        raise StaleSequence(game_id, expected_seq, head.next_seq)
+                    expected_seq = head.next_seq
                 if expected_seq != head.next_seq and (
                         rebase is None or not 0 <= expected_seq < head.next_seq
                         or not rebase(game.log[expected_seq:])):

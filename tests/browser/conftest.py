@@ -17,6 +17,8 @@ from typing import Any
 
 import pytest
 
+from sportmafia.engine import feed_length, replay
+
 CHROMIUM = Path(os.environ.get("SPORTMAFIA_CHROMIUM", "/usr/bin/chromium"))
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]
 ADMIN_PASSWORD = "correct horse battery"
@@ -87,3 +89,14 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         except subprocess.TimeoutExpired:
             proc.kill()
         log.close()
+
+
+def feed_seq(page: Any, viewer: str | int, game_id: str | None = None) -> int:
+    """How many entries ``viewer``'s feed of the game has now (the ``next_seq`` his screens reach: the table
+    view's is the spectator's), from the game's record read with ``page``'s login (the game of ``page``'s
+    address unless ``game_id`` is given)."""
+    base = "/".join(page.url.split("/", 3)[:3])  # scheme://host:port
+    if game_id is None:
+        game_id = page.url.split("/games/", 1)[1].split("/")[0].split("?")[0].split("#")[0]
+    record = page.request.get(f"{base}/api/games/{game_id}/record").json()
+    return feed_length(replay(record), viewer)

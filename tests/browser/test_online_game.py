@@ -13,7 +13,7 @@ from typing import Any
 
 import httpx2 as httpx
 
-from .conftest import ADMIN_PASSWORD, ARTIFACTS
+from .conftest import ADMIN_PASSWORD, ARTIFACTS, feed_seq
 
 PHONE = {"width": 390, "height": 844}
 BLACK = ("don", "mafia")
@@ -188,11 +188,11 @@ def test_a_whole_club_game_online(browser: Any, server: str) -> None:
     panel.wait_for_function("() => document.querySelectorAll('#p-seats li').length === 10")
 
     # the deal (random, by the server); the host knows the roles, the test plays by them
-    seq = host.command(game_id, {"type": "deal"})
+    host.command(game_id, {"type": "deal"})
     st = host.state(game_id)
     roles = {s["seat"]: s["role"] for s in st["view"]["seats"]}
-    for page in players.values():
-        synced(page, seq)
+    for s, page in players.items():  # each page is numbered in its own seat's feed
+        synced(page, feed_seq(host.page, s, game_id))
     me = 1 if roles[1] not in BLACK else 3
     black_seat = next(s for s in range(1, 11) if roles[s] in BLACK)
     shot(players[me], "card-hidden")
@@ -221,7 +221,6 @@ def test_a_whole_club_game_online(browser: Any, server: str) -> None:
     for _ in range(400):
         st = host.state(game_id)
         v = st["view"]
-        seq = st["next_seq"]
         if v["over"]:
             break
         step = v["step"]
@@ -236,11 +235,11 @@ def test_a_whole_club_game_online(browser: Any, server: str) -> None:
             page.on("pageerror", lambda exc, s=victim: errors.append(f"seat {s}: {exc}"))
             wire.watch(page)
             page.goto(links[victim])
-            synced(page, seq)
+            synced(page, feed_seq(host.page, victim, game_id))
             players[victim] = page
             reopened = True
-        for page in (players[s] for s in alive):
-            synced(page, seq)
+        for s in alive:
+            synced(players[s], feed_seq(host.page, s, game_id))
         if step == "speech" and "nominate" in kinds and v["seat"] in alive:
             speaker = v["seat"]
             targets = [c["target"] for c in st["legal"] if c["type"] == "nominate" and c["target"] != speaker]
@@ -341,8 +340,8 @@ def test_a_whole_club_game_online(browser: Any, server: str) -> None:
     final = host.state(game_id)
     assert final["view"]["over"], final["view"]["step"]
     assert reopened
-    for page in players.values():
-        synced(page, final["next_seq"])
+    for s, page in players.items():
+        synced(page, feed_seq(host.page, s, game_id))
     shot(players[me], "game-over")
     # the events of the game: the players' own actions were theirs
     events = host.page.request.get(f"{server}/api/games/{game_id}/events").json()["events"]

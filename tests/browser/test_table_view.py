@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from .conftest import ADMIN_PASSWORD, ARTIFACTS, SIZES
+from .conftest import ADMIN_PASSWORD, ARTIFACTS, SIZES, feed_seq
 
 ROLE_WORDS = ("мафия", "дон", "шериф", "mafia", "don", "sheriff", "♠", "♥")
 
@@ -34,8 +34,9 @@ def act(console: Any, table: Any, selector: str) -> int:
     console.wait_for_function("(seq) => { const c = document.getElementById('console');"
                               " return c.dataset.nextSeq !== seq && !c.dataset.saving; }", arg=before)
     seq = console_seq(console)
+    # the table view is numbered in the spectator's own feed (a move hidden from it sends it nothing)
     table.wait_for_function("(seq) => Number(document.getElementById('table').dataset.nextSeq) >= seq",
-                            arg=seq, timeout=1000)
+                            arg=feed_seq(console, "spectator"), timeout=1000)
     return seq
 
 

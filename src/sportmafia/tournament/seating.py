@@ -106,6 +106,27 @@ def rmse_floor(mean: float) -> float:
     return math.sqrt(frac * (1 - frac))
 
 
+def pair_rmse_bound_mixed(players: int, game_sizes: list[int], rounds: int, every_round: bool, games_each: int
+                          ) -> float:
+    """The spectral bound of :func:`pair_rmse_bound` for tables of different sizes (every player plays
+    ``games_each`` games): G = U U^T has trace T = the sum of the sizes and 1^T G 1 = S = the sum of their
+    squares, so its largest eigenvalue is at least S / n; the rest of the trace lies on at most rank(U) - 1
+    eigenvalues (rank(U) <= games - rounds + 1 when every player plays every round). The least sum of squared
+    eigenvalues under these constraints bounds ||G||_F^2, and with it the spread of the pair meetings."""
+    n, g = players, games_each
+    t = sum(game_sizes)
+    s2 = sum(k * k for k in game_sizes)
+    rank = min(n, len(game_sizes) - rounds + 1 if every_round else len(game_sizes))
+    if rank <= 1:
+        return 0.0
+    lam1 = max(s2 / n, t / rank)
+    sum_lambda2 = lam1 ** 2 + (t - lam1) ** 2 / (rank - 1)
+    pairs = n * (n - 1) / 2
+    mu = (s2 - t) / 2 / pairs
+    sum_m2 = (sum_lambda2 - n * g * g) / 2
+    return math.sqrt(max(0.0, sum_m2 / pairs - mu * mu))
+
+
 def pair_rmse_bound(players: int, games: int, rounds: int, table: int, games_per_player: float) -> float:
     """A lower bound on the RMS deviation of pair meetings of any schedule with these sizes (equal tables,
     equal games per player).
@@ -321,6 +342,13 @@ def quality(seating: Seating | Mapping[str, Any]) -> dict[str, Any]:
     pair_rmse = math.sqrt(sum((m - mean) ** 2 for m in pairs) / len(pairs))
     if len(sizes) == 1 and len(counts) == 1:
         bound = pair_rmse_bound(n, len(games), len(rounds), sizes[0], gpp)
+    elif len(counts) == 1:
+        per_round: dict[Any, list[int]] = {}
+        for g in doc["games"]:
+            per_round.setdefault(g["round"], []).extend(g["seats"])
+        every_round = all(sorted(seated) == list(range(n)) for seated in per_round.values())
+        bound = max(rmse_floor(mean), pair_rmse_bound_mixed(n, [len(g) for g in games], len(rounds), every_round,
+                                                            counts[0]))
     else:
         bound = rmse_floor(mean)
     kmax = sizes[-1]

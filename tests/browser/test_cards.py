@@ -5,7 +5,8 @@ player's phone or at the host's tablet can tell.
   in the same box (nothing else on the page moves), and it turns face down again after 5 s (Playwright's clock),
   at a change of step, and when the page goes to the background. His teammates and his checks are part of it.
 - The host's private reveal shows every role's card with the same colours and the same boxes of text; the roles
-  he holds up on the seat tiles are one small tag for every role; the projector's table view shows none.
+  he holds up on the seat tiles are one small tag for every role; the projector's table view shows none; the
+  Sheriff's check answered on the tablet has one frame for black and red.
 
 Screenshots (phone 390x844 and tablet 1024x768, Russian and English) go to /tmp/sportmafia-cards (or
 ``SPORTMAFIA_CARD_SHOTS``)."""
@@ -275,6 +276,23 @@ def test_the_private_reveal_looks_the_same_for_every_role(browser: Any, server: 
         tiles = page.evaluate("() => Array.from(document.querySelectorAll('.t-seat'), (t) => t.className + ' '"
                               " + getComputedStyle(t).backgroundColor)")
         assert len(tiles) == 10 and len(set(tiles)) == 1, tiles
+
+        # the Sheriff's check answered on the host's tablet: the same frame for black and for red
+        for _ in range(15):  # to night 1, the Sheriff's check
+            host.command(game_id, {"type": "advance"})
+        page.goto(f"{server}/games/{game_id}")
+        answers = {}
+        for target in (6, 1):  # mafia, civilian
+            page.wait_for_selector(f"#console[data-step=check_sheriff] .seat.actionable[data-seat='{target}']")
+            page.click(f".seat[data-seat='{target}']")
+            page.wait_for_selector("#answer:not([hidden])")
+            answers[target] = {k: {x: y for x, y in v.items() if x != "box"}
+                               for k, v in look(page, ["#answer", "#answer-text"]).items()}
+            snap(page, f"tablet-en-check-{DEAL[target - 1]}-1024x768")
+            page.click("#answer-close")
+            host.command(game_id, {"type": "undo"})
+            page.reload()
+        assert answers[6] == answers[1], answers
         assert errors == []
     finally:
         host.close()

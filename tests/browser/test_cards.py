@@ -231,7 +231,8 @@ def test_the_private_reveal_looks_the_same_for_every_role(browser: Any, server: 
             for w, h in ((1024, 768), (390, 844)):
                 page.set_viewport_size({"width": w, "height": h})
                 looks = {}
-                for seat in (1, 2, 4, 6):  # civilian, sheriff, Don, mafia
+                # every role at the first size, a red and a black card at the others
+                for seat in (1, 2, 4, 6) if (lang, w) == ("ru", 1024) else (1, 6):
                     page.click(f"#reveal-seats .reveal-seat[data-seat='{seat}']")
                     page.wait_for_selector("#reveal-card:not([hidden])")
                     looks[seat] = look(page, REVEAL_PARTS)
@@ -290,8 +291,7 @@ def test_the_private_reveal_looks_the_same_for_every_role(browser: Any, server: 
                                for k, v in look(page, ["#answer", "#answer-text"]).items()}
             snap(page, f"tablet-en-check-{DEAL[target - 1]}-1024x768")
             page.click("#answer-close")
-            host.command(game_id, {"type": "undo"})
-            page.reload()
+            host.command(game_id, {"type": "undo"})  # the console follows it (live sync)
         assert answers[6] == answers[1], answers
         assert errors == []
     finally:

@@ -202,10 +202,10 @@ def test_a_whole_club_game_online(browser: Any, server: str) -> None:
                                ".map((e) => e.textContent)")
     assert cut == [], cut
     players[me].click("#o-card")
-    assert players[me].is_visible(".o-card-open")
+    assert players[me].is_visible("#o-card-face")
     shot(players[me], "card-shown")
     players[me].click("#o-card")
-    assert not players[me].is_visible(".o-card-open")
+    assert not players[me].is_visible("#o-card-face")
     # a black player sees his teammates; a red player sees no one's role
     players[black_seat].click("#o-card")
     mates = players[black_seat].inner_text("#o-mates")
@@ -306,8 +306,8 @@ def test_a_whole_club_game_online(browser: Any, server: str) -> None:
             tap(players[checker], "check", (target,))
             taps += 1
             page = players[checker]
-            page.wait_for_selector("#o-checks[data-has='1']", state="attached")
-            assert page.is_hidden("#o-checks")  # as private as the card: shown while the card is open
+            synced(page, feed_seq(host.page, checker, game_id))
+            assert page.is_hidden("#o-checks")  # part of the card: shown while the card is open
             page.click("#o-card")
             page.wait_for_selector("#o-checks:not([hidden]) li")
             lines = page.inner_text("#o-check-list")
@@ -319,8 +319,12 @@ def test_a_whole_club_game_online(browser: Any, server: str) -> None:
             # nobody else learns it
             for other in alive:
                 if other != checker and roles[other] not in ("don", "sheriff"):
-                    assert players[other].get_attribute("#o-checks", "data-has") in ("", None)
                     assert players[other].inner_html("#o-check-list") == ""
+            other = next(s for s in alive if roles[s] not in ("don", "sheriff"))
+            players[other].click("#o-card")
+            assert players[other].is_visible("#o-role") and players[other].is_hidden("#o-checks")
+            assert players[other].inner_html("#o-check-list") == ""
+            players[other].click("#o-card")
             host.command(game_id, {"type": "advance"})
             continue
         if step == "last_word" and "best_move" in kinds:

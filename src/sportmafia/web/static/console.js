@@ -15,6 +15,7 @@
   const BLACK = new Set(["mafia", "don"]);
   const SPEECH_STEPS = new Set(["speech", "muted", "last_word", "tie_speech", "defence"]);
   const ROLE_SYMBOL = { civilian: "♥", sheriff: "★", commissar: "★", mafia: "♠", don: "♛" };
+  const TEXT_STYLE = "\uFE0E";   // after a symbol: drawn as text in the text's colour, never as a coloured emoji
   const ROLE_ORDER = ["civilian", "sheriff", "commissar", "don", "mafia"];
   const MAX_FOULS = 4;
   const OUTBOX_KEY = `sm-outbox-${gameId}`;
@@ -396,9 +397,8 @@
     if (!seat || !seat.role) return;
     revealOpen = n;
     const card = $("reveal-card");
-    card.className = "reveal-card " + (BLACK.has(seat.role) ? "black" : "red");
-    $("reveal-card-seat").textContent = `${NO}${n} · ${seat.name}`;
-    $("reveal-card-symbol").textContent = ROLE_SYMBOL[seat.role] || "?";
+    $("reveal-card-seat").textContent = `${NO}${n} · ${seat.name}`;   // the card looks the same for every role
+    $("reveal-card-symbol").textContent = (ROLE_SYMBOL[seat.role] || "?") + TEXT_STYLE;
     $("reveal-card-role").textContent = L.roles[seat.role] || seat.role;
     card.hidden = false;
     card.focus();
@@ -457,8 +457,8 @@
 
   function roleTag(role) {
     const el = document.createElement("span");
-    el.className = "role " + (BLACK.has(role) ? "black" : "red");
-    el.textContent = `${ROLE_SYMBOL[role] || ""} ${L.roles[role] || role}`;
+    el.className = "role";   // the same small tag for every role: nothing to read by its colour across the table
+    el.textContent = `${ROLE_SYMBOL[role] || ""}${TEXT_STYLE} ${L.roles[role] || role}`;
     return el;
   }
 
@@ -529,13 +529,9 @@
 
     if (physical && v.step === "deal") {
       const role = physical.roles[n];
-      if (role) {
-        tile.appendChild(roleTag(role));
-        tile.classList.add(BLACK.has(role) ? "role-black" : "role-red");
-      }
+      if (role) tile.appendChild(roleTag(role));
     } else if (showRoles && seat.role) {
       tile.appendChild(roleTag(seat.role));
-      tile.classList.add(BLACK.has(seat.role) ? "role-black" : "role-red");
     }
     const label = [fmt(T.seat_label, { s: n }), seat.name, ...Array.from(badges.querySelectorAll(".full"), (b) => b.textContent)];
     tile.setAttribute("aria-label", label.join(", "));

@@ -1,5 +1,5 @@
-/* The player's page (/play/{token}, docs/online.md): his seat's view of the table, his card (tap to reveal, tap
-   to hide), his checks, and the buttons his seat may use now — exactly the commands the server lists in
+/* The player's page (/play/{token}, docs/online.md): his seat's view of the table, his card (face down; a tap shows it
+   for a few seconds), his checks, and the buttons his seat may use now — exactly the commands the server lists in
    `legal` (the engine's legal_commands for his seat). A command goes over his own socket (answered there with
    `ack` or `refused`), or, while the socket is down or its answer is late, by POST /api/play/commands with the
    token in X-Play-Token: the seq it was decided on and one command id across every retry, so it is applied
@@ -24,40 +24,75 @@
   let busy = false;
 
   // ------------------------------------------------------------------------------------------ the card
+  /* The card lies face down: one box of one size, colour and text for every role, so that a glance at the phone
+     tells nothing. A tap turns it over (the role, the team, the black teammates, the player's own checks, all
+     inside the same box: the page does not move); it turns face down again after CARD_SHOW_MS, at every change
+     of the game's step, when the page goes to the background, and on a second tap. While it is face down the
+     page holds none of its text. A tap rather than a press-and-hold: a long press on a phone opens the browser's
+     own menus and text selection, and a button that toggles works the same with a screen reader or a keyboard;
+     the time limit and the step changes keep the card from being left open. */
+  const CARD_SHOW_MS = 5000;
+  const ROLE_ICON = { civilian: "♥", sheriff: "★", commissar: "★", mafia: "♠", don: "♛" };
+  const TEXT_STYLE = "\uFE0E";   // the symbol drawn as text, never as a coloured emoji
   const card = $("o-card");
-  card.addEventListener("click", () => {
-    const open = card.getAttribute("aria-pressed") !== "true";
-    card.setAttribute("aria-pressed", open ? "true" : "false");
-    card.querySelector(".o-card-closed").hidden = open;
-    card.querySelector(".o-card-open").hidden = !open;
-    showChecks();
-  });
-  // the checks are as private as the card: shown only while the card is open
-  function showChecks() {
-    $("o-checks").hidden = !($("o-checks").dataset.has && card.getAttribute("aria-pressed") === "true");
-  }
+  const face = $("o-card-face");
+  let you = null;
+  let cardTimer = 0;
+  let stepKey = "";
 
-  function drawYou(you) {
-    if (!you || !you.role) { card.hidden = true; return; }
-    card.hidden = false;
-    card.dataset.team = you.team || "";
-    $("o-role").textContent = fmt(P.you_are, { role: (L.roles && L.roles[you.role]) || you.role });
+  function cardOpen() { return card.getAttribute("aria-expanded") === "true"; }
+  function fillFace() {
+    const role = (L.roles && L.roles[you.role]) || you.role;
+    $("o-role-icon").textContent = (ROLE_ICON[you.role] || "?") + TEXT_STYLE;
+    $("o-role").textContent = fmt(P.you_are, { role });
     $("o-team").textContent = fmt(P.team, { team: (L.teams && L.teams[you.team]) || you.team });
     $("o-mates").textContent = you.teammates.length
       ? fmt(P.mates, { s: you.teammates.map((m) => `${no(m.seat)} (${(L.roles && L.roles[m.role]) || m.role})`).join(", ") })
       : "";
     const checks = you.checks || [];
-    $("o-checks").dataset.has = checks.length ? "1" : "";
-    showChecks();
+    $("o-checks").hidden = !checks.length;
     const ul = $("o-check-list");
     ul.textContent = "";
     for (const c of checks) {
       const li = document.createElement("li");
       const what = you.role === "don" ? (c.found ? P.found_sheriff : P.not_sheriff) : (c.found ? P.found_black : P.found_red);
       li.textContent = fmt(P.check_line, { night: c.night, seat: c.target, what });
-      li.className = c.found ? "found" : "";
       ul.appendChild(li);
     }
+  }
+  function clearFace() {
+    for (const id of ["o-role-icon", "o-role", "o-team", "o-mates", "o-check-list"]) $(id).textContent = "";
+    $("o-checks").hidden = true;
+  }
+  function setCard(open) {
+    clearTimeout(cardTimer);
+    open = open && !!(you && you.role);
+    card.setAttribute("aria-expanded", open ? "true" : "false");
+    card.querySelector(".o-card-back").hidden = open;
+    card.querySelector(".o-card-hide").hidden = !open;
+    face.hidden = !open;
+    $("o-cardbox").classList.toggle("open", open);
+    if (open) {
+      fillFace();
+      cardTimer = setTimeout(() => setCard(false), CARD_SHOW_MS);
+    } else {
+      clearFace();
+    }
+  }
+  card.addEventListener("click", () => setCard(!cardOpen()));
+  face.addEventListener("click", () => setCard(false));
+  document.addEventListener("visibilitychange", () => { if (document.visibilityState !== "visible") setCard(false); });
+  window.addEventListener("pagehide", () => setCard(false));
+
+  function drawYou(v) {
+    you = v.you && v.you.role ? v.you : null;
+    $("o-cardbox").hidden = !you;
+    // a new step (phase, day, speaker, candidate) turns the card face down; within a step it shows the news
+    const key = [v.phase, v.step, v.day, v.seat, v.round, v.over].join("|");
+    const moved = key !== stepKey;
+    stepKey = key;
+    if (moved || !you) setCard(false);
+    else if (cardOpen()) fillFace();
   }
 
   // ------------------------------------------------------------------------------------------ actions
@@ -231,7 +266,7 @@
     $("o-banner").textContent = V.banner[SM.lang] || V.banner.en;
     const mine = V.seats[me - 1];
     $("o-info").textContent = !mine.alive && !V.over ? P.dead : SM.infoLine(V);
-    drawYou(V.you);
+    drawYou(V);
     SM.board($("o-seats"), V, { me });
     drawActions();
   }

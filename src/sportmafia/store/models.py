@@ -19,6 +19,7 @@ from sqlalchemy import (
     Date,
     DateTime,
     ForeignKey,
+    Index,
     Integer,
     MetaData,
     String,
@@ -150,7 +151,7 @@ class User(Base):
 
     __tablename__ = "users"
     __table_args__ = (CheckConstraint("role IN ('admin', 'host', 'judge')", name="role"),
-                      UniqueConstraint("club_id", "player_id"))
+                      Index("uq_users_club_id_player_id", "club_id", "player_id", unique=True))
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
     club_id: Mapped[int] = mapped_column(ForeignKey("clubs.id"), index=True)

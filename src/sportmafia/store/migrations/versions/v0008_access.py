@@ -32,14 +32,13 @@ _roster = sa.table("club_players", sa.column("id", sa.Integer()), sa.column("clu
 
 
 def upgrade() -> None:
-    with op.batch_alter_table("games") as batch:
-        batch.add_column(sa.Column("host_id", sa.Integer(), nullable=True))
-        batch.add_column(sa.Column("seat_players", sa.JSON(), nullable=True))
-        batch.create_foreign_key(op.f("fk_games_host_id_users"), "users", ["host_id"], ["id"])
-    with op.batch_alter_table("users") as batch:
-        batch.add_column(sa.Column("player_id", sa.Integer(), nullable=True))
-        batch.create_foreign_key(op.f("fk_users_player_id_club_players"), "club_players", ["player_id"], ["id"])
-        batch.create_unique_constraint(op.f("uq_users_club_id_player_id"), ["club_id", "player_id"])
+    # Not batch mode: on SQLite it copies the table and drops the old one, and with foreign keys on, dropping
+    # ``games`` deletes every row that cascades from it (events, tournament links, online tables) and dropping
+    # ``users`` is refused while rows refer to it. A column added with its reference needs no copy.
+    _add_reference("games", "host_id", "users")
+    op.add_column("games", sa.Column("seat_players", sa.JSON(), nullable=True))
+    _add_reference("users", "player_id", "club_players")
+    op.create_index(op.f("uq_users_club_id_player_id"), "users", ["club_id", "player_id"], unique=True)
     conn = op.get_bind()
     hosts = dict(conn.execute(sa.select(_links.c.game_id, _links.c.host_id)
                               .where(_links.c.host_id.is_not(None))).all())
@@ -57,6 +56,15 @@ def upgrade() -> None:
             conn.execute(sa.update(_games).where(_games.c.id == game_id).values(**values))
 
 
+def _add_reference(table: str, column: str, target: str) -> None:
+    """A nullable integer column referring to ``target.id``."""
+    if op.get_bind().dialect.name == "sqlite":
+        op.execute(f"ALTER TABLE {table} ADD COLUMN {column} INTEGER REFERENCES {target} (id)")
+    else:
+        op.add_column(table, sa.Column(column, sa.Integer(), nullable=True))
+        op.create_foreign_key(op.f(f"fk_{table}_{column}_{target}"), table, target, [column], ["id"])
+
+
 def _club_rosters(conn: sa.Connection) -> dict[int, dict[str, int]]:
     """Each club's roster as name -> player id, for the names on it exactly once."""
     rows = conn.execute(sa.select(_roster.c.club_id, _roster.c.name, _roster.c.id)).all()
@@ -69,11 +77,14 @@ def _club_rosters(conn: sa.Connection) -> dict[int, dict[str, int]]:
 
 
 def downgrade() -> None:
+    op.drop_index(op.f("uq_users_club_id_player_id"), table_name="users")
+    sqlite = op.get_bind().dialect.name == "sqlite"
     with op.batch_alter_table("users") as batch:
-        batch.drop_constraint(op.f("uq_users_club_id_player_id"), type_="unique")
-        batch.drop_constraint(op.f("fk_users_player_id_club_players"), type_="foreignkey")
+        if not sqlite:  # SQLite's reference has no name: batch mode drops it with the column
+            batch.drop_constraint(op.f("fk_users_player_id_club_players"), type_="foreignkey")
         batch.drop_column("player_id")
     with op.batch_alter_table("games") as batch:
-        batch.drop_constraint(op.f("fk_games_host_id_users"), type_="foreignkey")
+        if not sqlite:
+            batch.drop_constraint(op.f("fk_games_host_id_users"), type_="foreignkey")
         batch.drop_column("seat_players")
         batch.drop_column("host_id")

@@ -209,6 +209,7 @@ def test_the_games_own_host_works_and_is_refused_the_judges_commands(world: Worl
     state = host.get(f"/api/games/{world.game}").json()
     assert state["view"]["seats"][2]["role"]  # the host's view: every role
     assert not {c["type"] for c in state["legal"]} & {"award", "override", "team_defeat"}  # not offered
+    assert state["judge"] is False
     head = state["next_seq"]
     for command, clause in (({"type": "award", "winner": "red", "reason": "hints"}, "A.award"),
                             ({"type": "override", "winner": "black", "reason": "dispute"}, "A.judge")):
@@ -245,12 +246,22 @@ def test_a_judge_not_seated_reads_and_sends_the_judges_commands(world: World) ->
 
 def test_the_tournaments_judge_judges_its_games_and_its_table_host_hosts_only(world: World) -> None:
     thost, staff = world.users["thost"], world.users["staff_judge"]
+    assert thost.command(world.tgame, {"type": "deal"}, 0, "t-deal").status_code == 200
     state = thost.get(f"/api/games/{world.tgame}").json()
-    assert "override" not in {c["type"] for c in state["legal"]}
-    assert thost.command(world.tgame, {"type": "override", "winner": "red", "reason": "x"}, state["next_seq"],
+    assert "override" not in {c["type"] for c in state["legal"]} and state["judge"] is False
+    head = state["next_seq"]
+    assert thost.command(world.tgame, {"type": "override", "winner": "red", "reason": "x"}, head,
                          "t-override").status_code == 403
+    r = thost.command(world.tgame, {"type": "remove", "seat": 2, "reason": "insult", "scope": "round"}, head,
+                      "t-remove")
+    assert r.status_code == 403 and r.json()["error"]["clause"] == "T.judge", r.text
+    assert world.store.game(world.tgame).next_seq == head
     # a host of the club who is one of the tournament's judges: the judge of its games
-    assert staff.get(f"/api/games/{world.tgame}").status_code == 200
+    state = staff.get(f"/api/games/{world.tgame}").json()
+    assert state["judge"] is True and "override" in {c["type"] for c in state["legal"]}
+    r = staff.command(world.tgame, {"type": "remove", "seat": 2, "reason": "insult", "scope": "round"}, head,
+                      "t-remove")
+    assert r.status_code == 200, r.text
     assert staff.get(f"/api/games/{world.game}").status_code == 404  # not a judge of the club's other games
 
 

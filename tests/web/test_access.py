@@ -242,6 +242,9 @@ def test_a_judge_not_seated_reads_and_sends_the_judges_commands(world: World) ->
         assert until(ws, "state")["view"]["over"]
     # the seated judge is no judge of this game (seat 3), nor of the first
     assert world.users["seated"].get(f"/api/games/{game}").status_code == 404
+    # nor does he create a game he plays in (he could not open it)
+    r = world.users["seated"].post("/api/games", {"preset": "club", "players": 10, "roster": world.roster[:10]})
+    assert r.status_code == 422 and "seated" in r.json()["error"]["en"] and r.json()["error"]["ru"]
 
 
 def test_the_tournaments_judge_judges_its_games_and_its_table_host_hosts_only(world: World) -> None:

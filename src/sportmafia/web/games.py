@@ -193,6 +193,9 @@ def _create_game(body: NewGameIn, user: UserRecord, store: Store) -> dict[str, A
             raise _bad_game(f"Not on your club's roster: {missing}.", f"Нет в составе клуба: {missing}.")
         if len(set(body.roster)) != len(body.roster):
             raise _bad_game("A roster player sits at one seat only.", "Игрок состава занимает одно место.")
+        if user.player_id is not None and user.player_id in body.roster:
+            raise _bad_game("You are seated at this table: a game you play in is hosted by someone else.",
+                            "Вы сидите за этим столом: игру, в которой вы играете, ведёт другой ведущий.")
         names = [roster[pid] for pid in body.roster]
         seat_players = list(body.roster)
     if names is not None and len(names) != body.players:

@@ -62,7 +62,8 @@ def _state(game_id: str, game: Game, access: GameAccess) -> dict[str, Any]:
     legal = [cmd for cmd in game.legal_commands() if access.allowed(cmd)]
     out: dict[str, Any] = {"id": game_id, "next_seq": len(game.log), "view": view(game, "host"),
                            "legal": [cmd.to_json() for cmd in legal], "next": None, "back": _back(game),
-                           "deal": None, "judge": access.may_judge, "rules": {"fouls": game.rules.fouls, "sanctions": game.rules.sanctions,
+                           "deal": None, "judge": access.may_judge,
+                           "rules": {"fouls": game.rules.fouls, "sanctions": game.rules.sanctions,
                                      "last_word_seconds": game.rules.last_word_seconds}}
     if any(isinstance(cmd, Advance) for cmd in legal):
         out["next"] = _next(game)

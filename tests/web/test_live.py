@@ -17,6 +17,7 @@ from starlette.websockets import WebSocketDisconnect
 from sportmafia.bots.random_play import random_command
 from sportmafia.engine import Game, feed_length, view, visible_events
 from sportmafia.engine import views as engine_views
+from sportmafia.rules import get_ruleset
 from sportmafia.store import Store
 from sportmafia.web import create_app, live
 from sportmafia.web.security import hash_password
@@ -312,7 +313,7 @@ def test_two_app_instances_share_moves_through_redis(
     app2 = create_app(second_store, secret_key="test-secret")
     host_user = api.store.create_user(api.club_id, "host2", hash_password(ADMIN_PASSWORD), "host")
     assert host_user.club_id == api.club_id
-    game_id = api.new_game()
+    game_id = api.store.create_game(api.club_id, get_ruleset("club"), 10, host_id=host_user.id)  # host2's game
     with TestClient(app1) as c1, TestClient(app2) as c2:
         hub1, hub2 = live.get_hub(app1), live.get_hub(app2)
         assert hub1.redis_url == hub2.redis_url == redis_url and hub1.origin != hub2.origin

@@ -16,6 +16,7 @@ from sportmafia.bots import play_random
 from sportmafia.engine import Game, replay, view
 from sportmafia.engine.record import command_for
 from sportmafia.rules import get_ruleset
+from sportmafia.web.access import JUDGE_COMMANDS
 from sportmafia.web.security import hash_password
 
 from .conftest import Api
@@ -32,15 +33,18 @@ def user(api: Api, app_client: tuple[TestClient, int], login: str, role: str, cl
     return other
 
 
-def play_to_the_end(api: Api, seed: int) -> tuple[str, Game]:
-    """A club game played by the random bot, every command posted through the API as the bot played it."""
+def play_to_the_end(api: Api, seed: int, judge: Api | None = None) -> tuple[str, Game]:
+    """A club game played by the random bot, every command posted through the API as the bot played it: by
+    ``api`` (the game's host), the judge's commands by ``judge`` when he is not the judge himself."""
     game_id = api.new_game()
     names = api.get(f"/api/games/{game_id}").json()["view"]["seats"]
     game = play_random(get_ruleset("club"), 10, seed, [s["name"] for s in names])
     seq = 0
     for n, ev in enumerate(game.log):
         if ev.action:
-            r = api.command(game_id, command_for(ev).to_json(), seq, f"c{n}")
+            cmd = command_for(ev)
+            by = judge if judge is not None and cmd.type in JUDGE_COMMANDS else api
+            r = by.command(game_id, cmd.to_json(), seq, f"c{n}")
             assert r.status_code == 200, r.text
             seq = r.json()["next_seq"]
     assert seq == len(game.log) and game.over
@@ -87,21 +91,21 @@ def test_the_sheet_lists_every_seat_and_the_winner(api: Api, finished: tuple[str
 
 @pytest.mark.clause("B.sheet")
 def test_no_sheet_before_the_end(api: Api, app_client: tuple[TestClient, int]) -> None:
-    game_id = api.new_game()
+    host = user(api, app_client, "host1", "host")
+    game_id = host.new_game()  # the game's host signs its sheet
     assert api.command(game_id, {"type": "deal"}, 0, "deal").status_code == 200
     error(api.get(f"/api/games/{game_id}/sheet"), 409, "not-over")  # the roles stay hidden
     error(api.get(f"/api/games/{game_id}/sheet.csv"), 409, "not-over")
-    host = user(api, app_client, "host1", "host")
     error(host.post(f"/api/games/{game_id}/sheet/sign"), 409, "not-over")
     assert api.get("/api/games").json()["games"][0]["signed_at"] is None
 
 
 @pytest.mark.clause("B.sheet")
-def test_signing_locks_the_game(api: Api, app_client: tuple[TestClient, int], finished: tuple[str, Game]) -> None:
-    game_id, game = finished
+def test_signing_locks_the_game(api: Api, app_client: tuple[TestClient, int]) -> None:
+    host = user(api, app_client, "host1", "host")
+    game_id, game = play_to_the_end(host, seed=7, judge=api)  # the game's host signs its sheet
     judge = user(api, app_client, "judge1", "judge")
     error(judge.post(f"/api/games/{game_id}/sheet/sign"), 403, "forbidden")
-    host = user(api, app_client, "host1", "host")
     r = host.post(f"/api/games/{game_id}/sheet/sign")
     assert r.status_code == 200, r.text
     signed = r.json()["signed"]
@@ -122,11 +126,11 @@ def test_signing_locks_the_game(api: Api, app_client: tuple[TestClient, int], fi
 
 
 @pytest.mark.clause("B.sheet")
-def test_corrections_by_the_judge(api: Api, app_client: tuple[TestClient, int], finished: tuple[str, Game]) -> None:
-    game_id, _game = finished
+def test_corrections_by_the_judge(api: Api, app_client: tuple[TestClient, int]) -> None:
+    host = user(api, app_client, "host1", "host")
+    game_id, _game = play_to_the_end(host, seed=7, judge=api)  # the game's host signs its sheet
     path = f"/api/games/{game_id}/sheet/corrections"
     judge = user(api, app_client, "judge1", "judge")
-    host = user(api, app_client, "host1", "host")
     before = sheet_of(api, game_id)
     new_winner = "black" if before["winner"] != "black" else "red"
     fix = {"reason": "the host marked the wrong team", "changes": [{"field": "winner", "new": new_winner}]}
@@ -253,7 +257,7 @@ def test_the_sheet_page(api: Api, app_client: tuple[TestClient, int]) -> None:
     page = judge.get(f"/games/{game_id}/sheet").text
     assert 'data-can-sign="no"' in page and 'data-can-correct="yes"' in page
     host = user(api, app_client, "host1", "host")
-    page = host.get(f"/games/{game_id}/sheet").text
+    page = host.get(f"/games/{host.new_game()}/sheet").text  # his own game
     assert 'data-can-sign="yes"' in page and 'data-can-correct="no"' in page
     assert api.get("/games/not-a-game/sheet").status_code == 404
     other = api.store.create_club("Другой клуб")

@@ -19,6 +19,7 @@ from sqlalchemy import (
     Date,
     DateTime,
     ForeignKey,
+    Index,
     Integer,
     MetaData,
     String,
@@ -81,6 +82,12 @@ class StoredGame(Base):
     signed_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
     """When the host signed the result sheet (B.sheet); a signed game takes no more commands."""
     signed_by: Mapped[int | None] = mapped_column(ForeignKey("users.id"), nullable=True)
+    host_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"), nullable=True)
+    """The game's host: the user who created it (a tournament game: its table's host); null for a game created
+    before hosts were recorded (docs/security.md, "Who hosts and who sits")."""
+    seat_players: Mapped[list[int | None] | None] = mapped_column(JSON, nullable=True)
+    """The club roster player at each seat (seat 1 first; null for a seat filled by a typed name), or null for
+    a game whose seats were all typed."""
 
 
 class SheetCorrection(Base):
@@ -143,7 +150,8 @@ class User(Base):
     layer hashes; the store never sees a password)."""
 
     __tablename__ = "users"
-    __table_args__ = (CheckConstraint("role IN ('admin', 'host', 'judge')", name="role"),)
+    __table_args__ = (CheckConstraint("role IN ('admin', 'host', 'judge')", name="role"),
+                      Index("uq_users_club_id_player_id", "club_id", "player_id", unique=True))
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
     club_id: Mapped[int] = mapped_column(ForeignKey("clubs.id"), index=True)
@@ -151,6 +159,9 @@ class User(Base):
     password_hash: Mapped[str] = mapped_column(String(255))
     role: Mapped[str] = mapped_column(String(16))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    player_id: Mapped[int | None] = mapped_column(ForeignKey("club_players.id"), nullable=True)
+    """The club roster player this account is (set by an admin): a game with him in its seats is not his to
+    host or judge."""
 
 
 # --- tournaments (docs/tournament.md, "Storage") -------------------------------------------------------

@@ -219,6 +219,8 @@ class UserRecord:
     password_hash: str
     role: str
     created_at: datetime
+    player_id: int | None = None
+    """The club roster player this account is (``users.player_id``), or None."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -245,12 +247,13 @@ def _variant(row: ClubVariant) -> VariantRecord:
     return VariantRecord(row.id, row.club_id, row.name, dict(row.options), _utc(row.created_at))
 
 
-_USER = select(User.id, User.club_id, User.login, User.password_hash, User.role, User.created_at) \
+_USER = select(User.id, User.club_id, User.login, User.password_hash, User.role, User.created_at, User.player_id) \
     .where(User.id == bindparam("user_id"))
 
 
 def _user(row: Any) -> UserRecord:
-    return UserRecord(row.id, row.club_id, row.login, row.password_hash, row.role, _utc(row.created_at))
+    return UserRecord(row.id, row.club_id, row.login, row.password_hash, row.role, _utc(row.created_at),
+                      row.player_id)
 
 
 def _status(game: Game) -> str:
@@ -347,6 +350,7 @@ class Store:
         self._writable: OrderedDict[str, Game] = OrderedDict()
         self._clubs: OrderedDict[str, int] = OrderedDict()
         self._users: OrderedDict[int, UserRecord] = OrderedDict()
+        self._facts: OrderedDict[str, Any] = OrderedDict()  # store.access.GameFacts of the games asked last
         # SQLite file: its checkpoints in a thread of their own, not in an append's commit (see Checkpointer)
         self.checkpointer = Checkpointer(engine) if sqlite_file(engine) else None
 
@@ -405,9 +409,13 @@ class Store:
             return club.id
 
     def create_game(self, club_id: int, ruleset: RuleSet | str, players: int,
-                    names: Sequence[str] | None = None, *, game_id: str | None = None) -> str:
+                    names: Sequence[str] | None = None, *, game_id: str | None = None, host_id: int | None = None,
+                    seat_players: Sequence[int | None] | None = None) -> str:
         """A new game at the deal; returns its id (a new UUID unless ``game_id`` is given). The rule set is
-        stored whole, so later changes to a club's variant do not change a game already created."""
+        stored whole, so later changes to a club's variant do not change a game already created. ``host_id``:
+        the user who hosts it; ``seat_players``: the club roster player at each seat (None for a typed name)."""
+        if seat_players is not None and len(seat_players) != players:
+            raise ValueError(f"{len(seat_players)} roster players for {players} seats")
         rules = get_ruleset(ruleset) if isinstance(ruleset, str) else ruleset
         game = Game(rules, players, names)  # checks the table size and the names
         new_id = game_id or str(uuid.uuid4())
@@ -418,7 +426,8 @@ class Store:
             s.add(StoredGame(
                 id=new_id, club_id=club_id, ruleset=rules.name, ruleset_options=rules.options(), players=players,
                 names=list(game.names), status=_status(game), winner=None, result=None, next_seq=0,
-                created_at=now, updated_at=now,
+                created_at=now, updated_at=now, host_id=host_id,
+                seat_players=None if seat_players is None else list(seat_players),
             ))
         return new_id
 
@@ -483,8 +492,8 @@ class Store:
 
     def get_user(self, user_id: int) -> UserRecord | None:
         """The user with this id, or None. Asked on every request that needs a login; a user's row never
-        changes once created (the store has no way to change or remove one), so the users asked about last
-        are kept (see :meth:`known_user`)."""
+        changes once created but for its roster player, which ``store.access.link_player`` changes in the rows
+        kept here too, so the users asked about last are kept (see :meth:`known_user`)."""
         known = self.known_user(user_id)
         if known is not None:
             return known

@@ -622,7 +622,7 @@ class TournamentService:
             seats = [ids[i] for i in g.seats]
             names = [by_id[pid].nickname for pid in seats]
             try:
-                game_id = self.store.create_game(t.club_id, rules, len(seats), names)
+                game_id = self.store.create_game(t.club_id, rules, len(seats), names, host_id=host)
             except (RuleSetError, ValueError) as exc:
                 raise _bad("bad-round", f"Table {g.table + 1}: the game cannot be created: {exc}.",
                            f"Стол {g.table + 1}: игру нельзя создать: {exc}.") from None

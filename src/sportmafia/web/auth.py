@@ -5,12 +5,13 @@ from __future__ import annotations
 import secrets
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, Request
+from fastapi import APIRouter, Depends, Path, Request
 from starlette.concurrency import run_in_threadpool
 
 from ..store import LoginTaken, Store, UserRecord
+from ..store.access import PlayerNotFound, PlayerTaken, UserNotFound, link_player
 from .errors import ApiError, forbidden, not_logged_in
-from .schemas import LoginIn, NewUserIn
+from .schemas import LoginIn, NewUserIn, UserPlayerIn
 from .security import LoginLimiter, hash_password, verify_password
 
 router = APIRouter(prefix="/api", tags=["accounts"])
@@ -39,7 +40,9 @@ UserDep = Annotated[UserRecord, Depends(current_user)]
 
 
 def _user_json(user: UserRecord) -> dict[str, Any]:
-    return {"id": user.id, "login": user.login, "role": user.role, "club_id": user.club_id}
+    """A user as every route shows him: ``player_id`` is the club roster player his account is (or null)."""
+    return {"id": user.id, "login": user.login, "role": user.role, "club_id": user.club_id,
+            "player_id": user.player_id}
 
 
 def _me(request: Request, user: UserRecord) -> dict[str, Any]:
@@ -93,3 +96,22 @@ def create_user(body: NewUserIn, user: UserDep, store: StoreDep) -> dict[str, An
 @router.get("/players", summary="Your club's roster: the names a game's seats can be filled from")
 def players(user: UserDep, store: StoreDep) -> dict[str, Any]:
     return {"players": [{"id": p.id, "name": p.name} for p in store.club_players(user.club_id)]}
+
+
+@router.put("/users/{user_id}/player", summary="Link an account of your club to a roster player, or unlink it (admins)")
+def link_user_player(user_id: Annotated[int, Path(ge=1, le=2**31 - 1, description="The user's id.")],
+                     body: UserPlayerIn, user: UserDep, store: StoreDep) -> dict[str, Any]:
+    if user.role != "admin":
+        raise forbidden("Only an admin links accounts to roster players.",
+                        "Связывать учётные записи с игроками состава может только администратор.")
+    try:
+        linked = link_player(store, user.club_id, user_id, body.player_id)
+    except UserNotFound:
+        raise ApiError(404, "not-found", "Your club has no such user.", "В клубе нет такого пользователя.") from None
+    except PlayerNotFound:
+        raise ApiError(422, "bad-player", f"Not on your club's roster: {body.player_id}.",
+                       f"Нет в составе клуба: {body.player_id}.") from None
+    except PlayerTaken:
+        raise ApiError(409, "player-taken", "Another account of the club is this roster player already.",
+                       "Другая учётная запись клуба уже связана с этим игроком состава.") from None
+    return _user_json(linked)

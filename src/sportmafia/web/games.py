@@ -1,5 +1,6 @@
 """Games: create, list, read (the host's view and the legal commands), append commands, read the log and
-the record. A user sees and changes only his own club's games; any other game is "not found"."""
+the record. Who may open a game and act in it is ``access.game_access`` (the game's host, or a judge or admin
+who does not play in it); anyone else is told "not found", as for another club's game."""
 
 from __future__ import annotations
 
@@ -25,6 +26,8 @@ from ..engine.describe import STEP_NAMES, step_banner, t
 from ..engine.game import NIGHT_STEPS
 from ..rules import RuleSet, RuleSetError, get_ruleset
 from ..store import GameNotFound, GameSummary, StaleSequence, Store, UserRecord
+from ..store.access import club_game_facts
+from .access import GameAccess, decide_on, game_access
 from .auth import StoreDep, UserDep
 from .errors import ApiError, game_not_found
 from .live import Hub, HubDep, run_reader, run_writer
@@ -37,13 +40,12 @@ _system_random = random.SystemRandom()
 
 
 def _own(store: Store, user: UserRecord, game_id: str) -> GameSummary:
+    """The game's summary, for one who may open it (``access.game_access``), else "not found"."""
+    game_access(store, user, game_id)
     try:
-        summary = store.game(game_id)
+        return store.game(game_id)
     except GameNotFound:
         raise game_not_found() from None
-    if summary.club_id != user.club_id:
-        raise game_not_found()
-    return summary
 
 
 def _summary_json(s: GameSummary) -> dict[str, Any]:
@@ -53,13 +55,15 @@ def _summary_json(s: GameSummary) -> dict[str, Any]:
             "signed_at": s.signed_at.isoformat() if s.signed_at else None, "signed_by": s.signed_by}
 
 
-def _state(game_id: str, game: Game) -> dict[str, Any]:
-    """The console's state: the host's view, the legal commands, what "Next" leads to and what "Undo" undoes
-    (and the decks, while the cards are not dealt)."""
-    legal = game.legal_commands()
+def _state(game_id: str, game: Game, access: GameAccess) -> dict[str, Any]:
+    """The console's state: the host's view, the legal commands (those his right allows: a host without the
+    judge's right is not offered the judge's), what "Next" leads to and what "Undo" undoes (and the decks,
+    while the cards are not dealt)."""
+    legal = [cmd for cmd in game.legal_commands() if access.allowed(cmd)]
     out: dict[str, Any] = {"id": game_id, "next_seq": len(game.log), "view": view(game, "host"),
                            "legal": [cmd.to_json() for cmd in legal], "next": None, "back": _back(game),
-                           "deal": None, "rules": {"fouls": game.rules.fouls, "sanctions": game.rules.sanctions,
+                           "deal": None, "judge": access.may_judge,
+                           "rules": {"fouls": game.rules.fouls, "sanctions": game.rules.sanctions,
                                      "last_word_seconds": game.rules.last_word_seconds}}
     if any(isinstance(cmd, Advance) for cmd in legal):
         out["next"] = _next(game)
@@ -182,6 +186,7 @@ def _create_game(body: NewGameIn, user: UserRecord, store: Store) -> dict[str, A
             raise _bad_game(f"These rule set options are not valid: {exc}.",
                             f"Эти параметры правил неверны: {exc}.") from None
     names: list[str] | None = list(body.names) if body.names is not None else None
+    seat_players: list[int | None] | None = None
     if body.roster is not None:
         roster = {p.id: p.name for p in store.club_players(user.club_id)}
         missing = [pid for pid in body.roster if pid not in roster]
@@ -189,11 +194,16 @@ def _create_game(body: NewGameIn, user: UserRecord, store: Store) -> dict[str, A
             raise _bad_game(f"Not on your club's roster: {missing}.", f"Нет в составе клуба: {missing}.")
         if len(set(body.roster)) != len(body.roster):
             raise _bad_game("A roster player sits at one seat only.", "Игрок состава занимает одно место.")
+        if user.player_id is not None and user.player_id in body.roster:
+            raise _bad_game("You are seated at this table: a game you play in is hosted by someone else.",
+                            "Вы сидите за этим столом: игру, в которой вы играете, ведёт другой ведущий.")
         names = [roster[pid] for pid in body.roster]
+        seat_players = list(body.roster)
     if names is not None and len(names) != body.players:
         raise _bad_game(f"{len(names)} names for {body.players} seats.", f"{len(names)} имён на {body.players} мест.")
     try:
-        game_id = store.create_game(user.club_id, rules, body.players, names)
+        game_id = store.create_game(user.club_id, rules, body.players, names, host_id=user.id,
+                                    seat_players=seat_players)
     except ValueError as exc:
         raise _bad_game(f"The game cannot be created: {exc}.", f"Игру нельзя создать: {exc}.") from None
     return {"id": game_id, "next_seq": 0}
@@ -213,7 +223,8 @@ def list_games(user: UserDep, store: StoreDep,
                status: Annotated[Literal["dealing", "playing", "over", "signed"] | None,
                                  Query(description="dealing, playing, over (not signed) or signed.")] = None,
                ) -> dict[str, Any]:
-    games = store.list_games(user.club_id)
+    facts = club_game_facts(store, user.club_id)  # only the games he may open (web.access)
+    games = [g for g in store.list_games(user.club_id) if g.id in facts and decide_on(store, user, facts[g.id])]
     if player:
         needle = player.casefold()
         games = [g for g in games if any(needle in name.casefold() for name in g.names)]
@@ -230,9 +241,9 @@ def list_games(user: UserDep, store: StoreDep,
 
 @router.get("/{game_id}", summary="A game now: the host's view, the next seq and the legal commands")
 def get_game(game_id: GameId, user: UserDep, store: StoreDep) -> JSONResponse:
-    _own(store, user, game_id)
+    access = game_access(store, user, game_id)
     # rendered here, in the worker thread: FastAPI's encoder would walk this large dict on the event loop
-    return JSONResponse(_loaded_state(store, game_id))
+    return JSONResponse(_loaded_state(store, game_id, access))
 
 
 @router.post("/{game_id}/commands", summary="Append one command (expected seq, client command id; see docs/api.md)")
@@ -241,31 +252,30 @@ async def post_command(game_id: GameId, body: CommandIn, request: Request, user:
                            "Also the game's state after the command, as GET /api/games/{id} gives it (the "
                            "console asks for it: one request per action, not two)."))] = False,
                        ) -> JSONResponse:
-    answer: dict[str, Any] = await run_writer(request.app, _post_command, game_id, body, user, store, hub, state)
+    answer: dict[str, Any]
+    access: GameAccess
+    answer, access = await run_writer(request.app, _post_command, game_id, body, user, store, hub, state)
     if state and "state" not in answer:  # a replayed command: the game read as it is now
-        answer["state"] = await run_reader(_loaded_state, store, game_id)
+        answer["state"] = await run_reader(_loaded_state, store, game_id, access)
     return JSONResponse(answer)
 
 
-def _loaded_state(store: Store, game_id: str) -> dict[str, Any]:
-    return _state(game_id, store.load(game_id))
+def _loaded_state(store: Store, game_id: str, access: GameAccess) -> dict[str, Any]:
+    return _state(game_id, store.load(game_id), access)
 
 
 def _post_command(game_id: str, body: CommandIn, user: UserRecord, store: Store, hub: Hub,
-                  state: bool = False) -> dict[str, Any]:
-    try:
-        if store.game_club(game_id) != user.club_id:
-            raise game_not_found()
-    except GameNotFound:
-        raise game_not_found() from None
+                  state: bool = False) -> tuple[dict[str, Any], GameAccess]:
+    access = game_access(store, user, game_id)  # the game's facts are kept in memory: no database read
     try:
         command = command_from_json(body.command.model_dump())
     except ValueError as exc:
         raise ApiError(422, "bad-command", f"Not a valid command: {exc}.", f"Неверная команда: {exc}.") from None
+    access.check_command(command)
     try:
         # the state asked for is made of the append's own fold of the game (no second read and fold)
         result = store.append(game_id, command, expected_seq=body.expected_seq, command_id=body.command_id,
-                              rng=_system_random, after=(lambda game: _state(game_id, game)) if state else None)
+                              rng=_system_random, after=(lambda game: _state(game_id, game, access)) if state else None)
     except StaleSequence:
         game = store.load(game_id)
         raise ApiError(409, "stale", "The game has moved on: here is its state now; decide again.",
@@ -277,7 +287,7 @@ def _post_command(game_id: str, body: CommandIn, user: UserRecord, store: Store,
               "next_seq": result.next_seq, "head_seq": result.head_seq, "replayed": result.replayed}
     if result.after is not None:
         answer["state"] = result.after
-    return answer
+    return answer, access
 
 
 @router.get("/{game_id}/events", summary="The log from seq `since` on, as the host sees it")

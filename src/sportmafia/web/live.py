@@ -41,6 +41,7 @@ from starlette.concurrency import run_in_threadpool
 
 from ..engine import Game, Views, feed_length, visible_events
 from ..store import GameNotFound, Store
+from .access import decide
 
 log = logging.getLogger("sportmafia.live")
 
@@ -755,11 +756,14 @@ async def game_socket(websocket: WebSocket, game_id: str) -> None:
                       "view is host or table; since is a seq (a whole number from 0).",
                       "view — host или table; since — номер события (целое число от 0).")
         return
-    try:
-        summary = await run_in_threadpool(store.game, game_id)
-    except GameNotFound:
-        summary = None
-    if summary is None or summary.club_id != user.club_id:
+    summary = None
+    # who may open it: the game's host, or a judge or admin who does not play in it (web.access)
+    if await run_in_threadpool(decide, store, user, game_id) is not None:
+        try:
+            summary = await run_in_threadpool(store.game, game_id)
+        except GameNotFound:
+            summary = None
+    if summary is None:
         await _refuse(websocket, CLOSE_NOT_FOUND, "not-found", "No such game.", "Такой игры нет.")
         return
     since = int(since_text)

@@ -46,6 +46,7 @@ from ..engine import Event, Game, RuleViolation, Views, command_from_json, view
 from ..engine.describe import HOW_NAMES, RESULT_NAMES, ROLE_NAMES, STEP_NAMES, TEAM_NAMES, t
 from ..store import GameLocked, GameNotFound, StaleSequence, Store, UserRecord
 from ..store import online as db
+from .access import game_access
 from .auth import StoreDep, UserDep
 from .errors import RULE_VIOLATION_STATUS, ApiError, forbidden, game_not_found
 from .i18n import request_lang
@@ -184,12 +185,7 @@ def seat_auth(request: Request) -> db.SeatAuth:
 
 
 def _own(store: Store, user: UserRecord, game_id: str) -> None:
-    try:
-        summary = store.game(game_id)
-    except GameNotFound:
-        raise game_not_found() from None
-    if summary.club_id != user.club_id:
-        raise game_not_found()
+    game_access(store, user, game_id)  # the game's host, or a judge or admin not playing in it; else 404
 
 
 def _need_role(user: UserRecord, roles: tuple[str, ...], en: str, ru: str) -> None:

@@ -15,6 +15,7 @@ from jinja2 import Environment, FileSystemLoader, select_autoescape
 from ..engine import FOUL_REASONS, REMOVAL_REASONS
 from ..engine.describe import HOW_NAMES, REASON_NAMES, RESULT_NAMES, ROLE_NAMES, STEP_NAMES, TEAM_NAMES, t
 from ..store import GameNotFound, GameSummary, Store, UserRecord
+from .access import decide
 from .i18n import LANG_COOKIE, LANGS, request_lang, translations
 
 HERE = Path(__file__).parent
@@ -78,17 +79,20 @@ def _labels(lang: str) -> dict[str, Any]:
 
 
 def club_game(request: Request, game_id: str) -> tuple[UserRecord, GameSummary] | Response:
-    """The logged-in user and his club's game ``game_id``, or the page to answer instead: the login page for
-    a visitor, "not found" for a game that is not there or not his club's."""
+    """The logged-in user and the game ``game_id`` he may open (``access.decide``: its host, or a judge or
+    admin who does not play in it), or the page to answer instead: the login page for a visitor, "not found"
+    for a game that is not there or not his to open."""
     user = _user(request)
     if user is None:
         return _to_login(request)
     store: Store = request.app.state.store
-    try:
-        summary = store.game(game_id)
-    except GameNotFound:
-        summary = None
-    if summary is None or summary.club_id != user.club_id:
+    summary = None
+    if decide(store, user, game_id) is not None:
+        try:
+            summary = store.game(game_id)
+        except GameNotFound:
+            summary = None
+    if summary is None:
         return _render(request, "missing.html", status=404, user=user)
     return user, summary
 

@@ -30,6 +30,12 @@ class NewUserIn(_Body):
     role: Literal["admin", "host", "judge"]
 
 
+class UserPlayerIn(_Body):
+    """The club roster player an account is (null: none)."""
+
+    player_id: int | None = Field(ge=1, le=2**31 - 1)
+
+
 class NewGameIn(_Body):
     """A new game at the deal. ``options`` change the rule set options (``docs/rules/options.md``) of the
     preset, or of the club's saved ``variant`` when one is named;

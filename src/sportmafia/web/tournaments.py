@@ -34,6 +34,7 @@ from ..tournament.service import (
     tournament_json,
 )
 from ..tournament.standings import Row
+from .access import game_access, require_judge
 from .auth import StoreDep, UserDep
 from .errors import ApiError
 
@@ -426,12 +427,14 @@ def get_inbox(tournament_id: TournamentId, user: UserDep, store: StoreDep) -> di
 @api.get("/{tournament_id}/games/{game_id}/sheet", summary="A game's sheet with participants and corrections")
 def get_sheet(tournament_id: TournamentId, game_id: GameId, user: UserDep, store: StoreDep) -> dict[str, Any]:
     c = _Ctx(store, user, tournament_id)
+    game_access(store, user, game_id)  # not for one who plays in it, nor for another table's host
     return sheet_json(_run(c.svc.sheet, c.t, game_id), c.names())
 
 
 @api.post("/{tournament_id}/games/{game_id}/accept", summary="Accept a signed sheet (once; judge)")
 def accept_sheet(tournament_id: TournamentId, game_id: GameId, user: UserDep, store: StoreDep) -> dict[str, Any]:
     c = _Ctx(store, user, tournament_id)
+    require_judge(game_access(store, user, game_id), "B.sheet")  # a judge who does not play in it
     return sheet_json(_run(c.svc.accept, user, c.t, game_id), c.names())
 
 
@@ -440,6 +443,7 @@ def accept_sheet(tournament_id: TournamentId, game_id: GameId, user: UserDep, st
 def correct_sheet(tournament_id: TournamentId, game_id: GameId, body: CorrectionIn, user: UserDep,
                   store: StoreDep) -> dict[str, Any]:
     c = _Ctx(store, user, tournament_id)
+    require_judge(game_access(store, user, game_id), "B.sheet")  # a judge who does not play in it
     sheet = _run(c.svc.correct, user, c.t, game_id, body.reason,
                  [ch.model_dump() for ch in body.changes])
     return sheet_json(sheet, c.names())

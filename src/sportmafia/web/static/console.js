@@ -573,7 +573,8 @@
         choices.appendChild(chip("T " + T.technical, () => { mode.technical = !mode.technical; render(); }, !!mode.technical));
       }
       if (mode.kind === "remove" && has("sanction")) {
-        for (const scope of ["game", "round", "tournament", "ban"]) {
+        // a removal beyond the game is the judge's (T.judge): offered to one with the judge's right only
+        for (const scope of S.judge ? ["game", "round", "tournament", "ban"] : ["game"]) {
           choices.appendChild(chip(T.scopes[scope], () => { mode.scope = scope; render(); }, (mode.scope || "game") === scope, "scope"));
         }
       }

@@ -165,6 +165,10 @@ class LoginThrottle:
                     del self._pairs[(ticket.address, ticket.account)]
 
 
+_DUMMIES: dict[tuple[int, ...], str] = {}
+_DUMMIES_LOCK = threading.Lock()
+
+
 class CheckerBusy(Exception):
     """Every password-check thread is busy and the queue is full."""
 
@@ -181,16 +185,25 @@ class PasswordChecker:
         self._pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="sportmafia-argon2")
         self._pending = 0
         self._lock = threading.Lock()
-        self._dummy = self.hasher.hash(secrets.token_urlsafe(16))
-        """Checked against when a login does not exist, so that an unknown login costs what a wrong password does."""
 
     def hash(self, password: str) -> str:
         return self.hasher.hash(password)
 
+    def _dummy(self) -> str:
+        """A hash with the hasher's parameters, checked against when a login does not exist (so that an unknown
+        login costs what a wrong password does); made once per process and parameters, when first needed."""
+        h = self.hasher
+        params = (h.time_cost, h.memory_cost, h.parallelism, h.hash_len, h.salt_len, h.type.value)
+        with _DUMMIES_LOCK:
+            dummy = _DUMMIES.get(params)
+            if dummy is None:
+                dummy = _DUMMIES[params] = h.hash(secrets.token_urlsafe(16))
+        return dummy
+
     def verify(self, password_hash: str | None, password: str) -> bool:
         """Whether ``password`` matches; with no hash (no such user) it still spends the time of one check."""
         try:
-            return self.hasher.verify(password_hash or self._dummy, password) and password_hash is not None
+            return self.hasher.verify(password_hash or self._dummy(), password) and password_hash is not None
         except (VerificationError, InvalidHashError):
             return False
 

@@ -162,6 +162,25 @@ class User(Base):
     player_id: Mapped[int | None] = mapped_column(ForeignKey("club_players.id"), nullable=True)
     """The club roster player this account is (set by an admin): a game with him in its seats is not his to
     host or judge."""
+    disabled_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    """When an admin disabled the account (it cannot log in, its sessions are revoked); None while enabled."""
+
+
+class LoginSession(Base):
+    """A logged-in browser. The cookie carries a random secret; only its keyed hash (``key``) is stored, so a
+    copy of the database opens no session. A session ends when revoked (logout, a password change, the user
+    disabled) or when it has not been used for its lifetime (``expires_at`` moves on as it is used)."""
+
+    __tablename__ = "sessions"
+
+    key: Mapped[str] = mapped_column(String(64), primary_key=True)
+    """HMAC-SHA256 (hex) of the cookie's secret."""
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
+    csrf: Mapped[str] = mapped_column(String(64))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    last_seen: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    expires_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), index=True)
+    revoked_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
 
 
 # --- tournaments (docs/tournament.md, "Storage") -------------------------------------------------------

@@ -221,6 +221,8 @@ class UserRecord:
     created_at: datetime
     player_id: int | None = None
     """The club roster player this account is (``users.player_id``), or None."""
+    disabled_at: datetime | None = None
+    """When an admin disabled the account (store/accounts.py); None while it is enabled."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -247,13 +249,14 @@ def _variant(row: ClubVariant) -> VariantRecord:
     return VariantRecord(row.id, row.club_id, row.name, dict(row.options), _utc(row.created_at))
 
 
-_USER = select(User.id, User.club_id, User.login, User.password_hash, User.role, User.created_at, User.player_id) \
+_USER = select(User.id, User.club_id, User.login, User.password_hash, User.role, User.created_at, User.player_id,
+               User.disabled_at) \
     .where(User.id == bindparam("user_id"))
 
 
 def _user(row: Any) -> UserRecord:
     return UserRecord(row.id, row.club_id, row.login, row.password_hash, row.role, _utc(row.created_at),
-                      row.player_id)
+                      row.player_id, None if row.disabled_at is None else _utc(row.disabled_at))
 
 
 def _status(game: Game) -> str:
@@ -491,9 +494,10 @@ class Store:
             return None if row is None else _user(row)
 
     def get_user(self, user_id: int) -> UserRecord | None:
-        """The user with this id, or None. Asked on every request that needs a login; a user's row never
-        changes once created but for its roster player, which ``store.access.link_player`` changes in the rows
-        kept here too, so the users asked about last are kept (see :meth:`known_user`)."""
+        """The user with this id, or None. Asked on every request that needs a login, so the users asked about
+        last are kept (see :meth:`known_user`); a change of a user's row (store/accounts.py, and the roster player
+        linked by ``store.access.link_player``) forgets it or changes it here too (:meth:`forget_user`). Whether a
+        request is logged in is decided by its session (docs/api.md)."""
         known = self.known_user(user_id)
         if known is not None:
             return known
@@ -507,6 +511,11 @@ class Store:
             while len(self._users) > PARSED_GAMES:
                 self._users.popitem(last=False)
         return user
+
+    def forget_user(self, user_id: int) -> None:
+        """Drop the kept copy of a user's row (after changing it)."""
+        with self._parsed_lock:
+            self._users.pop(user_id, None)
 
     def known_user(self, user_id: int) -> UserRecord | None:
         """The user with this id if :meth:`get_user` has read it before (no database read), else None."""

@@ -7,31 +7,48 @@ from contextlib import asynccontextmanager
 
 from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
-from starlette.middleware.sessions import SessionMiddleware
 
 from .. import __version__
 from ..store import Store, open_store
-from . import auth, games, history, live, online, pages, sheets, table, tournament_pages, tournaments
+from . import (
+    account_pages,
+    auth,
+    games,
+    history,
+    live,
+    online,
+    pages,
+    sheets,
+    table,
+    tournament_pages,
+    tournaments,
+    users,
+)
 from .errors import install_error_handlers
-from .security import MAX_BODY, BodyLimitMiddleware, CsrfMiddleware, LoginLimiter, load_secret_key
+from .security import MAX_BODY, BodyLimitMiddleware, CsrfMiddleware, load_secret_key
+from .sessions import SESSION_COOKIE, SESSION_MAX_AGE, SessionMiddleware, Sessions
+from .throttle import LoginThrottle, PasswordChecker
 
-SESSION_COOKIE = "sportmafia_session"
-SESSION_MAX_AGE = 14 * 24 * 3600
+__all__ = ["SESSION_COOKIE", "SESSION_MAX_AGE", "create_app"]
 
 
 def create_app(store: Store | None = None, *, secret_key: str | None = None, https_only: bool = False,
-               login_limiter: LoginLimiter | None = None) -> FastAPI:
-    """The app on ``store`` (default: ``open_store(migrate=True)``, closed when the app stops). The session
-    cookie is signed with ``secret_key``, else ``$SPORTMAFIA_SECRET_KEY``, else a key generated once and
-    kept in ``$SPORTMAFIA_DATA/secret_key`` (mode 0600). ``https_only`` marks the cookie Secure."""
+               login_throttle: LoginThrottle | None = None, passwords: PasswordChecker | None = None) -> FastAPI:
+    """The app on ``store`` (default: ``open_store(migrate=True)``, closed when the app stops). Sessions are
+    rows of the store under a hash keyed with ``secret_key``, else ``$SPORTMAFIA_SECRET_KEY``, else a key
+    generated once and kept in ``$SPORTMAFIA_DATA/secret_key`` (mode 0600). ``https_only`` marks the cookie
+    Secure. ``login_throttle`` and ``passwords`` (the argon2 checker: argon2-cffi's defaults, 2 threads) are
+    made with their defaults unless given (tests give a cheaper hasher)."""
     owned = store is None
     the_store = store if store is not None else open_store(migrate=True)
+    checker = passwords or PasswordChecker()
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         await live.start(_app)
         yield
         await live.stop(_app)
+        checker.close()
         if owned:
             the_store.close()
 
@@ -40,7 +57,10 @@ def create_app(store: Store | None = None, *, secret_key: str | None = None, htt
                   description="The JSON API of the host console: accounts and live games saved as they go. "
                               "See docs/api.md.")
     app.state.store = the_store
-    app.state.login_limiter = login_limiter or LoginLimiter()
+    app.state.login_throttle = login_throttle or LoginThrottle()
+    app.state.passwords = checker
+    sessions = Sessions(the_store, secret_key or load_secret_key(), https_only=https_only)
+    app.state.sessions = sessions
     install_error_handlers(app)
     # a request is matched against the routes in this order: the ones every move takes come first (no two
     # routers' paths overlap, so the order changes only how soon a path is found)
@@ -49,16 +69,17 @@ def create_app(store: Store | None = None, *, secret_key: str | None = None, htt
     app.include_router(live.router)
     sheets.install(app)  # the result sheets' routes, and 409 'locked' for a signed game's commands
     app.include_router(auth.router)
+    app.include_router(users.router)
     app.include_router(tournaments.router)
     app.include_router(history.router)
     app.include_router(pages.router)
     app.include_router(table.router)
     app.include_router(tournament_pages.router)
+    app.include_router(account_pages.router)
     app.mount("/static", StaticFiles(directory=pages.STATIC), name="static")
     # added last = outermost: body limit, then the session, then CSRF (which reads the session)
     app.add_middleware(CsrfMiddleware)
-    app.add_middleware(SessionMiddleware, secret_key=secret_key or load_secret_key(), session_cookie=SESSION_COOKIE,
-                       max_age=SESSION_MAX_AGE, same_site="lax", https_only=https_only)
+    app.add_middleware(SessionMiddleware, sessions=sessions)
     app.add_middleware(BodyLimitMiddleware, limit=MAX_BODY)
     app.add_middleware(online.SocketShortcut)  # outermost: players' and spectators' sockets skip the rest
     return app

@@ -1,18 +1,20 @@
-"""Accounts: login, logout, who am I, and new users (admins only)."""
+"""Accounts: login, logout, who am I, and new users (admins only). Sessions are kept on the server
+(``sessions.py``); password checks run in the app's :class:`~.throttle.PasswordChecker`, after the
+:class:`~.throttle.LoginThrottle` has counted the attempt."""
 
 from __future__ import annotations
 
-import secrets
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, Path, Request
+from fastapi import APIRouter, Depends, Path, Request, Response
 from starlette.concurrency import run_in_threadpool
 
 from ..store import LoginTaken, Store, UserRecord
 from ..store.access import PlayerNotFound, PlayerTaken, UserNotFound, link_player
 from .errors import ApiError, forbidden, not_logged_in
 from .schemas import LoginIn, NewUserIn, UserPlayerIn
-from .security import LoginLimiter, hash_password, verify_password
+from .sessions import Sessions, safe_next, session_of
+from .throttle import CheckerBusy, LoginThrottle, PasswordChecker, Ticket
 
 router = APIRouter(prefix="/api", tags=["accounts"])
 
@@ -25,12 +27,11 @@ async def get_store(request: Request) -> Store:
 
 async def current_user(request: Request, store: Annotated[Store, Depends(get_store)]) -> UserRecord:
     """The logged-in user (401 otherwise); read in a worker thread only the first time."""
-    uid = request.session.get("uid")
+    uid = session_of(request).get("uid")
     if not isinstance(uid, int):
         raise not_logged_in()
     user = store.known_user(uid) or await run_in_threadpool(store.get_user, uid)
-    if user is None:
-        request.session.clear()
+    if user is None or user.disabled_at is not None:
         raise not_logged_in()
     return user
 
@@ -40,40 +41,83 @@ UserDep = Annotated[UserRecord, Depends(current_user)]
 
 
 def _user_json(user: UserRecord) -> dict[str, Any]:
-    """A user as every route shows him: ``player_id`` is the club roster player his account is (or null)."""
+    """The one place a user's JSON is built: ``player_id`` is the club roster player his account is (or null)."""
     return {"id": user.id, "login": user.login, "role": user.role, "club_id": user.club_id,
-            "player_id": user.player_id}
+            "player_id": user.player_id, "disabled": user.disabled_at is not None}
 
 
 def _me(request: Request, user: UserRecord) -> dict[str, Any]:
-    return {"user": _user_json(user), "csrf_token": request.session.get("csrf")}
+    return {"user": _user_json(user), "csrf_token": session_of(request).get("csrf")}
 
 
-@router.post("/login", summary="Log in: sets the session cookie, returns the user and the CSRF token")
-def login(body: LoginIn, request: Request, store: StoreDep) -> dict[str, Any]:
-    limiter: LoginLimiter = request.app.state.login_limiter
-    address = request.client.host if request.client else "unknown"
-    keys = (f"login:{body.login.casefold()}", f"addr:{address}")
-    wait = limiter.retry_after(*keys)
-    if wait is not None:
-        seconds = max(1, int(wait + 0.999))
-        raise ApiError(429, "too-many-attempts", f"Too many failed logins; try again in {seconds} s.",
-                       f"Слишком много неудачных входов; попробуйте через {seconds} с.",
-                       headers={"Retry-After": str(seconds)})
-    user = store.find_user(body.login)
-    if not verify_password(user.password_hash if user else None, body.password) or user is None:
-        limiter.failed(*keys)
-        raise ApiError(401, "bad-login", "Wrong login or password.", "Неверный логин или пароль.")
-    limiter.succeeded(keys[0])
-    request.session.clear()
-    request.session["uid"] = user.id
-    request.session["csrf"] = secrets.token_urlsafe(32)
-    return _me(request, user)
+def client_address(request: Request) -> str:
+    return request.client.host if request.client else "unknown"
 
 
-@router.post("/logout", summary="Log out: forget the session")
-def logout(request: Request) -> dict[str, Any]:
-    request.session.clear()
+def too_many(seconds_left: float) -> ApiError:
+    seconds = max(1, int(seconds_left + 0.999))
+    return ApiError(429, "too-many-attempts", f"Too many failed logins; try again in {seconds} s.",
+                    f"Слишком много неудачных входов; попробуйте через {seconds} с.",
+                    headers={"Retry-After": str(seconds)})
+
+
+def checker_busy() -> ApiError:
+    return ApiError(503, "busy", "The server is checking too many passwords at once; try again in a second.",
+                    "Сервер проверяет слишком много паролей сразу; попробуйте через секунду.",
+                    headers={"Retry-After": "1"})
+
+
+def bad_login() -> ApiError:
+    return ApiError(401, "bad-login", "Wrong login or password.", "Неверный логин или пароль.")
+
+
+async def checked(request: Request, account: str, work: Any, *args: object) -> tuple[Ticket, Any]:
+    """Count an attempt on ``account`` from the request's address, then run ``work(*args)`` (which checks the
+    password) in the password checker. 429 when the throttle holds the attempt back, 503 when the checker is
+    full (the attempt is then not counted)."""
+    throttle: LoginThrottle = request.app.state.login_throttle
+    checker: PasswordChecker = request.app.state.passwords
+    ticket = throttle.admit(client_address(request), account)
+    if not isinstance(ticket, Ticket):
+        raise too_many(ticket)
+    try:
+        return ticket, await checker.run(work, *args)
+    except CheckerBusy:
+        throttle.cancel(ticket)
+        raise checker_busy() from None
+
+
+def _check_login(checker: PasswordChecker, store: Store, login: str, password: str) -> UserRecord | None:
+    user = store.find_user(login)
+    ok = checker.verify(user.password_hash if user else None, password)
+    return user if ok else None
+
+
+@router.post("/login", summary="Log in: sets the session cookie; returns the user, the CSRF token and `next`")
+async def login(body: LoginIn, request: Request, response: Response, store: StoreDep) -> dict[str, Any]:
+    checker: PasswordChecker = request.app.state.passwords
+    ticket, user = await checked(request, body.login, _check_login, checker, store, body.login, body.password)
+    if user is None:
+        request.app.state.login_throttle.failed(ticket)
+        raise bad_login()
+    request.app.state.login_throttle.succeeded(ticket)
+    if user.disabled_at is not None:
+        raise ApiError(403, "account-disabled", "This account is disabled; ask the club's admin.",
+                       "Эта учётная запись отключена; обратитесь к администратору клуба.")
+    sessions: Sessions = request.app.state.sessions
+    old = session_of(request).get("key")
+    secret, record = await run_in_threadpool(sessions.start, user.id, old if isinstance(old, str) else None)
+    response.headers.append("set-cookie", sessions.cookie_header(secret))
+    return {"user": _user_json(user), "csrf_token": record.csrf, "next": safe_next(body.next)}
+
+
+@router.post("/logout", summary="Log out: the session is revoked on the server")
+async def logout(request: Request, response: Response) -> dict[str, Any]:
+    key = session_of(request).get("key")
+    sessions: Sessions = request.app.state.sessions
+    if isinstance(key, str):
+        await run_in_threadpool(sessions.end, key)
+    response.headers.append("set-cookie", sessions.cookie_header(""))
     return {"ok": True}
 
 
@@ -83,11 +127,16 @@ def me(request: Request, user: UserDep) -> dict[str, Any]:
 
 
 @router.post("/users", status_code=201, summary="Create a user of your club (admins only)")
-def create_user(body: NewUserIn, user: UserDep, store: StoreDep) -> dict[str, Any]:
+async def create_user(body: NewUserIn, request: Request, user: UserDep, store: StoreDep) -> dict[str, Any]:
     if user.role != "admin":
         raise forbidden("Only an admin creates users.", "Создавать пользователей может только администратор.")
+    checker: PasswordChecker = request.app.state.passwords
     try:
-        new = store.create_user(user.club_id, body.login, hash_password(body.password), body.role)
+        password_hash = await checker.run(checker.hash, body.password)
+    except CheckerBusy:
+        raise checker_busy() from None
+    try:
+        new = await run_in_threadpool(store.create_user, user.club_id, body.login, password_hash, body.role)
     except LoginTaken:
         raise ApiError(409, "login-taken", "This login is taken.", "Этот логин занят.") from None
     return _user_json(new)

@@ -17,6 +17,7 @@ from ..engine.describe import HOW_NAMES, REASON_NAMES, RESULT_NAMES, ROLE_NAMES,
 from ..store import GameNotFound, GameSummary, Store, UserRecord
 from .access import decide
 from .i18n import LANG_COOKIE, LANGS, request_lang, translations
+from .sessions import safe_next, session_of
 
 HERE = Path(__file__).parent
 TEMPLATES = HERE / "templates"
@@ -27,11 +28,12 @@ env = Environment(loader=FileSystemLoader(TEMPLATES), autoescape=select_autoesca
 
 
 def _user(request: Request) -> UserRecord | None:
-    uid = request.session.get("uid")
+    uid = session_of(request).get("uid")
     if not isinstance(uid, int):
         return None
     store: Store = request.app.state.store
-    return store.get_user(uid)
+    user = store.get_user(uid)
+    return user if user is not None and user.disabled_at is None else None
 
 
 def _render(request: Request, name: str, status: int = 200, **context: Any) -> HTMLResponse:
@@ -43,7 +45,7 @@ def _render(request: Request, name: str, status: int = 200, **context: Any) -> H
         return text % params if params else text
 
     html = env.get_template(name).render(
-        _=gettext, lang=lang, langs=LANGS, lang_cookie=LANG_COOKIE, csrf=request.session.get("csrf") or "",
+        _=gettext, lang=lang, langs=LANGS, lang_cookie=LANG_COOKIE, csrf=session_of(request).get("csrf") or "",
         path=request.url.path, **context)
     return HTMLResponse(html, status_code=status, headers={"Cache-Control": "no-store"})
 
@@ -54,7 +56,9 @@ def _to_login(request: Request) -> RedirectResponse:
 
 @router.get("/login")
 def login_page(request: Request) -> Response:
-    return _render(request, "login.html", user=_user(request))
+    """The login page; where it goes after the login is decided here (``safe_next``) and by the login's answer,
+    never by the page's script alone."""
+    return _render(request, "login.html", user=_user(request), next=safe_next(request.query_params.get("next")))
 
 
 @router.get("/")

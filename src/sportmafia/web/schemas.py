@@ -22,6 +22,13 @@ class _Body(BaseModel):
 class LoginIn(_Body):
     login: str = Field(min_length=1, max_length=64)
     password: str = Field(min_length=1, max_length=1024)
+    next: str | None = Field(default=None, max_length=2048, description="Where the page goes after the login; "
+                             "the answer's `next` is it when it is a path of this site, else `/`.")
+
+
+class PasswordChangeIn(_Body):
+    old: str = Field(min_length=1, max_length=1024)
+    new: str = Field(min_length=8, max_length=1024)
 
 
 class NewUserIn(_Body):

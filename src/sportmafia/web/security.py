@@ -1,4 +1,5 @@
-"""Passwords (argon2), the session secret, the login rate limit, CSRF and the request body limit."""
+"""Passwords (argon2), the secret key, a sliding-window rate limit (join requests), CSRF and the request body
+limit. Logins: ``throttle.py``; sessions: ``sessions.py``."""
 
 from __future__ import annotations
 
@@ -13,7 +14,6 @@ from collections.abc import Callable
 from pathlib import Path
 
 from argon2 import PasswordHasher
-from argon2.exceptions import InvalidHashError, VerificationError
 from starlette.datastructures import Headers
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
@@ -28,21 +28,13 @@ MAX_BODY = 64 * 1024
 UNSAFE_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 
 _hasher = PasswordHasher()
-_DUMMY_HASH = _hasher.hash(secrets.token_urlsafe(16))
-"""Verified against when a login does not exist, so that an unknown login takes as long as a wrong password."""
 
 
 def hash_password(password: str) -> str:
-    """An argon2id hash of ``password`` (argon2-cffi's default parameters)."""
+    """An argon2id hash of ``password`` (argon2-cffi's default parameters), made in the calling thread: for
+    the first start's admin and for scripts. The routes hash and check in the app's bounded
+    ``throttle.PasswordChecker``."""
     return _hasher.hash(password)
-
-
-def verify_password(password_hash: str | None, password: str) -> bool:
-    """Whether ``password`` matches; with no hash (no such user) it still spends the time of one check."""
-    try:
-        return _hasher.verify(password_hash or _DUMMY_HASH, password) and password_hash is not None
-    except (VerificationError, InvalidHashError):
-        return False
 
 
 def data_folder() -> Path:
@@ -174,8 +166,8 @@ class BodyLimitMiddleware:
 
 class CsrfMiddleware:
     """A state-changing request (POST, PUT, PATCH, DELETE) made with a logged-in session must carry the
-    session's token in ``X-CSRF-Token``; otherwise 403, before any route runs. Sits inside Starlette's
-    SessionMiddleware (it reads ``scope["session"]``)."""
+    session's token in ``X-CSRF-Token``; otherwise 403, before any route runs. Sits inside
+    ``sessions.SessionMiddleware`` (it reads ``scope["session"]``)."""
 
     def __init__(self, app: ASGIApp) -> None:
         self.app = app

@@ -5,7 +5,8 @@
   form.addEventListener("submit", async (ev) => {
     ev.preventDefault();
     error.hidden = true;
-    const body = { login: form.login.value.trim(), password: form.password.value };
+    // where to go afterwards: the server checked it (the page's data-next, and the login's answer again)
+    const body = { login: form.login.value.trim(), password: form.password.value, next: form.dataset.next || "/" };
     let r;
     try {
       r = await SM.api("POST", "/api/login", body);
@@ -15,8 +16,7 @@
       return;
     }
     if (r.status === 200) {
-      const next = new URLSearchParams(location.search).get("next") || "/";
-      location.href = next.startsWith("/") && !next.startsWith("//") ? next : "/";
+      location.href = (r.body && r.body.next) || "/";
     } else {
       error.textContent = SM.errorText(r.body);
       error.hidden = false;

@@ -6,7 +6,7 @@ Existing games: a tournament game gets its table's host; any other keeps no reco
 an existing game are matched to the club's roster by name (a name that is on the roster exactly once).
 
 Revision ID: 0008
-Revises: 0006
+Revises: 0007
 Create Date: 2026-12-01
 """
 
@@ -19,7 +19,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision: str = "0008"
-down_revision: str | None = "0006"
+down_revision: str | None = "0007"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 

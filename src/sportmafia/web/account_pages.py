@@ -1,0 +1,28 @@
+"""The account pages: ``/account`` (your password) and ``/users`` (an admin's list of the club's users: create,
+disable, enable). Both talk to the JSON API (``auth.py``, ``users.py``)."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter, Request
+from fastapi.responses import Response
+
+from .pages import _render, _to_login, _user
+
+router = APIRouter(include_in_schema=False)
+
+
+@router.get("/account")
+def account_page(request: Request) -> Response:
+    user = _user(request)
+    if user is None:
+        return _to_login(request)
+    return _render(request, "account.html", user=user)
+
+
+@router.get("/users")
+def users_page(request: Request) -> Response:
+    user = _user(request)
+    if user is None:
+        return _to_login(request)
+    return _render(request, "users.html", user=user, status=200 if user.role == "admin" else 403,
+                   is_admin=user.role == "admin")

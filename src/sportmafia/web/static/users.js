@@ -1,0 +1,78 @@
+/* The admin's users page: the club's users (GET /api/users), disable and enable, a new user. */
+"use strict";
+(function () {
+  const page = document.getElementById("users-page");
+  const me = Number(page.dataset.me);
+  const list = document.getElementById("user-list");
+  const error = document.getElementById("users-error");
+  const T = SM.strings("users-i18n");
+  const show = (el, text) => { el.textContent = text; el.hidden = !text; };
+
+  function item(u) {
+    const li = document.createElement("li");
+    li.className = "game-link user-item" + (u.disabled ? " disabled" : "");
+    li.dataset.login = u.login;
+    const name = document.createElement("strong");
+    name.textContent = u.login;
+    const info = document.createElement("span");
+    info.className = "note";
+    const bits = [T.roles[u.role] || u.role];
+    if (u.id === me) bits.push(T.you);
+    if (u.disabled) bits.push(T.disabled);
+    info.textContent = " · " + bits.join(" · ");
+    li.append(name, info);
+    if (u.id !== me) {
+      const b = document.createElement("button");
+      b.type = "button";
+      b.className = "ghost user-toggle";
+      b.textContent = u.disabled ? T.enable : T.disable;
+      b.addEventListener("click", () => toggle(u, b));
+      li.append(b);
+    }
+    return li;
+  }
+
+  async function load() {
+    try {
+      const r = await SM.api("GET", "/api/users");
+      if (r.status !== 200) return show(error, SM.errorText(r.body));
+      list.replaceChildren(...r.body.users.map(item));
+      show(error, "");
+    } catch (e) {
+      show(error, SM.strings("common-i18n").network);
+    }
+  }
+
+  async function toggle(u, button) {
+    if (!u.disabled && !window.confirm(SM.fmt(T.confirm, { login: u.login }))) return;
+    button.disabled = true;
+    try {
+      const r = await SM.api("POST", `/api/users/${u.id}/${u.disabled ? "enable" : "disable"}`);
+      if (r.status !== 200) show(error, SM.errorText(r.body));
+      await load();
+    } catch (e) {
+      show(error, SM.strings("common-i18n").network);
+      button.disabled = false;
+    }
+  }
+
+  const form = document.getElementById("new-user-form");
+  const formError = document.getElementById("new-user-error");
+  form.addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    show(formError, "");
+    const body = { login: form.login.value.trim(), password: form.password.value, role: form.role.value };
+    try {
+      const r = await SM.api("POST", "/api/users", body);
+      if (r.status === 201) {
+        form.reset();
+        await load();
+      } else {
+        show(formError, SM.errorText(r.body));
+      }
+    } catch (e) {
+      show(formError, SM.strings("common-i18n").network);
+    }
+  });
+  load();
+})();

@@ -1,0 +1,79 @@
+"""The account pages in a browser: a login whose `next` points away stays on this site; the admin creates a
+user and disables and enables him on the users page (390x844, Russian); that user changes his password on the
+account page, and his other session ends (1024x768, English)."""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+from .conftest import ADMIN_PASSWORD, ARTIFACTS
+
+
+def _page(browser: Any, width: int, height: int, lang: str, server: str) -> tuple[Any, Any, list[str]]:
+    touch = width < 700
+    context = browser.new_context(viewport={"width": width, "height": height}, has_touch=touch, is_mobile=touch)
+    context.add_cookies([{"name": "lang", "value": lang, "url": server}])
+    page = context.new_page()
+    page.set_default_timeout(10_000)
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    return context, page, errors
+
+
+def _login(page: Any, server: str, login: str, password: str, next_path: str) -> None:
+    page.goto(f"{server}/login?next={next_path}")
+    page.fill("#login", login)
+    page.fill("#password", password)
+    page.click("#login-submit")
+
+
+def test_users_and_account_pages(browser: Any, server: str) -> None:
+    ARTIFACTS.mkdir(exist_ok=True)
+    login = "b" + uuid.uuid4().hex[:8]
+    context, page, errors = _page(browser, 390, 844, "ru", server)
+    try:
+        _login(page, server, "admin", ADMIN_PASSWORD, "/%5Cevil.example/phish")
+        page.wait_for_url(server + "/")  # not /\evil.example: the server's decision
+        page.click("#users-link")
+        page.wait_for_selector("#user-list li[data-login=admin]")
+        page.fill("#new-login", login)
+        page.fill("#new-user-password", "first-password")
+        page.click("#create-user")
+        item = page.locator(f"#user-list li[data-login={login}]")
+        item.wait_for()
+        page.once("dialog", lambda d: d.accept())
+        item.locator(".user-toggle").click()
+        page.wait_for_selector(f"#user-list li.disabled[data-login={login}]")
+        assert "отключён" in item.inner_text()
+        page.screenshot(path=str(ARTIFACTS / "users-ru-390x844.png"), full_page=True)
+        item.locator(".user-toggle").click()
+        page.wait_for_selector(f"#user-list li:not(.disabled)[data-login={login}]")
+        assert errors == []
+    finally:
+        context.close()
+    other, other_page, _ = _page(browser, 1024, 768, "en", server)
+    context, page, errors = _page(browser, 1024, 768, "en", server)
+    try:
+        _login(other_page, server, login, "first-password", "/account")
+        other_page.wait_for_url(server + "/account")
+        _login(page, server, login, "first-password", "/account")
+        page.wait_for_url(server + "/account")
+        page.fill("#old-password", "not-the-password")
+        page.fill("#new-password", "second-password")
+        page.fill("#new-password-again", "second-password")
+        page.click("#password-submit")
+        page.wait_for_selector("#password-error:not([hidden])")
+        assert "wrong" in page.inner_text("#password-error")
+        page.fill("#old-password", "first-password")
+        page.fill("#new-password", "second-password")
+        page.fill("#new-password-again", "second-password")
+        page.click("#password-submit")
+        page.wait_for_selector("#password-done:not([hidden])")
+        page.screenshot(path=str(ARTIFACTS / "account-en-1024x768.png"), full_page=True)
+        assert page.request.get(server + "/api/me").status == 200  # this session stays
+        assert other_page.request.get(server + "/api/me").status == 401  # the other one ended
+        assert errors == []
+    finally:
+        context.close()
+        other.close()

@@ -7,7 +7,6 @@ other club's game is "not found"."""
 
 from __future__ import annotations
 
-import csv
 import io
 import json
 from datetime import datetime
@@ -24,6 +23,7 @@ from ..tournament.results import MAX_CHANGES, MAX_TEXT, REMOVAL_SCOPES, SEAT_FIE
 from . import pages
 from .auth import StoreDep, UserDep
 from .errors import ApiError, error_body, forbidden
+from .exports import SafeCsvWriter
 from .games import GameId, _own
 from .i18n import LANGS, request_lang
 from .schemas import MAX_SEAT
@@ -175,7 +175,7 @@ def sheet_csv(sheet: Sheet, lang: str) -> tuple[str, str]:
     delimiter = ";" if lang == "ru" else ","
     r, g = sheet.result, sheet.game
     out = io.StringIO()
-    w = csv.writer(out, delimiter=delimiter, lineterminator="\r\n")
+    w = SafeCsvWriter(out, delimiter=delimiter)
     w.writerow([words["game"], g.id])
     w.writerow([words["winner"], t(TEAM_NAMES, r.winner, lang)])
     w.writerow([words["result"], t(RESULT_NAMES, r.result, lang)])

@@ -9,7 +9,6 @@ docs/tournament.md, "The API".
 
 from __future__ import annotations
 
-import csv
 import io
 import json
 from datetime import date
@@ -36,6 +35,7 @@ from ..tournament.service import (
 from ..tournament.standings import Row
 from .auth import StoreDep, UserDep
 from .errors import ApiError
+from .exports import SafeCsvWriter, append_safe_row
 
 api = APIRouter(prefix="/api/tournaments", tags=["tournaments"])
 public = APIRouter(prefix="/api/public/tournaments", tags=["public standings"])
@@ -508,7 +508,7 @@ def standings_csv(tournament_id: TournamentId, user: UserDep, store: StoreDep) -
     c = _Ctx(store, user, tournament_id)
     rows = _run(_export_rows, c.svc, c.t)
     buf = io.StringIO()
-    w = csv.writer(buf)
+    w = SafeCsvWriter(buf)
     w.writerow(EXPORT_COLUMNS)
     for r in rows:
         w.writerow([r["place"] if r["place"] is not None else "", r["nickname"], r["points"], r["games"], r["wins"],
@@ -526,9 +526,9 @@ def standings_xlsx(tournament_id: TournamentId, user: UserDep, store: StoreDep) 
     ws = wb.active
     assert ws is not None
     ws.title = "Standings"
-    ws.append(list(EXPORT_COLUMNS))
+    append_safe_row(ws, EXPORT_COLUMNS)
     for r in rows:
-        ws.append([r["place"], r["nickname"], r["points"], r["games"], r["wins"], r["extra_points"], r["penalties"],
+        append_safe_row(ws, [r["place"], r["nickname"], r["points"], r["games"], r["wins"], r["extra_points"], r["penalties"],
                    r["carried"], bool(r["disqualified"]), bool(r["top_three"])])
     buf = io.BytesIO()
     wb.save(buf)

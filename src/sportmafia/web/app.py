@@ -5,13 +5,14 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
-from fastapi import FastAPI
+from fastapi import Depends, FastAPI
 from fastapi.staticfiles import StaticFiles
 from starlette.middleware.sessions import SessionMiddleware
 
 from .. import __version__
 from ..store import Store, open_store
 from . import auth, games, history, live, online, pages, sheets, table, tournament_pages, tournaments
+from .edge import check_request
 from .errors import install_error_handlers
 from .security import MAX_BODY, BodyLimitMiddleware, CsrfMiddleware, LoginLimiter, load_secret_key
 
@@ -38,7 +39,8 @@ def create_app(store: Store | None = None, *, secret_key: str | None = None, htt
     # no /docs or /redoc pages: they load their scripts from a CDN, and venues have poor internet
     app = FastAPI(title="sportmafia", version=__version__, lifespan=lifespan, docs_url=None, redoc_url=None,
                   description="The JSON API of the host console: accounts and live games saved as they go. "
-                              "See docs/api.md.")
+                              "See docs/api.md.",
+                  dependencies=[Depends(check_request)])  # ids and text at the edge (web/edge.py)
     app.state.store = the_store
     app.state.login_limiter = login_limiter or LoginLimiter()
     install_error_handlers(app)

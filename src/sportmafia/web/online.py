@@ -47,6 +47,8 @@ from ..engine.describe import HOW_NAMES, RESULT_NAMES, ROLE_NAMES, STEP_NAMES, T
 from ..store import GameLocked, GameNotFound, StaleSequence, Store, UserRecord
 from ..store import online as db
 from .auth import StoreDep, UserDep
+from .edge import Id as SeatInt
+from .edge import RequestNo, SeatNo
 from .errors import RULE_VIOLATION_STATUS, ApiError, forbidden, game_not_found
 from .i18n import request_lang
 from .live import (
@@ -698,7 +700,7 @@ def _seat_in(tab: db.TableRecord, seat: int) -> None:
 
 
 @api.post("/games/{game_id}/online/seats/{seat}/link", summary="Issue (or re-issue) a seat's personal link")
-def issue_link(game_id: GameId, seat: int, request: Request, user: UserDep, store: StoreDep,
+def issue_link(game_id: GameId, seat: SeatNo, request: Request, user: UserDep, store: StoreDep,
                qr: Annotated[bool, Query(description="Also the link's QR code (SVG), to show at the table.")] = False,
                ) -> dict[str, Any]:
     link: dict[str, Any] = _issue(request, user, store, game_id, [seat], qr)["links"][0]
@@ -710,7 +712,7 @@ class LinksIn(BaseModel):
     seat that has no live link."""
 
     model_config = ConfigDict(extra="forbid", strict=True)
-    seats: list[int] | None = Field(default=None, max_length=32)
+    seats: list[SeatInt] | None = Field(default=None, max_length=32)
 
 
 @api.post("/games/{game_id}/online/links", summary="Issue personal links for several seats at once")
@@ -752,7 +754,7 @@ def _issue(request: Request, user: UserRecord, store: Store, game_id: str, seats
 
 
 @api.delete("/games/{game_id}/online/seats/{seat}/link", summary="Revoke a seat's personal link")
-def revoke_link(game_id: GameId, seat: int, request: Request, user: UserDep, store: StoreDep) -> dict[str, Any]:
+def revoke_link(game_id: GameId, seat: SeatNo, request: Request, user: UserDep, store: StoreDep) -> dict[str, Any]:
     _own(store, user, game_id)
     _need_role(user, HOST_ROLES, *_HOST_ONLY)
     tab = _table_or_404(store, game_id)
@@ -769,7 +771,7 @@ class DecisionIn(BaseModel):
 
 
 @api.post("/games/{game_id}/online/requests/{request_id}", summary="Approve or deny a join request")
-def decide_request(game_id: GameId, request_id: int, body: DecisionIn, user: UserDep,
+def decide_request(game_id: GameId, request_id: RequestNo, body: DecisionIn, user: UserDep,
                    store: StoreDep) -> dict[str, Any]:
     _own(store, user, game_id)
     _need_role(user, HOST_ROLES, *_HOST_ONLY)
@@ -936,7 +938,7 @@ def join_info(code: Code, request: Request, store: StoreDep) -> dict[str, Any]:
 
 class JoinIn(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)
-    seat: int
+    seat: SeatInt
     name: str = Field(default="", max_length=64)
 
 

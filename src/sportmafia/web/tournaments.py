@@ -34,14 +34,15 @@ from ..tournament.service import (
 )
 from ..tournament.standings import Row
 from .auth import StoreDep, UserDep
+from .edge import MAX_ID, Id, check_cells, path_id
 from .errors import ApiError
 from .exports import SafeCsvWriter, append_safe_row
 
 api = APIRouter(prefix="/api/tournaments", tags=["tournaments"])
 public = APIRouter(prefix="/api/public/tournaments", tags=["public standings"])
 
-TournamentId = Annotated[int, Path(ge=1, description="The tournament's id.")]
-ParticipantId = Annotated[int, Path(ge=1, description="The participant's id.")]
+TournamentId = Annotated[int, path_id("The tournament's id.")]
+ParticipantId = Annotated[int, path_id("The participant's id.")]
 GameId = Annotated[str, Path(max_length=64, description="The game's id (a UUID).")]
 RoundNo = Annotated[int, Path(ge=1, le=100, description="The round, from 1.")]
 Text = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=200)]
@@ -70,7 +71,7 @@ class TournamentIn(_Body):
     starts_on: date | None = None
     ends_on: date | None = None
     preset: Literal["tournament", "club", "fiim"] | None = "tournament"
-    variant: int | None = None
+    variant: Id | None = None
     options: dict[str, Any] | None = None
     scoring: str | dict[str, Any] = "regulation"
     tie_breaks: list[str] | None = Field(default=None, max_length=10)
@@ -82,7 +83,7 @@ class TournamentPatch(_Body):
     starts_on: date | None = None
     ends_on: date | None = None
     preset: Literal["tournament", "club", "fiim"] | None = None
-    variant: int | None = None
+    variant: Id | None = None
     options: dict[str, Any] | None = None
     scoring: str | dict[str, Any] | None = None
     tie_breaks: list[str] | None = Field(default=None, max_length=10)
@@ -94,7 +95,7 @@ class ParticipantIn(_Body):
     nickname: Nick
     club: Annotated[str, StringConstraints(strip_whitespace=True, max_length=200)] | None = None
     team: Annotated[str, StringConstraints(strip_whitespace=True, max_length=200)] | None = None
-    user_id: int | None = None
+    user_id: Id | None = None
 
 
 class ParticipantsIn(_Body):
@@ -105,7 +106,7 @@ class ParticipantsIn(_Body):
 
 
 class StaffMember(_Body):
-    user_id: int
+    user_id: Id
     role: Literal["host", "judge"]
 
 
@@ -120,24 +121,24 @@ class SeatingIn(_Body):
     apart; ``games_per_player`` (fewer games than rounds); ``seed``; ``steps`` (the search's length)."""
 
     rounds: int = Field(ge=1, le=100)
-    seed: int = Field(default=1, ge=0, le=2**31)
-    hosts: list[int] = Field(default_factory=list, max_length=100)
-    round_hosts: dict[int, list[int]] = Field(default_factory=dict)
-    absent: dict[int, list[int]] = Field(default_factory=dict)
+    seed: int = Field(default=1, ge=0, le=MAX_ID)
+    hosts: list[Id] = Field(default_factory=list, max_length=100)
+    round_hosts: dict[int, list[Id]] = Field(default_factory=dict)
+    absent: dict[int, list[Id]] = Field(default_factory=dict)
     pinned: dict[int, int] = Field(default_factory=dict)
     apart_by: list[Literal["team", "club"]] = ["team"]
-    apart: list[list[int]] = Field(default_factory=list, max_length=200)
+    apart: list[list[Id]] = Field(default_factory=list, max_length=200)
     games_per_player: int | None = Field(default=None, ge=1, le=100)
     steps: int | None = Field(default=None, ge=1000, le=5_000_000)
 
 
 class RegenerateIn(_Body):
-    seed: int = Field(default=1, ge=0, le=2**31)
+    seed: int = Field(default=1, ge=0, le=MAX_ID)
     steps: int | None = Field(default=None, ge=1000, le=5_000_000)
 
 
 class OpenRoundIn(_Body):
-    hosts: list[int] | None = Field(default=None, max_length=100)
+    hosts: list[Id] | None = Field(default=None, max_length=100)
 
 
 class ChangeIn(_Body):
@@ -158,7 +159,7 @@ class SanctionIn(_Body):
     """A sanction beyond a game (B.sanctions): ``round`` (removal from that round), ``tournament`` (removal
     from the tournament) or ``disqualification``, with the reason."""
 
-    participant_id: int
+    participant_id: Id
     kind: Literal["round", "tournament", "disqualification"]
     round: int | None = Field(default=None, ge=1, le=100)
     reason: str = Field(max_length=1000)
@@ -167,10 +168,10 @@ class SanctionIn(_Body):
 class FinalStartIn(_Body):
     k: int | None = Field(default=None, ge=1, le=200)
     include_ties: bool = False
-    tie_pick: list[int] = Field(default_factory=list, max_length=200)
+    tie_pick: list[Id] = Field(default_factory=list, max_length=200)
     """When the cut's place is shared: the participants of that place the judge lets through."""
-    seed: int = Field(default=1, ge=0, le=2**31)
-    hosts: list[int] = Field(default_factory=list, max_length=100)
+    seed: int = Field(default=1, ge=0, le=MAX_ID)
+    hosts: list[Id] = Field(default_factory=list, max_length=100)
     steps: int | None = Field(default=None, ge=1000, le=5_000_000)
 
 
@@ -333,6 +334,8 @@ async def upload_participants(tournament_id: TournamentId, user: UserDep, store:
     if len(data) > MAX_FILE:
         raise ApiError(413, "too-large", "The file is too large.", "Файл слишком велик.")
     entries = _run(parse_csv, data)
+    for e in entries:
+        check_cells("file", (e.nickname, e.club, e.team))
     if len(entries) > MAX_PARTICIPANTS:
         raise ApiError(422, "bad-participants", f"At most {MAX_PARTICIPANTS} participants.",
                        f"Не больше {MAX_PARTICIPANTS} участников.")

@@ -14,7 +14,8 @@ from ..store import Store, open_store
 from . import auth, games, history, live, online, pages, sheets, table, tournament_pages, tournaments
 from .edge import check_request
 from .errors import install_error_handlers
-from .security import MAX_BODY, BodyLimitMiddleware, CsrfMiddleware, LoginLimiter, load_secret_key
+from .headers import SecurityHeadersMiddleware
+from .security import BODY_LIMITS, MAX_BODY, BodyLimitMiddleware, CsrfMiddleware, LoginLimiter, load_secret_key
 
 SESSION_COOKIE = "sportmafia_session"
 SESSION_MAX_AGE = 14 * 24 * 3600
@@ -61,6 +62,7 @@ def create_app(store: Store | None = None, *, secret_key: str | None = None, htt
     app.add_middleware(CsrfMiddleware)
     app.add_middleware(SessionMiddleware, secret_key=secret_key or load_secret_key(), session_cookie=SESSION_COOKIE,
                        max_age=SESSION_MAX_AGE, same_site="lax", https_only=https_only)
-    app.add_middleware(BodyLimitMiddleware, limit=MAX_BODY)
+    app.add_middleware(BodyLimitMiddleware, limit=MAX_BODY, limits=BODY_LIMITS)
+    app.add_middleware(SecurityHeadersMiddleware)  # every HTTP answer, the body limit's 413 too
     app.add_middleware(online.SocketShortcut)  # outermost: players' and spectators' sockets skip the rest
     return app

@@ -37,6 +37,7 @@ from .auth import StoreDep, UserDep
 from .edge import MAX_ID, Id, check_cells, path_id
 from .errors import ApiError
 from .exports import SafeCsvWriter, append_safe_row
+from .security import MAX_UPLOAD
 
 api = APIRouter(prefix="/api/tournaments", tags=["tournaments"])
 public = APIRouter(prefix="/api/public/tournaments", tags=["public standings"])
@@ -48,7 +49,7 @@ RoundNo = Annotated[int, Path(ge=1, le=100, description="The round, from 1.")]
 Text = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=200)]
 Nick = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=64)]
 Reason = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=1000)]
-MAX_FILE = 512 * 1024
+MAX_FILE = MAX_UPLOAD
 MAX_PARTICIPANTS = 1000
 
 

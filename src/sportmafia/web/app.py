@@ -15,6 +15,7 @@ from . import auth, games, history, live, online, pages, sheets, table, tourname
 from .edge import check_request
 from .errors import install_error_handlers
 from .headers import SecurityHeadersMiddleware
+from .responses import ERROR_RESPONSES
 from .security import BODY_LIMITS, MAX_BODY, BodyLimitMiddleware, CsrfMiddleware, LoginLimiter, load_secret_key
 
 SESSION_COOKIE = "sportmafia_session"
@@ -41,7 +42,7 @@ def create_app(store: Store | None = None, *, secret_key: str | None = None, htt
     app = FastAPI(title="sportmafia", version=__version__, lifespan=lifespan, docs_url=None, redoc_url=None,
                   description="The JSON API of the host console: accounts and live games saved as they go. "
                               "See docs/api.md.",
-                  dependencies=[Depends(check_request)])  # ids and text at the edge (web/edge.py)
+                  dependencies=[Depends(check_request)], responses=ERROR_RESPONSES)  # ids and text at the edge (web/edge.py)
     app.state.store = the_store
     app.state.login_limiter = login_limiter or LoginLimiter()
     install_error_handlers(app)

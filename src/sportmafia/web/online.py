@@ -64,6 +64,7 @@ from .live import (
     run_writer,
 )
 from .pages import _render, club_game
+from .responses import download
 from .schemas import CommandJson
 from .security import LoginLimiter
 
@@ -809,7 +810,8 @@ def close_stream(game_id: GameId, user: UserDep, store: StoreDep) -> dict[str, A
     return {"on": False}
 
 
-@api.get("/games/{game_id}/online/join-qr.svg", summary="The QR code of the table's join page")
+@api.get("/games/{game_id}/online/join-qr.svg", summary="The QR code of the table's join page",
+         response_class=Response, responses=download("image/svg+xml", "The QR code."))
 def join_qr(game_id: GameId, request: Request, user: UserDep, store: StoreDep) -> Response:
     _own(store, user, game_id)
     tab = _table_or_404(store, game_id)

@@ -26,6 +26,7 @@ from .errors import ApiError, error_body, forbidden
 from .exports import SafeCsvWriter
 from .games import GameId, _own
 from .i18n import LANGS, request_lang
+from .responses import download
 from .schemas import MAX_SEAT
 
 router = APIRouter(tags=["result sheets"])
@@ -195,7 +196,7 @@ def sheet_csv(sheet: Sheet, lang: str) -> tuple[str, str]:
 
 
 @router.get("/api/games/{game_id}/sheet.csv", summary="The result sheet as CSV (UTF-8 with a BOM, for Excel)",
-            response_class=Response)
+            response_class=Response, responses=download("text/csv", "The result sheet."))
 def get_sheet_csv(game_id: GameId, request: Request, user: UserDep, store: StoreDep,
                   lang: Annotated[Literal["ru", "en"] | None, Query(description="ru or en (default: the page's)")]
                   = None) -> Response:

@@ -37,6 +37,7 @@ from .auth import StoreDep, UserDep
 from .edge import MAX_ID, Id, check_cells, path_id
 from .errors import ApiError
 from .exports import SafeCsvWriter, append_safe_row
+from .responses import download
 from .security import MAX_UPLOAD
 
 api = APIRouter(prefix="/api/tournaments", tags=["tournaments"])
@@ -51,6 +52,7 @@ Nick = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max
 Reason = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=1000)]
 MAX_FILE = MAX_UPLOAD
 MAX_PARTICIPANTS = 1000
+XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 
 
 class _Body(BaseModel):
@@ -507,7 +509,8 @@ def _filename(t: TournamentRecord, ext: str) -> dict[str, str]:
     return {"Content-Disposition": f'attachment; filename="tournament-{t.id}-standings.{ext}"'}
 
 
-@api.get("/{tournament_id}/standings.csv", summary="The standings as CSV (UTF-8 with a BOM, for Excel)")
+@api.get("/{tournament_id}/standings.csv", summary="The standings as CSV (UTF-8 with a BOM, for Excel)",
+         response_class=Response, responses=download("text/csv", "The standings, one participant a line."))
 def standings_csv(tournament_id: TournamentId, user: UserDep, store: StoreDep) -> Response:
     c = _Ctx(store, user, tournament_id)
     rows = _run(_export_rows, c.svc, c.t)
@@ -520,7 +523,8 @@ def standings_csv(tournament_id: TournamentId, user: UserDep, store: StoreDep) -
     return Response("\ufeff" + buf.getvalue(), media_type="text/csv; charset=utf-8", headers=_filename(c.t, "csv"))
 
 
-@api.get("/{tournament_id}/standings.xlsx", summary="The standings as an Excel workbook")
+@api.get("/{tournament_id}/standings.xlsx", summary="The standings as an Excel workbook", response_class=Response,
+         responses=download(XLSX, "The standings as a workbook."))
 def standings_xlsx(tournament_id: TournamentId, user: UserDep, store: StoreDep) -> Response:
     from openpyxl import Workbook
 
@@ -537,7 +541,7 @@ def standings_xlsx(tournament_id: TournamentId, user: UserDep, store: StoreDep) 
     buf = io.BytesIO()
     wb.save(buf)
     return Response(buf.getvalue(), headers=_filename(c.t, "xlsx"),
-                    media_type="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet")
+                    media_type=XLSX)
 
 
 @api.get("/{tournament_id}/archive.json", summary="The tournament archive: settings, participants, seating, "

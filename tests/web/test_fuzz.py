@@ -114,3 +114,23 @@ def test_the_api_answers_every_request_as_its_schema_says(srv: Server) -> None:
         except (Exception, BaseExceptionGroup) as exc:  # every operation is fuzzed; then all that failed are shown at once
             failures.append(f"{key[0]} {key[1]}: {exc}")
     assert not failures, "\n\n".join(failures)
+
+
+def test_the_schema_declares_the_error_shape_and_the_downloads(srv: Server) -> None:
+    """What the fuzzer first found: answers the schema did not declare (a 401 or 404 of any route, FastAPI's
+    own 422 shape instead of the API's, a CSV, a workbook or an SVG declared as JSON)."""
+    doc = srv.client.get("/openapi.json").json()
+    paths = doc["paths"]
+    for status in ("401", "403", "404", "409", "413", "422", "429"):
+        declared = paths["/api/games/{game_id}"]["get"]["responses"][status]["content"]["application/json"]
+        assert declared["schema"]["$ref"].endswith("/ErrorOut")
+    assert "HTTPValidationError" not in doc["components"]["schemas"]
+    for path, media_type in (("/api/tournaments/{tournament_id}/standings.csv", "text/csv"),
+                             ("/api/tournaments/{tournament_id}/standings.xlsx",
+                              "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"),
+                             ("/api/games/{game_id}/sheet.csv", "text/csv"),
+                             ("/api/games/{game_id}/online/join-qr.svg", "image/svg+xml")):
+        assert list(paths[path]["get"]["responses"]["200"]["content"]) == [media_type], path
+    # the bounds of ids are in the schema too: clients and the fuzzer keep within them
+    tid = next(p for p in paths["/api/tournaments/{tournament_id}"]["get"]["parameters"] if p["name"] == "tournament_id")
+    assert (tid["schema"]["minimum"], tid["schema"]["maximum"]) == (1, 2**31 - 1)

@@ -105,3 +105,17 @@ def test_a_control_character_in_text_is_refused(srv: Server) -> None:
     r = admin.post(f"/api/tournaments/{tid}/participants", {"text": "Tab\tName\r\nOther"})
     assert r.status_code == 201, r.text
     assert admin.get(f"/api/tournaments/{tid}/participants").status_code == 200
+
+
+def test_a_control_character_in_a_spectators_socket_code_is_no_table(srv: Server) -> None:
+    """The spectator's socket skips the app's routes (``SocketShortcut``): its code is checked by the store."""
+    from starlette.websockets import WebSocketDisconnect
+
+    for code in ("AB%00CD", "%00", "AB%1BCD"):
+        with srv.anonymous().client.websocket_connect(f"/ws/watch/{code}") as ws:
+            try:
+                message = ws.receive_json()
+            except WebSocketDisconnect as exc:
+                assert exc.code == 4404
+            else:
+                assert message["error"]["code"] == "no-table", message

@@ -11,7 +11,7 @@ import threading
 import time
 from collections import Counter
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 from rich.console import Console
@@ -200,12 +200,36 @@ def quiet_socket_access(access_log: bool) -> None:
         logger.addFilter(SOCKET_ACCESS_FILTER)
 
 
+def server_config(web_app: Any, host: str, port: int, *, access_log: bool = False, proxy_headers: bool = False,
+                  forwarded_allow_ips: str = "127.0.0.1") -> Any:
+    """uvicorn's configuration for ``serve``. Without ``proxy_headers`` no request header changes the client's
+    address or the scheme (uvicorn would otherwise trust ``X-Forwarded-For`` from 127.0.0.1); with it,
+    ``X-Forwarded-For`` and ``X-Forwarded-Proto`` are taken only from the proxies in ``forwarded_allow_ips``
+    (comma-separated addresses or networks, ``*`` for any: only when nothing else can reach the port)."""
+    import uvicorn
+
+    # no permessage-deflate: compressing every socket message cost the event loop more than it saved on a
+    # local network (bench/console.py)
+    return uvicorn.Config(web_app, host=host, port=port, log_level="info", access_log=access_log,
+                          ws_per_message_deflate=False, proxy_headers=proxy_headers,
+                          forwarded_allow_ips=forwarded_allow_ips if proxy_headers else None)
+
+
 @app.command()
 def serve(
     host: Annotated[str, typer.Option(help="The address to listen on.")] = "127.0.0.1",
     port: Annotated[int, typer.Option(help="The port to listen on.")] = 8000,
     access_log: Annotated[bool, typer.Option("--access-log", help="Log every HTTP request and socket opened (off by "
                                              "default: a line per host action costs the server time).")] = False,
+    proxy_headers: Annotated[bool, typer.Option(
+        "--proxy-headers", help="Behind a reverse proxy: take the client's address and the scheme from its "
+                                "X-Forwarded-For and X-Forwarded-Proto headers, from --forwarded-allow-ips only "
+                                "(docs/deploy.md).")] = False,
+    forwarded_allow_ips: Annotated[str, typer.Option(
+        "--forwarded-allow-ips", help="With --proxy-headers: the proxies trusted, comma-separated addresses or "
+                                      "networks.")] = "127.0.0.1",
+    secure_cookies: Annotated[bool, typer.Option(
+        "--secure-cookies", help="Mark the session cookie Secure (sent over HTTPS only): behind a TLS proxy.")] = False,
 ) -> None:
     """Run the server (the host console and the JSON API) on the database of $SPORTMAFIA_DATABASE_URL (or
     SQLite in $SPORTMAFIA_DATA, ./var). The first start makes a demo club and the admin account and prints
@@ -217,7 +241,7 @@ def serve(
 
     store = open_store(migrate=True)
     setup = ensure_demo(store)
-    web_app = create_app(store)
+    web_app = create_app(store, https_only=secure_cookies)
     quiet_socket_access(access_log)
     shown = "127.0.0.1" if host in ("0.0.0.0", "::", "") else host
     out.print(f"sportmafia is running at http://{shown}:{port}/", markup=False)
@@ -238,13 +262,17 @@ def serve(
     gc.freeze()
     gc.set_threshold(GC_YOUNG_THRESHOLD, 20, 10)
     threading.Thread(target=_gc_keeper, name="sportmafia-gc", daemon=True).start()
+    config = server_config(web_app, host, port, access_log=access_log, proxy_headers=proxy_headers,
+                           forwarded_allow_ips=forwarded_allow_ips)
+    server = uvicorn.Server(config)
     try:
-        # no permessage-deflate: compressing every socket message cost the event loop more than it saved on a
-        # local network (bench/console.py)
-        uvicorn.run(web_app, host=host, port=port, log_level="info", access_log=access_log,
-                    ws_per_message_deflate=False)
+        server.run()
+    except KeyboardInterrupt:
+        pass
     finally:
         store.close()
+    if not server.started:
+        raise typer.Exit(3)  # uvicorn's own code for a server that could not start (the port taken...)
 
 
 if __name__ == "__main__":  # pragma: no cover

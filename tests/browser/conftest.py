@@ -44,9 +44,49 @@ def browser() -> Iterator[Any]:
     with sync_playwright() as p:
         b = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
         try:
-            yield b
+            yield CspWatchingBrowser(b)
         finally:
             b.close()
+
+
+CSP_VIOLATIONS: list[str] = []
+"""What Chromium refused under the pages' Content-Security-Policy during the current test."""
+
+
+def _on_console(message: Any) -> None:
+    if "Content Security Policy" in message.text:
+        CSP_VIOLATIONS.append(f"{message.location.get('url', '?')}: {message.text}")
+
+
+class CspWatchingBrowser:
+    """The Playwright browser, whose every context and page reports what the Content-Security-Policy refused
+    (Chromium logs each violation to the console) into ``CSP_VIOLATIONS``."""
+
+    def __init__(self, browser: Any) -> None:
+        self._browser = browser
+
+    def new_context(self, *args: Any, **kwargs: Any) -> Any:
+        context = self._browser.new_context(*args, **kwargs)
+        context.on("console", _on_console)
+        return context
+
+    def new_page(self, *args: Any, **kwargs: Any) -> Any:
+        page = self._browser.new_page(*args, **kwargs)
+        page.on("console", _on_console)
+        return page
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._browser, name)
+
+
+@pytest.fixture(autouse=True)
+def no_csp_violations() -> Iterator[list[str]]:
+    """Every browser test fails when a page it opened broke the Content-Security-Policy (an inline script or
+    style, an event handler attribute, a script from elsewhere)."""
+    CSP_VIOLATIONS.clear()
+    yield CSP_VIOLATIONS
+    found, CSP_VIOLATIONS[:] = list(CSP_VIOLATIONS), []
+    assert not found, "Content-Security-Policy violations:\n" + "\n".join(found)
 
 
 def _free_port() -> int:

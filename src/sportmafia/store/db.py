@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 import sqlite3
@@ -40,7 +41,7 @@ def database_url(url: str | None = None) -> str:
     if env:
         return env
     folder = Path(os.environ.get(DATA_ENV) or DEFAULT_DATA).expanduser()
-    folder.mkdir(parents=True, exist_ok=True)
+    folder.mkdir(mode=0o700, parents=True, exist_ok=True)
     return f"sqlite:///{(folder / SQLITE_FILE).resolve()}"
 
 
@@ -74,11 +75,25 @@ def make_engine(url: str | URL | None = None, **kwargs: Any) -> Engine:
     transactional and writers can take the lock first."""
     parsed = normalize_url(url if url is not None else database_url())
     if parsed.get_backend_name() == "sqlite":
+        memory = parsed.database in (None, "", ":memory:") or str(parsed.database).startswith("file:")
+        if not memory:
+            private_file(Path(str(parsed.database)))
         engine = create_engine(parsed, **kwargs)
         _configure_sqlite(engine, memory=parsed.database in (None, "", ":memory:"))
         return engine
     kwargs.setdefault("pool_pre_ping", True)
     return create_engine(parsed, **kwargs)
+
+
+def private_file(path: Path) -> None:
+    """Make the SQLite file ``path``, when it does not exist yet, readable by its owner only (mode 0600) before
+    SQLite opens it: SQLite gives its ``-wal`` and ``-shm`` files the database file's mode, so they are private
+    too. An existing file keeps the mode it has; a missing folder is left to SQLite's own error (the default
+    folder, ``$SPORTMAFIA_DATA``, is made by ``database_url`` with mode 0700). See docs/deploy.md, "Files"."""
+    if not path.parent.is_dir():
+        return
+    with contextlib.suppress(FileExistsError):
+        os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
 
 
 def _set_wal(cursor: Any) -> None:

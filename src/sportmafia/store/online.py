@@ -24,6 +24,7 @@ from .store import GameNotFound, Store
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
 """Table codes: no 0/O, 1/I/L, so that a code read aloud or from a screen is typed right."""
 CODE_LENGTH = 6
+_CODE_CHARS = frozenset(CODE_ALPHABET)
 TOKEN_BYTES = 24
 """192 bits per secret."""
 MAX_STREAM_DELAY = 180
@@ -188,8 +189,12 @@ def table(store: Store, game_id: str) -> TableRecord | None:
 
 
 def table_by_code(store: Store, code: str) -> TableRecord | None:
-    """The table with this code (case-insensitive), or None."""
-    return _table_row(store, _TABLE_OF_CODE, {"code": code.upper()})
+    """The table with this code (case-insensitive), or None; None at once for a text no code can be (every code
+    is made of ``CODE_ALPHABET``: a NUL, which PostgreSQL refuses, never reaches the database)."""
+    wanted = code.upper()
+    if not wanted or not set(wanted) <= _CODE_CHARS:
+        return None
+    return _table_row(store, _TABLE_OF_CODE, {"code": wanted})
 
 
 def _revoke_seat(s: Session, game_id: str, seat: int) -> list[int]:

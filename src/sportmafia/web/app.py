@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
-from fastapi import FastAPI
+from fastapi import Depends, FastAPI
 from fastapi.staticfiles import StaticFiles
 
 from .. import __version__
@@ -24,8 +24,11 @@ from . import (
     tournaments,
     users,
 )
+from .edge import check_request
 from .errors import install_error_handlers
-from .security import MAX_BODY, BodyLimitMiddleware, CsrfMiddleware, load_secret_key
+from .headers import SecurityHeadersMiddleware
+from .responses import ERROR_RESPONSES
+from .security import BODY_LIMITS, MAX_BODY, BodyLimitMiddleware, CsrfMiddleware, load_secret_key
 from .sessions import SESSION_COOKIE, SESSION_MAX_AGE, SessionMiddleware, Sessions
 from .throttle import LoginThrottle, PasswordChecker
 
@@ -55,7 +58,8 @@ def create_app(store: Store | None = None, *, secret_key: str | None = None, htt
     # no /docs or /redoc pages: they load their scripts from a CDN, and venues have poor internet
     app = FastAPI(title="sportmafia", version=__version__, lifespan=lifespan, docs_url=None, redoc_url=None,
                   description="The JSON API of the host console: accounts and live games saved as they go. "
-                              "See docs/api.md.")
+                              "See docs/api.md.",
+                  dependencies=[Depends(check_request)], responses=ERROR_RESPONSES)  # ids and text at the edge (web/edge.py)
     app.state.store = the_store
     app.state.login_throttle = login_throttle or LoginThrottle()
     app.state.passwords = checker
@@ -80,6 +84,7 @@ def create_app(store: Store | None = None, *, secret_key: str | None = None, htt
     # added last = outermost: body limit, then the session, then CSRF (which reads the session)
     app.add_middleware(CsrfMiddleware)
     app.add_middleware(SessionMiddleware, sessions=sessions)
-    app.add_middleware(BodyLimitMiddleware, limit=MAX_BODY)
+    app.add_middleware(BodyLimitMiddleware, limit=MAX_BODY, limits=BODY_LIMITS)
+    app.add_middleware(SecurityHeadersMiddleware)  # every HTTP answer, the body limit's 413 too
     app.add_middleware(online.SocketShortcut)  # outermost: players' and spectators' sockets skip the rest
     return app

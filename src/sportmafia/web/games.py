@@ -29,6 +29,7 @@ from ..store import GameNotFound, GameSummary, StaleSequence, Store, UserRecord
 from ..store.access import club_game_facts
 from .access import GameAccess, decide_on, game_access
 from .auth import StoreDep, UserDep
+from .edge import query_number
 from .errors import ApiError, game_not_found
 from .live import Hub, HubDep, run_reader, run_writer
 from .schemas import CommandIn, NewGameIn
@@ -292,7 +293,7 @@ def _post_command(game_id: str, body: CommandIn, user: UserRecord, store: Store,
 
 @router.get("/{game_id}/events", summary="The log from seq `since` on, as the host sees it")
 def get_events(game_id: GameId, user: UserDep, store: StoreDep,
-               since: Annotated[int, Query(ge=0, description="The first seq wanted.")] = 0) -> JSONResponse:
+               since: Annotated[int, query_number("The first seq wanted.")] = 0) -> JSONResponse:
     _own(store, user, game_id)
     game = store.load(game_id)
     return JSONResponse({"events": visible_events(game, "host", since), "next_seq": len(game.log)})

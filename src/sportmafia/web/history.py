@@ -23,6 +23,7 @@ from ..rules.docs_ru import DOCS_RU
 from ..store import Store
 from ..store.store import VariantRecord, VariantTaken
 from .auth import StoreDep, UserDep
+from .edge import path_id
 from .errors import ApiError, forbidden
 from .i18n import request_lang
 from .pages import _render, club_game
@@ -103,7 +104,7 @@ def list_variants(user: UserDep, store: StoreDep) -> dict[str, Any]:
 
 
 @router.get("/api/variants/{variant_id}", tags=["variants"], summary="One saved variant of your club")
-def get_variant(variant_id: int, user: UserDep, store: StoreDep) -> dict[str, Any]:
+def get_variant(variant_id: Annotated[int, path_id("The variant's id.")], user: UserDep, store: StoreDep) -> dict[str, Any]:
     saved = store.variant(user.club_id, variant_id)
     if saved is None:
         raise ApiError(404, "not-found", "No such variant.", "Такого варианта нет.")

@@ -48,6 +48,8 @@ from ..store import GameLocked, GameNotFound, StaleSequence, Store, UserRecord
 from ..store import online as db
 from .access import game_access
 from .auth import StoreDep, UserDep
+from .edge import Id as SeatInt
+from .edge import RequestNo, SeatNo
 from .errors import RULE_VIOLATION_STATUS, ApiError, forbidden, game_not_found
 from .i18n import request_lang
 from .live import (
@@ -63,6 +65,7 @@ from .live import (
     run_writer,
 )
 from .pages import _render, club_game
+from .responses import download
 from .schemas import CommandJson
 from .security import LoginLimiter
 
@@ -694,7 +697,7 @@ def _seat_in(tab: db.TableRecord, seat: int) -> None:
 
 
 @api.post("/games/{game_id}/online/seats/{seat}/link", summary="Issue (or re-issue) a seat's personal link")
-def issue_link(game_id: GameId, seat: int, request: Request, user: UserDep, store: StoreDep,
+def issue_link(game_id: GameId, seat: SeatNo, request: Request, user: UserDep, store: StoreDep,
                qr: Annotated[bool, Query(description="Also the link's QR code (SVG), to show at the table.")] = False,
                ) -> dict[str, Any]:
     link: dict[str, Any] = _issue(request, user, store, game_id, [seat], qr)["links"][0]
@@ -706,7 +709,7 @@ class LinksIn(BaseModel):
     seat that has no live link."""
 
     model_config = ConfigDict(extra="forbid", strict=True)
-    seats: list[int] | None = Field(default=None, max_length=32)
+    seats: list[SeatInt] | None = Field(default=None, max_length=32)
 
 
 @api.post("/games/{game_id}/online/links", summary="Issue personal links for several seats at once")
@@ -748,7 +751,7 @@ def _issue(request: Request, user: UserRecord, store: Store, game_id: str, seats
 
 
 @api.delete("/games/{game_id}/online/seats/{seat}/link", summary="Revoke a seat's personal link")
-def revoke_link(game_id: GameId, seat: int, request: Request, user: UserDep, store: StoreDep) -> dict[str, Any]:
+def revoke_link(game_id: GameId, seat: SeatNo, request: Request, user: UserDep, store: StoreDep) -> dict[str, Any]:
     _own(store, user, game_id)
     _need_role(user, HOST_ROLES, *_HOST_ONLY)
     tab = _table_or_404(store, game_id)
@@ -765,7 +768,7 @@ class DecisionIn(BaseModel):
 
 
 @api.post("/games/{game_id}/online/requests/{request_id}", summary="Approve or deny a join request")
-def decide_request(game_id: GameId, request_id: int, body: DecisionIn, user: UserDep,
+def decide_request(game_id: GameId, request_id: RequestNo, body: DecisionIn, user: UserDep,
                    store: StoreDep) -> dict[str, Any]:
     _own(store, user, game_id)
     _need_role(user, HOST_ROLES, *_HOST_ONLY)
@@ -803,7 +806,8 @@ def close_stream(game_id: GameId, user: UserDep, store: StoreDep) -> dict[str, A
     return {"on": False}
 
 
-@api.get("/games/{game_id}/online/join-qr.svg", summary="The QR code of the table's join page")
+@api.get("/games/{game_id}/online/join-qr.svg", summary="The QR code of the table's join page",
+         response_class=Response, responses=download("image/svg+xml", "The QR code."))
 def join_qr(game_id: GameId, request: Request, user: UserDep, store: StoreDep) -> Response:
     _own(store, user, game_id)
     tab = _table_or_404(store, game_id)
@@ -932,7 +936,7 @@ def join_info(code: Code, request: Request, store: StoreDep) -> dict[str, Any]:
 
 class JoinIn(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)
-    seat: int
+    seat: SeatInt
     name: str = Field(default="", max_length=64)
 
 

@@ -7,6 +7,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, model_validator
 
 from ..engine import COMMANDS
+from .edge import Id
 
 MAX_SEAT = 30
 """No rule set seats more than 30 players."""
@@ -49,11 +50,11 @@ class NewGameIn(_Body):
     seats are named by ``names`` or by club ``roster`` ids (not both), seat 1 first."""
 
     preset: str = Field(default="club", min_length=1, max_length=64)
-    variant: int | None = Field(default=None, ge=1, description="A saved variant of the club (replaces preset).")
+    variant: Id | None = Field(default=None, description="A saved variant of the club (replaces preset).")
     options: dict[str, Any] | None = None
     players: int = Field(ge=3, le=MAX_SEAT)
     names: list[Name] | None = Field(default=None, max_length=MAX_SEAT)
-    roster: list[int] | None = Field(default=None, max_length=MAX_SEAT)
+    roster: list[Id] | None = Field(default=None, max_length=MAX_SEAT)
 
     @model_validator(mode="after")
     def _one_way_to_name(self) -> NewGameIn:

@@ -6,12 +6,14 @@ from __future__ import annotations
 import hmac
 import json
 import os
+import re
 import secrets
 import threading
 import time
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
 
 from argon2 import PasswordHasher
 from starlette.datastructures import Headers
@@ -25,6 +27,11 @@ SECRET_FILE = "secret_key"
 CSRF_HEADER = "X-CSRF-Token"
 MAX_BODY = 64 * 1024
 """The largest request body the API reads (64 KiB); larger ones are refused with 413."""
+MAX_UPLOAD = 512 * 1024
+"""The largest participants file (``POST /api/tournaments/{id}/participants/csv``)."""
+BODY_LIMITS = ((re.compile(r"^/api/tournaments/[0-9]+/participants/csv$"), MAX_UPLOAD + 16 * 1024),)
+"""Paths whose bodies may be larger than ``MAX_BODY``: the participants upload (its file and the multipart
+form's own lines)."""
 UNSAFE_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 
 _hasher = PasswordHasher()
@@ -48,7 +55,7 @@ def load_secret_key() -> str:
     if env:
         return env
     folder = data_folder()
-    folder.mkdir(parents=True, exist_ok=True)
+    folder.mkdir(mode=0o700, parents=True, exist_ok=True)
     path = folder / SECRET_FILE
     try:
         fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
@@ -124,21 +131,34 @@ async def _send_json(send: Send, status: int, body: dict[str, object]) -> None:
 
 class BodyLimitMiddleware:
     """Refuse request bodies larger than ``limit`` bytes with 413, whether announced by Content-Length or
-    streamed (the body is read first, at most ``limit + 1`` bytes of it, and handed on whole)."""
+    streamed (the body is read first, at most ``limit + 1`` bytes of it, and handed on whole). ``limits``: a
+    larger limit for the paths that match a pattern (the first that matches)."""
 
-    def __init__(self, app: ASGIApp, limit: int = MAX_BODY) -> None:
+    def __init__(self, app: ASGIApp, limit: int = MAX_BODY,
+                 limits: Sequence[tuple[re.Pattern[str], int]] = ()) -> None:
         self.app = app
         self.limit = limit
-        self.too_large = error_body("too-large", f"The request body is larger than {limit // 1024} KiB.",
-                                    f"Тело запроса больше {limit // 1024} КиБ.")
+        self.limits = [(pattern, size, self._too_large(size)) for pattern, size in limits]
+        self.too_large = self._too_large(limit)
+
+    @staticmethod
+    def _too_large(limit: int) -> dict[str, Any]:
+        return error_body("too-large", f"The request body is larger than {limit // 1024} KiB.",
+                          f"Тело запроса больше {limit // 1024} КиБ.")
+
+    def _limit_of(self, path: str) -> tuple[int, dict[str, Any]]:
+        for pattern, size, too_large in self.limits:
+            if pattern.match(path):
+                return size, too_large
+        return self.limit, self.too_large
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        too_large = self.too_large
+        limit, too_large = self._limit_of(scope["path"]) if self.limits else (self.limit, self.too_large)
         length = Headers(scope=scope).get("content-length")
-        if length is not None and length.isdigit() and int(length) > self.limit:
+        if length is not None and length.isdigit() and int(length) > limit:
             await _send_json(send, 413, too_large)
             return
         body = bytearray()
@@ -147,7 +167,7 @@ class BodyLimitMiddleware:
             if message["type"] != "http.request":
                 return  # the client went away
             body += message.get("body", b"")
-            if len(body) > self.limit:
+            if len(body) > limit:
                 await _send_json(send, 413, too_large)
                 return
             if not message.get("more_body", False):

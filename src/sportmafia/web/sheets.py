@@ -7,7 +7,6 @@ other club's game is "not found"."""
 
 from __future__ import annotations
 
-import csv
 import io
 import json
 from datetime import datetime
@@ -24,8 +23,10 @@ from ..tournament.results import MAX_CHANGES, MAX_TEXT, REMOVAL_SCOPES, SEAT_FIE
 from . import pages
 from .auth import StoreDep, UserDep
 from .errors import ApiError, error_body, forbidden
+from .exports import SafeCsvWriter
 from .games import GameId, _own
 from .i18n import LANGS, request_lang
+from .responses import download
 from .schemas import MAX_SEAT
 
 router = APIRouter(tags=["result sheets"])
@@ -175,7 +176,7 @@ def sheet_csv(sheet: Sheet, lang: str) -> tuple[str, str]:
     delimiter = ";" if lang == "ru" else ","
     r, g = sheet.result, sheet.game
     out = io.StringIO()
-    w = csv.writer(out, delimiter=delimiter, lineterminator="\r\n")
+    w = SafeCsvWriter(out, delimiter=delimiter)
     w.writerow([words["game"], g.id])
     w.writerow([words["winner"], t(TEAM_NAMES, r.winner, lang)])
     w.writerow([words["result"], t(RESULT_NAMES, r.result, lang)])
@@ -195,7 +196,7 @@ def sheet_csv(sheet: Sheet, lang: str) -> tuple[str, str]:
 
 
 @router.get("/api/games/{game_id}/sheet.csv", summary="The result sheet as CSV (UTF-8 with a BOM, for Excel)",
-            response_class=Response)
+            response_class=Response, responses=download("text/csv", "The result sheet."))
 def get_sheet_csv(game_id: GameId, request: Request, user: UserDep, store: StoreDep,
                   lang: Annotated[Literal["ru", "en"] | None, Query(description="ru or en (default: the page's)")]
                   = None) -> Response:

@@ -23,13 +23,14 @@ from ..store.tournaments import TournamentRecord
 from ..tournament.results import REMOVAL_SCOPES
 from ..tournament.service import Refusal, TournamentService
 from ..tournament.standings import TIE_BREAKS
+from .edge import MAX_ID
 from .i18n import request_lang
 from .pages import _render, _to_login, _user
 
 router = APIRouter(include_in_schema=False)
 
-TournamentId = Annotated[int, PathParam(ge=1, le=2**31)]
-ParticipantId = Annotated[int, PathParam(ge=1, le=2**31)]
+TournamentId = Annotated[int, PathParam(ge=1, le=MAX_ID)]
+ParticipantId = Annotated[int, PathParam(ge=1, le=MAX_ID)]
 
 _SCOPES = {"game": ("this game", "на игру"), "round": ("the round", "на тур"),
            "tournament": ("the tournament", "на турнир"), "ban": ("disqualified", "дисквалификация")}

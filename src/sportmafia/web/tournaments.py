@@ -9,7 +9,6 @@ docs/tournament.md, "The API".
 
 from __future__ import annotations
 
-import csv
 import io
 import json
 from datetime import date
@@ -36,20 +35,25 @@ from ..tournament.service import (
 from ..tournament.standings import Row
 from .access import game_access, require_judge
 from .auth import StoreDep, UserDep
+from .edge import MAX_ID, Id, check_cells, path_id
 from .errors import ApiError
+from .exports import SafeCsvWriter, append_safe_row
+from .responses import download
+from .security import MAX_UPLOAD
 
 api = APIRouter(prefix="/api/tournaments", tags=["tournaments"])
 public = APIRouter(prefix="/api/public/tournaments", tags=["public standings"])
 
-TournamentId = Annotated[int, Path(ge=1, description="The tournament's id.")]
-ParticipantId = Annotated[int, Path(ge=1, description="The participant's id.")]
+TournamentId = Annotated[int, path_id("The tournament's id.")]
+ParticipantId = Annotated[int, path_id("The participant's id.")]
 GameId = Annotated[str, Path(max_length=64, description="The game's id (a UUID).")]
 RoundNo = Annotated[int, Path(ge=1, le=100, description="The round, from 1.")]
 Text = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=200)]
 Nick = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=64)]
 Reason = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=1000)]
-MAX_FILE = 512 * 1024
+MAX_FILE = MAX_UPLOAD
 MAX_PARTICIPANTS = 1000
+XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 
 
 class _Body(BaseModel):
@@ -71,7 +75,7 @@ class TournamentIn(_Body):
     starts_on: date | None = None
     ends_on: date | None = None
     preset: Literal["tournament", "club", "fiim"] | None = "tournament"
-    variant: int | None = None
+    variant: Id | None = None
     options: dict[str, Any] | None = None
     scoring: str | dict[str, Any] = "regulation"
     tie_breaks: list[str] | None = Field(default=None, max_length=10)
@@ -83,7 +87,7 @@ class TournamentPatch(_Body):
     starts_on: date | None = None
     ends_on: date | None = None
     preset: Literal["tournament", "club", "fiim"] | None = None
-    variant: int | None = None
+    variant: Id | None = None
     options: dict[str, Any] | None = None
     scoring: str | dict[str, Any] | None = None
     tie_breaks: list[str] | None = Field(default=None, max_length=10)
@@ -95,7 +99,7 @@ class ParticipantIn(_Body):
     nickname: Nick
     club: Annotated[str, StringConstraints(strip_whitespace=True, max_length=200)] | None = None
     team: Annotated[str, StringConstraints(strip_whitespace=True, max_length=200)] | None = None
-    user_id: int | None = None
+    user_id: Id | None = None
 
 
 class ParticipantsIn(_Body):
@@ -106,7 +110,7 @@ class ParticipantsIn(_Body):
 
 
 class StaffMember(_Body):
-    user_id: int
+    user_id: Id
     role: Literal["host", "judge"]
 
 
@@ -121,24 +125,24 @@ class SeatingIn(_Body):
     apart; ``games_per_player`` (fewer games than rounds); ``seed``; ``steps`` (the search's length)."""
 
     rounds: int = Field(ge=1, le=100)
-    seed: int = Field(default=1, ge=0, le=2**31)
-    hosts: list[int] = Field(default_factory=list, max_length=100)
-    round_hosts: dict[int, list[int]] = Field(default_factory=dict)
-    absent: dict[int, list[int]] = Field(default_factory=dict)
+    seed: int = Field(default=1, ge=0, le=MAX_ID)
+    hosts: list[Id] = Field(default_factory=list, max_length=100)
+    round_hosts: dict[int, list[Id]] = Field(default_factory=dict)
+    absent: dict[int, list[Id]] = Field(default_factory=dict)
     pinned: dict[int, int] = Field(default_factory=dict)
     apart_by: list[Literal["team", "club"]] = ["team"]
-    apart: list[list[int]] = Field(default_factory=list, max_length=200)
+    apart: list[list[Id]] = Field(default_factory=list, max_length=200)
     games_per_player: int | None = Field(default=None, ge=1, le=100)
     steps: int | None = Field(default=None, ge=1000, le=5_000_000)
 
 
 class RegenerateIn(_Body):
-    seed: int = Field(default=1, ge=0, le=2**31)
+    seed: int = Field(default=1, ge=0, le=MAX_ID)
     steps: int | None = Field(default=None, ge=1000, le=5_000_000)
 
 
 class OpenRoundIn(_Body):
-    hosts: list[int] | None = Field(default=None, max_length=100)
+    hosts: list[Id] | None = Field(default=None, max_length=100)
 
 
 class ChangeIn(_Body):
@@ -159,7 +163,7 @@ class SanctionIn(_Body):
     """A sanction beyond a game (B.sanctions): ``round`` (removal from that round), ``tournament`` (removal
     from the tournament) or ``disqualification``, with the reason."""
 
-    participant_id: int
+    participant_id: Id
     kind: Literal["round", "tournament", "disqualification"]
     round: int | None = Field(default=None, ge=1, le=100)
     reason: str = Field(max_length=1000)
@@ -168,10 +172,10 @@ class SanctionIn(_Body):
 class FinalStartIn(_Body):
     k: int | None = Field(default=None, ge=1, le=200)
     include_ties: bool = False
-    tie_pick: list[int] = Field(default_factory=list, max_length=200)
+    tie_pick: list[Id] = Field(default_factory=list, max_length=200)
     """When the cut's place is shared: the participants of that place the judge lets through."""
-    seed: int = Field(default=1, ge=0, le=2**31)
-    hosts: list[int] = Field(default_factory=list, max_length=100)
+    seed: int = Field(default=1, ge=0, le=MAX_ID)
+    hosts: list[Id] = Field(default_factory=list, max_length=100)
     steps: int | None = Field(default=None, ge=1000, le=5_000_000)
 
 
@@ -334,6 +338,8 @@ async def upload_participants(tournament_id: TournamentId, user: UserDep, store:
     if len(data) > MAX_FILE:
         raise ApiError(413, "too-large", "The file is too large.", "Файл слишком велик.")
     entries = _run(parse_csv, data)
+    for e in entries:
+        check_cells("file", (e.nickname, e.club, e.team))
     if len(entries) > MAX_PARTICIPANTS:
         raise ApiError(422, "bad-participants", f"At most {MAX_PARTICIPANTS} participants.",
                        f"Не больше {MAX_PARTICIPANTS} участников.")
@@ -507,12 +513,13 @@ def _filename(t: TournamentRecord, ext: str) -> dict[str, str]:
     return {"Content-Disposition": f'attachment; filename="tournament-{t.id}-standings.{ext}"'}
 
 
-@api.get("/{tournament_id}/standings.csv", summary="The standings as CSV (UTF-8 with a BOM, for Excel)")
+@api.get("/{tournament_id}/standings.csv", summary="The standings as CSV (UTF-8 with a BOM, for Excel)",
+         response_class=Response, responses=download("text/csv", "The standings, one participant a line."))
 def standings_csv(tournament_id: TournamentId, user: UserDep, store: StoreDep) -> Response:
     c = _Ctx(store, user, tournament_id)
     rows = _run(_export_rows, c.svc, c.t)
     buf = io.StringIO()
-    w = csv.writer(buf)
+    w = SafeCsvWriter(buf)
     w.writerow(EXPORT_COLUMNS)
     for r in rows:
         w.writerow([r["place"] if r["place"] is not None else "", r["nickname"], r["points"], r["games"], r["wins"],
@@ -520,7 +527,8 @@ def standings_csv(tournament_id: TournamentId, user: UserDep, store: StoreDep) -
     return Response("\ufeff" + buf.getvalue(), media_type="text/csv; charset=utf-8", headers=_filename(c.t, "csv"))
 
 
-@api.get("/{tournament_id}/standings.xlsx", summary="The standings as an Excel workbook")
+@api.get("/{tournament_id}/standings.xlsx", summary="The standings as an Excel workbook", response_class=Response,
+         responses=download(XLSX, "The standings as a workbook."))
 def standings_xlsx(tournament_id: TournamentId, user: UserDep, store: StoreDep) -> Response:
     from openpyxl import Workbook
 
@@ -530,14 +538,14 @@ def standings_xlsx(tournament_id: TournamentId, user: UserDep, store: StoreDep) 
     ws = wb.active
     assert ws is not None
     ws.title = "Standings"
-    ws.append(list(EXPORT_COLUMNS))
+    append_safe_row(ws, EXPORT_COLUMNS)
     for r in rows:
-        ws.append([r["place"], r["nickname"], r["points"], r["games"], r["wins"], r["extra_points"], r["penalties"],
+        append_safe_row(ws, [r["place"], r["nickname"], r["points"], r["games"], r["wins"], r["extra_points"], r["penalties"],
                    r["carried"], bool(r["disqualified"]), bool(r["top_three"])])
     buf = io.BytesIO()
     wb.save(buf)
     return Response(buf.getvalue(), headers=_filename(c.t, "xlsx"),
-                    media_type="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet")
+                    media_type=XLSX)
 
 
 @api.get("/{tournament_id}/archive.json", summary="The tournament archive: settings, participants, seating, "

@@ -295,7 +295,8 @@ def test_linking_an_account_to_a_roster_player(world: World) -> None:
     # linked to seat 10's player: the judge may no longer open that game; unlinked, he may again
     r = put(admin, "judge", world.roster[9])
     assert r.status_code == 200 and r.json() == {"id": world.ids["judge"], "login": "judge", "role": "judge",
-                                                 "club_id": world.club, "player_id": world.roster[9]}
+                                                 "club_id": world.club, "player_id": world.roster[9],
+                                                 "disabled": False}
     judge = world.users["judge"]
     assert judge.get("/api/me").json()["user"]["player_id"] == world.roster[9]
     assert judge.get(f"/api/games/{world.game}").status_code == 404

@@ -13,7 +13,8 @@ from fastapi.testclient import TestClient
 
 from sportmafia.store import database_url, open_store
 from sportmafia.web import create_app, ensure_demo
-from sportmafia.web.security import LoginLimiter, load_secret_key
+from sportmafia.web.security import load_secret_key
+from sportmafia.web.throttle import LoginThrottle
 
 from .conftest import ADMIN_PASSWORD
 from .edge import Server, server
@@ -106,7 +107,7 @@ def test_serve_behind_a_tls_proxy(tmp_path: Path) -> None:
     store = open_store(f"sqlite:///{tmp_path / 'store.db'}", migrate=True)
     try:
         def client(peer: str, **options: object) -> TestClient:
-            app = create_app(store, secret_key="k", https_only=True, login_limiter=LoginLimiter(max_failures=2))
+            app = create_app(store, secret_key="k", https_only=True, login_throttle=LoginThrottle(address_budget=2))
             config = server_config(app, "127.0.0.1", 8000,
                                    **options)  # type: ignore[arg-type]
             config.load()

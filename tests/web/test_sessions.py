@@ -112,7 +112,7 @@ def test_the_admin_lists_disables_and_enables_users(site: Site) -> None:
     users = admin.get("/api/users").json()["users"]
     by_login = {u["login"]: u for u in users}
     assert "stranger" not in by_login and by_login["worker"] == {
-        "id": host_id, "login": "worker", "role": "host", "club_id": site.club, "disabled": False}
+        "id": host_id, "login": "worker", "role": "host", "club_id": site.club, "player_id": None, "disabled": False}
     r = host.get("/api/users")
     assert r.status_code == 403 and r.json()["error"]["code"] == "forbidden"
     assert host.post(f"/api/users/{host_id}/disable").status_code == 403

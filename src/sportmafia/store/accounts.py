@@ -140,7 +140,7 @@ def club_users(store: Store, club_id: int) -> list[UserRecord]:
     """The club's users, by login."""
     with store._read_conn() as conn:
         rows = conn.execute(select(USERS.c.id, USERS.c.club_id, USERS.c.login, USERS.c.password_hash,
-                                   USERS.c.role, USERS.c.created_at, USERS.c.disabled_at)
+                                   USERS.c.role, USERS.c.created_at, USERS.c.player_id, USERS.c.disabled_at)
                             .where(USERS.c.club_id == club_id).order_by(USERS.c.login))
         return [_user(row) for row in rows]
 

@@ -64,6 +64,7 @@ from .live import (
 from .pages import _render, club_game
 from .schemas import CommandJson
 from .security import LoginLimiter
+from .socket_guard import JunkGuard, check_replies, finish, limits_of, receive_text
 
 log = logging.getLogger("sportmafia.online")
 
@@ -380,17 +381,8 @@ async def _serve(websocket: WebSocket, game_id: str, viewer: str | int, since: i
             sub.timer_set(timer)
         sender = asyncio.create_task(_send_loop(conn, store, hub))
         receiver = asyncio.create_task(_receive_loop(conn, store, hub))
-        done, pending = await asyncio.wait({sender, receiver}, return_when=asyncio.FIRST_COMPLETED)
-        for task in pending:
-            task.cancel()
-        for task in pending:
-            with contextlib.suppress(asyncio.CancelledError, WebSocketDisconnect, Exception):
-                await task
-        for task in done:
-            exc = task.exception()
-            if exc is not None and not isinstance(exc, WebSocketDisconnect | RuntimeError | OSError):
-                log.warning("online: a connection to game %s ended: %r", game_id, exc)
-        return sender in done and not sender.exception() and sender.result() is True
+        sub.on_stall = sender.cancel
+        return await finish(websocket, sender, receiver, sub, _who(conn), log) is True
     except (WebSocketDisconnect, GameNotFound):
         return False
     finally:
@@ -445,31 +437,49 @@ async def _send_loop(conn: _Conn, store: Store, hub: Hub) -> bool:
             return True
 
 
+def _who(conn: _Conn) -> str:
+    """How the log names a socket (never with its token): ``seat 3 of game X (address)``."""
+    who = f"seat {conn.viewer}" if isinstance(conn.viewer, int) else "a spectator"
+    client = conn.websocket.client
+    return f"{who} of game {conn.game_id} ({client.host if client else 'unknown'})"
+
+
 async def _receive_loop(conn: _Conn, store: Store, hub: Hub) -> None:
     """What a client sends: keepalive pings, and on a player's socket his commands (``{"type": "command",
     "game_id", "command", "expected_seq", "command_id"}``, the body of ``POST /api/play/commands``), executed
-    one at a time as his seat, each answered with ``ack`` or ``refused``. Anything else is refused and
-    logged."""
+    one at a time as his seat, each answered with ``ack`` or ``refused``. Anything else is junk: answered
+    with ``bad-message``, counted, and summed up in the log once a minute (socket_guard)."""
     ws = conn.websocket
-    while True:
-        text = await ws.receive_text()
-        message: Any = None
-        if len(text) <= MAX_MESSAGE:
-            with contextlib.suppress(ValueError):
-                message = json.loads(text)
-        if isinstance(message, dict) and message.get("type") == "ping" and len(message) == 1:
-            continue
-        if conn.auth is not None and isinstance(message, dict) and message.get("type") == "command":
-            await _socket_command(conn, conn.auth, message, store, hub)
-            continue
-        who = f"seat {conn.viewer}" if isinstance(conn.viewer, int) else "a spectator"
-        log.warning("online: refused a socket message from %s of game %s", who, conn.game_id)
-        if conn.auth is not None:
-            conn.sub.reply(_error("bad-message", 'This socket takes only {"type": "command", ...} and pings.',
-                                  'Это соединение принимает только {"type": "command", ...} и пинги.'))
-        else:
-            conn.sub.reply(_error("bad-message", "A spectator's socket only receives.",
-                                  "Соединение зрителя только принимает."))
+    limits = limits_of(ws.app)
+    guard = JunkGuard(limits, log, _who(conn))
+    try:
+        while True:
+            text = await receive_text(ws)
+            message: Any = None
+            if text is not None and len(text) <= MAX_MESSAGE:
+                with contextlib.suppress(ValueError):
+                    message = json.loads(text)
+            if isinstance(message, dict) and message.get("type") == "ping" and len(message) == 1:
+                continue
+            if conn.auth is not None and isinstance(message, dict) and message.get("type") == "command":
+                await _socket_command(conn, conn.auth, message, store, hub)
+            else:
+                what = "a binary frame" if text is None else "a message it does not take"
+                guard.junk(what)
+                conn.sub.reply(_bad_message(conn.auth is not None, text is None))
+            check_replies(conn.sub.replies, limits)
+    finally:
+        guard.flush()
+
+
+def _bad_message(player: bool, binary: bool) -> dict[str, Any]:
+    if binary:
+        return _error("bad-message", "A message is JSON text, not a binary frame.",
+                      "Сообщение — текст JSON, а не двоичный кадр.")
+    if player:
+        return _error("bad-message", 'This socket takes only {"type": "command", ...} and pings.',
+                      'Это соединение принимает только {"type": "command", ...} и пинги.')
+    return _error("bad-message", "A spectator's socket only receives.", "Соединение зрителя только принимает.")
 
 
 async def _socket_command(conn: _Conn, auth: db.SeatAuth, message: dict[str, Any], store: Store, hub: Hub) -> None:
@@ -521,10 +531,10 @@ async def play_socket(websocket: WebSocket) -> None:
                       "Слишком много неверных ссылок; попробуйте позже.")
         return
     await websocket.accept()
-    text = ""
+    text: str | None = None  # a binary frame is no hello either
     try:
         with contextlib.suppress(TimeoutError):
-            text = await asyncio.wait_for(websocket.receive_text(), timeout=HELLO_SECONDS)
+            text = await asyncio.wait_for(receive_text(websocket), timeout=HELLO_SECONDS)
     except WebSocketDisconnect:
         return
     hello: Any = None

@@ -95,6 +95,6 @@ async def receive_loop(ws: Any, hub: Hub, game_id: str, sub: Subscriber, kind: s
                     what = "an unknown message"
             guard.junk(what)
             sub.reply(reply)
-            check_replies(sub.replies, limits)
+            await check_replies(sub.replies, limits)
     finally:
         guard.flush()

@@ -467,7 +467,7 @@ async def _receive_loop(conn: _Conn, store: Store, hub: Hub) -> None:
                 what = "a binary frame" if text is None else "a message it does not take"
                 guard.junk(what)
                 conn.sub.reply(_bad_message(conn.auth is not None, text is None))
-            check_replies(conn.sub.replies, limits)
+            await check_replies(conn.sub.replies, limits)
     finally:
         guard.flush()
 

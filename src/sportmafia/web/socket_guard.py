@@ -7,8 +7,9 @@ readers"): the players' (``/ws/play``), the spectators' (``/ws/watch/{code}``) a
   each is answered with an error (up to the limit), the first of a window is logged and the rest are
   summed up in ONE line per window ("N junk frames from ... in the last 60 s"); past ``limit`` in a window the
   socket is closed with 1008 (policy violation).
-- A socket's answers wait in its subscriber's ``replies``; past ``max_replies`` (a client that sends but does not
-  read) the client is dropped with 1013 (try again later). A client that reads nothing for a whole keepalive
+- A socket's answers wait in its subscriber's ``replies``; past ``max_replies`` the socket reads nothing more
+  from its client until they are sent, and a client that does not read them within ``drain_seconds`` is
+  dropped with 1013 (try again later). A client that reads nothing for a whole keepalive
   period (its sender still blocked on the previous message when the next ping is due) is dropped the same way
   (``live.Subscriber``): nothing piles up for it, and the other sockets' messages never wait for it (each
   socket has its own sender).
@@ -41,7 +42,9 @@ class SocketLimits:
     junk_window: float = 60.0
     """Seconds: the junk count's window, and the interval of its log line."""
     max_replies: int = 32
-    """Answers waiting to be sent to one client; one more drops it (1013)."""
+    """Answers waiting to be sent to one client; past it the socket reads nothing more until they are sent."""
+    drain_seconds: float = 5.0
+    """How long the answers past ``max_replies`` may wait to be sent; then the client is dropped (1013)."""
 
 
 def limits_of(app: Any) -> SocketLimits:
@@ -104,15 +107,23 @@ class JunkGuard:
     def flush(self, now: float | None = None) -> None:
         """The one line of the window's junk not logged yet (at the window's end, and when the socket ends)."""
         if self.unlogged:
-            seconds = max(1, round((self.clock() if now is None else now) - self.start))
+            seconds = max(1, round(min((self.clock() if now is None else now) - self.start,
+                                       self.limits.junk_window)))
             self.log.warning("%s more junk frames from %s in the last %s s", self.unlogged, self.who, seconds)
             self.unlogged = 0
 
 
-def check_replies(replies: list[Any], limits: SocketLimits) -> None:
-    """Raises :class:`NotReading` when the client's answers waiting to be sent are past the limit."""
-    if len(replies) > limits.max_replies:
-        raise NotReading
+async def check_replies(replies: list[Any], limits: SocketLimits) -> None:
+    """Past ``max_replies`` answers waiting to be sent, wait (reading nothing more from the client) until its
+    sender has sent them; raises :class:`NotReading` when they are not sent within ``drain_seconds``: the
+    client does not read. Costs nothing below the limit."""
+    if len(replies) <= limits.max_replies:
+        return
+    deadline = time.monotonic() + limits.drain_seconds
+    while len(replies) > limits.max_replies // 2:
+        if time.monotonic() > deadline:
+            raise NotReading
+        await asyncio.sleep(0.01)
 
 
 async def drop(ws: WebSocket, code: int, reason: str) -> None:

@@ -30,7 +30,6 @@ from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Annotated, Any, TypeVar
-from urllib.parse import urlsplit
 
 import anyio
 import anyio.to_thread
@@ -41,7 +40,7 @@ from starlette.concurrency import run_in_threadpool
 from ..engine import Game, Views, feed_length, visible_events
 from ..store import GameNotFound, Store
 from .live_input import check_timer, receive_loop
-from .socket_guard import finish
+from .socket_guard import finish, origin_matches
 
 log = logging.getLogger("sportmafia.live")
 
@@ -78,6 +77,7 @@ class Subscriber:
     check_head: bool = False
     ping_due: bool = False
     codes_left: set[str] = field(default_factory=set)  # table codes passed from the game to another one
+    host: bool = False  # the host's console (told of join requests)
     on_stall: Callable[[], Any] | None = None  # the socket's drop, when its client reads nothing (socket_guard)
     stalled: bool = False
     _keepalive: asyncio.TimerHandle | None = None
@@ -398,6 +398,12 @@ class Hub:
         if token_ids:
             self._to_redis({"origin": self.origin, "game": game_id, "revoked": token_ids})
 
+    def tell_hosts(self, game_id: str, message: dict[str, Any]) -> None:
+        """Send ``message`` to the game's host consoles in this process (callable from any thread)."""
+        for sub in self._local(game_id):
+            if sub.host:
+                sub.loop.call_soon_threadsafe(sub.reply, message)
+
     def timer(self, game_id: str) -> dict[str, Any] | None:
         with self._lock:
             return self._timers.get(game_id)
@@ -656,29 +662,6 @@ async def _refuse(websocket: WebSocket, close: int, code: str, en: str, ru: str)
     await websocket.close(code=close, reason=code)
 
 
-def origin_matches(origin: str | None, host: str | None) -> bool:
-    """Whether the page that opened the socket is this site: Origin's host and port equal the Host header's."""
-    if not origin or not host or origin == "null":
-        return False
-    try:
-        parts = urlsplit(origin)
-        port = parts.port
-    except ValueError:
-        return False
-    if parts.scheme not in ("http", "https") or not parts.hostname:
-        return False
-    default = 443 if parts.scheme == "https" else 80
-    want = f"{parts.hostname}:{port or default}"
-    try:
-        h = urlsplit("//" + host)
-        host_port = h.port
-    except ValueError:
-        return False
-    if not h.hostname:
-        return False
-    return want.lower() == f"{h.hostname}:{host_port or default}".lower()
-
-
 # ------------------------------------------------------------------------------------------ the socket
 @dataclass
 class _Conn:
@@ -743,6 +726,7 @@ async def game_socket(websocket: WebSocket, game_id: str) -> None:
     since = int(since_text)
     viewer = VIEWERS[kind]
     sub = hub.subscribe(game_id)  # before the first read: a move during it wakes the sender again
+    sub.host = kind == "host"
     try:
         n, text, cursor = await hub.render(store, game_id, summary.next_seq, (_message, "state", viewer, since))
         if since > cursor or text is None:

@@ -57,14 +57,13 @@ from .live import (
     dumps,
     feed_message,
     get_hub,
-    origin_matches,
     run_reader,
     run_writer,
 )
 from .pages import _render, club_game
 from .schemas import CommandJson
 from .security import LoginLimiter
-from .socket_guard import JunkGuard, check_replies, finish, limits_of, receive_text
+from .socket_guard import JunkGuard, check_replies, finish, limits_of, origin_matches, receive_text
 
 log = logging.getLogger("sportmafia.online")
 
@@ -773,26 +772,6 @@ def revoke_link(game_id: GameId, seat: int, request: Request, user: UserDep, sto
     return {"seat": seat, "revoked": len(revoked)}
 
 
-class DecisionIn(BaseModel):
-    model_config = ConfigDict(extra="forbid", strict=True)
-    approve: bool
-
-
-@api.post("/games/{game_id}/online/requests/{request_id}", summary="Approve or deny a join request")
-def decide_request(game_id: GameId, request_id: int, body: DecisionIn, user: UserDep,
-                   store: StoreDep) -> dict[str, Any]:
-    _own(store, user, game_id)
-    _need_role(user, HOST_ROLES, *_HOST_ONLY)
-    _table_or_404(store, game_id)
-    try:
-        rec = db.decide(store, game_id, request_id, body.approve)
-    except db.OnlineRefused as exc:
-        if exc.code == "decided":
-            raise ApiError(409, "decided", "This request is decided already.", "Эта заявка уже рассмотрена.") from None
-        raise ApiError(404, "no-request", "No such join request.", "Такой заявки нет.") from None
-    return {"id": rec.id, "seat": rec.seat, "status": rec.status}
-
-
 class StreamIn(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)
     delay_minutes: int = Field(ge=1, le=db.MAX_STREAM_DELAY)
@@ -918,51 +897,6 @@ def _table_by_code(request: Request, code: str) -> db.TableRecord:
         limiter_of(request.app).failed(key)
         raise _no_table()
     return tab
-
-
-@api.post("/join/claim", summary="A join request's status (X-Join-Secret); once approved, the seat's link")
-def join_claim(request: Request, store: StoreDep, hub: HubDep) -> dict[str, Any]:
-    key = _check_limit(request)
-    try:
-        rec, token, revoked = db.claim(store, request.headers.get(JOIN_HEADER, ""))
-    except db.OnlineRefused:
-        limiter_of(request.app).failed(key)
-        raise ApiError(404, "no-request", "No such join request.", "Такой заявки нет.") from None
-    _revoke(request.app, rec.game_id, revoked)
-    out: dict[str, Any] = {"id": rec.id, "seat": rec.seat, "status": rec.status}
-    if token is not None:
-        out["url"] = f"/play/{token}"
-        out["token"] = token
-    return out
-
-
-@api.get("/join/{code}", summary="A table's free seats (by the table code)")
-def join_info(code: Code, request: Request, store: StoreDep) -> dict[str, Any]:
-    tab = _table_by_code(request, code)
-    names = store.game(tab.game_id).names
-    return {"code": tab.code, "players": tab.players, "names": list(names),
-            "free": db.free_seats(store, tab.game_id, tab.players)}
-
-
-class JoinIn(BaseModel):
-    model_config = ConfigDict(extra="forbid", strict=True)
-    seat: int
-    name: str = Field(default="", max_length=64)
-
-
-@api.post("/join/{code}", summary="Ask for a free seat; the host approves")
-def join_request(code: Code, body: JoinIn, request: Request, store: StoreDep) -> dict[str, Any]:
-    tab = _table_by_code(request, code)
-    try:
-        secret, rec = db.request_join(store, tab.game_id, body.seat, body.name.strip())
-    except db.OnlineRefused as exc:
-        if exc.code == "taken":
-            raise ApiError(409, "taken", "This seat is taken or asked for; pick another.",
-                           "Это место занято или уже запрошено; выберите другое.") from None
-        raise ApiError(422, "bad-seat", f"There is no seat {body.seat} at this table.",
-                       f"Места {body.seat} за этим столом нет.") from None
-    log.info("online: a join request for seat %s of game %s", rec.seat, rec.game_id)
-    return {"id": rec.id, "seat": rec.seat, "status": rec.status, "secret": secret}
 
 
 # --- the judge's delayed open stream
@@ -1091,6 +1025,9 @@ def online_page(request: Request, game_id: GameId) -> Response:
 
 def install(app: FastAPI) -> None:
     """Register online play's routes and the access log's token mask (one line in ``create_app``)."""
+    from . import joins  # the join requests' routes (they use this module's helpers)
+
     install_log_filter()
+    app.include_router(joins.api)
     app.include_router(api)
     app.include_router(router)

@@ -26,6 +26,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
+from urllib.parse import urlsplit
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
@@ -158,3 +159,26 @@ async def finish(ws: WebSocket, sender: asyncio.Task[Any], receiver: asyncio.Tas
     if sender in done and not sender.cancelled() and sender.exception() is None:
         return sender.result()
     return None
+
+
+def origin_matches(origin: str | None, host: str | None) -> bool:
+    """Whether the page that opened the socket is this site: Origin's host and port equal the Host header's."""
+    if not origin or not host or origin == "null":
+        return False
+    try:
+        parts = urlsplit(origin)
+        port = parts.port
+    except ValueError:
+        return False
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        return False
+    default = 443 if parts.scheme == "https" else 80
+    want = f"{parts.hostname}:{port or default}"
+    try:
+        h = urlsplit("//" + host)
+        host_port = h.port
+    except ValueError:
+        return False
+    if not h.hostname:
+        return False
+    return want.lower() == f"{h.hostname}:{host_port or default}".lower()

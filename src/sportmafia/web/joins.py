@@ -57,7 +57,7 @@ api = APIRouter(prefix="/api", tags=["online"])
 
 @dataclass
 class JoinLimits:
-    per_address: int = 5
+    per_address: int = 10
     """Join requests one client address may make in ``window`` seconds (at all tables)."""
     per_table: int = 20
     """Join requests one table may get in ``window`` seconds (from all addresses)."""

@@ -197,9 +197,8 @@ def test_junk_is_summed_up_once_per_window() -> None:
 
 # ------------------------------------------------------------------------------------------ a slow reader
 @pytest.fixture
-def served(api: Api, monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
+def served(api: Api) -> Iterator[str]:
     """The api's app served by a real uvicorn server too (on its own loop, in a thread): ``host:port``."""
-    monkeypatch.setattr(live, "PING_SECONDS", 0.25)
     sock = socket.socket()
     sock.bind(("127.0.0.1", 0))
     config = uvicorn.Config(api.client.app, lifespan="off", log_level="warning", ws_per_message_deflate=False)
@@ -232,7 +231,9 @@ def _never_reads(where: str, path: str) -> socket.socket:
 
 @pytest.mark.parametrize("api", ["sqlite"], indirect=True)  # socket I/O only: the store is not involved
 def test_a_client_that_does_not_read_is_dropped_and_the_others_go_on(api: Api, table: tuple[str, str, str],
-                                                                     served: str) -> None:
+                                                                     served: str,
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(live, "PING_SECONDS", 0.25)  # the keepalive period: a client that reads nothing for it goes
     game_id, code, _token = table
     hub = get_hub(api.client.app)
     before = hub.connections(game_id)

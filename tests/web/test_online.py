@@ -356,8 +356,9 @@ def test_join_with_the_code_and_approval(api: Api) -> None:
     r = phone.post(f"/api/join/{code}", json={"seat": 5, "name": "Лиса"})
     assert r.status_code == 200
     secret = r.json()["secret"]
-    assert phone.post(f"/api/join/{code}", json={"seat": 5}).status_code == 409  # asked for already
-    assert 5 not in phone.get(f"/api/join/{code}").json()["free"]
+    again = phone.post(f"/api/join/{code}", json={"seat": 5})
+    assert again.status_code == 409 and again.json()["error"]["code"] == "pending"  # one pending request an address
+    assert 5 in phone.get(f"/api/join/{code}").json()["free"]  # a pending request holds no seat
     pending = api.get(f"/api/games/{game_id}/online").json()["requests"]
     assert [(p["seat"], p["name"]) for p in pending] == [(5, "Лиса")]
 

@@ -310,7 +310,9 @@ def test_socket_messages_are_refused(api: Api, table: Any, caplog: pytest.LogCap
         assert moved["view"]["viewer"] == speaker
         quiet(ws)
     refusals = [rec.getMessage() for rec in caplog.records if "refused" in rec.getMessage()]
-    assert len(refusals) >= 9
+    # the command's refusal, and each socket's first junk message (the rest are summed up in one line per socket
+    # and minute: tests/web/test_socket_limits.py)
+    assert len(refusals) >= 3
     assert all(t not in m for m in refusals for t in tokens.values())
 
 

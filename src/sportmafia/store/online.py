@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any, TypeVar, cast
 
-from sqlalchemy import Connection, Table, bindparam, select, update
+from sqlalchemy import Connection, Table, bindparam, func, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
@@ -78,11 +78,13 @@ class JoinRecord:
 
 
 class OnlineRefused(Exception):
-    """A request the online table refuses (``code``: no-table, bad-seat, taken, no-request, decided)."""
+    """A request the online table refuses (``code``: no-table, bad-seat, taken, no-request, decided, full,
+    cooldown); ``retry_after``: seconds, for full and cooldown."""
 
-    def __init__(self, code: str) -> None:
+    def __init__(self, code: str, retry_after: float | None = None) -> None:
         super().__init__(code)
         self.code = code
+        self.retry_after = retry_after
 
 
 def _table(row: OnlineTable, game: StoredGame) -> TableRecord:
@@ -318,9 +320,13 @@ def linked_seats(store: Store, game_id: str) -> dict[int, SeatAuth]:
 
 
 # --- joining by the table code -----------------------------------------------------------------------------
-def request_join(store: Store, game_id: str, seat: int, name: str) -> tuple[str, JoinRecord]:
-    """A request to take ``seat`` (free: no live link, no other pending request); returns the requester's
-    secret (shown once) and the request. Raises :class:`OnlineRefused` (no-table, bad-seat, taken)."""
+def request_join(store: Store, game_id: str, seat: int, name: str, max_pending: int = 6,
+                 cooldown: float = 0.0) -> tuple[str, JoinRecord]:
+    """A request to take ``seat`` (free: no live link and no approved request; a pending request holds no seat,
+    so a stranger with the table code cannot empty the free seats); returns the requester's secret (shown once)
+    and the request. The table holds at most ``max_pending`` pending requests, and no more than it has free
+    seats; a name the host denied less than ``cooldown`` seconds ago may not ask again yet. Raises
+    :class:`OnlineRefused` (no-table, bad-seat, taken, full, cooldown)."""
     secret = new_secret()
     with store._write.begin() as s:
         game = s.get(StoredGame, game_id, with_for_update={"key_share": True})
@@ -328,8 +334,21 @@ def request_join(store: Store, game_id: str, seat: int, name: str) -> tuple[str,
             raise OnlineRefused("no-table")
         if not 1 <= seat <= game.players:
             raise OnlineRefused("bad-seat")
-        if seat not in free_seats_in(s, game_id, game.players):
+        free = free_seats_in(s, game_id, game.players)
+        if seat not in free:
             raise OnlineRefused("taken")
+        pending = s.scalar(select(func.count()).select_from(JoinRequest).where(
+            JoinRequest.game_id == game_id, JoinRequest.status == "pending")) or 0
+        if pending >= min(max_pending, len(free)):
+            raise OnlineRefused("full", retry_after=30.0)
+        if cooldown > 0 and name:
+            now = utcnow()
+            folded = name.casefold()
+            denied = [_utc(at) for n, at in s.execute(select(JoinRequest.name, JoinRequest.decided_at).where(
+                JoinRequest.game_id == game_id, JoinRequest.status == "denied",
+                JoinRequest.decided_at >= now - timedelta(seconds=cooldown))) if at is not None and n.casefold() == folded]
+            if denied:
+                raise OnlineRefused("cooldown", retry_after=cooldown - (now - max(denied)).total_seconds())
         row = JoinRequest(game_id=game_id, seat=seat, name=name, secret_hash=hash_secret(secret),
                           status="pending", created_at=utcnow(), decided_at=None)
         s.add(row)
@@ -338,11 +357,19 @@ def request_join(store: Store, game_id: str, seat: int, name: str) -> tuple[str,
 
 
 def free_seats_in(s: Session, game_id: str, players: int) -> list[int]:
+    """The seats with no live link and no approved request (pending requests hold no seat)."""
     linked = set(s.scalars(select(SeatToken.seat).where(SeatToken.game_id == game_id,
                                                         SeatToken.revoked_at.is_(None))))
     asked = set(s.scalars(select(JoinRequest.seat).where(JoinRequest.game_id == game_id,
-                                                         JoinRequest.status.in_(("pending", "approved")))))
+                                                         JoinRequest.status == "approved")))
     return [seat for seat in range(1, players + 1) if seat not in linked and seat not in asked]
+
+
+def request_state(store: Store, request_id: int) -> tuple[str, datetime | None] | None:
+    """A join request's status and when it was decided (None: no such request)."""
+    with store._read() as s:
+        row = s.execute(select(JoinRequest.status, JoinRequest.decided_at).where(JoinRequest.id == request_id)).first()
+        return None if row is None else (row[0], None if row[1] is None else _utc(row[1]))
 
 
 def free_seats(store: Store, game_id: str, players: int) -> list[int]:
@@ -366,6 +393,10 @@ def decide(store: Store, game_id: str, request_id: int, approve: bool) -> JoinRe
             raise OnlineRefused("no-request")
         if row.status != "pending":
             raise OnlineRefused("decided")
+        if approve:
+            game = s.get(StoredGame, game_id, with_for_update={"key_share": True})
+            if game is None or row.seat not in free_seats_in(s, game_id, game.players):
+                raise OnlineRefused("taken")  # another request of the seat was approved, or it has a link
         row.status = "approved" if approve else "denied"
         row.decided_at = utcnow()
         s.flush()

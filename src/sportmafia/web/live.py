@@ -22,7 +22,6 @@ import asyncio
 import contextlib
 import json
 import logging
-import math
 import os
 import threading
 import time
@@ -31,7 +30,6 @@ from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Annotated, Any, TypeVar
-from urllib.parse import urlsplit
 
 import anyio
 import anyio.to_thread
@@ -42,6 +40,8 @@ from starlette.concurrency import run_in_threadpool
 from ..engine import Game, Views, feed_length, visible_events
 from ..store import GameNotFound, Store
 from .access import decide
+from .live_input import check_timer, receive_loop
+from .socket_guard import finish, origin_matches
 
 log = logging.getLogger("sportmafia.live")
 
@@ -50,8 +50,6 @@ CHANNEL = "sportmafia:live"
 TIMER_KEY = "sportmafia:timer:"
 TIMER_TTL = 6 * 3600
 PING_SECONDS = 20.0
-MAX_MESSAGE = 1024
-MAX_TIMER_SECONDS = 3600
 MAX_TIMERS = 10_000
 MAX_HEADS = 10_000
 """Games whose last timer, and whose highest next seq told of, the hub keeps (the ones used last)."""
@@ -80,6 +78,9 @@ class Subscriber:
     check_head: bool = False
     ping_due: bool = False
     codes_left: set[str] = field(default_factory=set)  # table codes passed from the game to another one
+    host: bool = False  # the host's console (told of join requests)
+    on_stall: Callable[[], Any] | None = None  # the socket's drop, when its client reads nothing (socket_guard)
+    stalled: bool = False
     _keepalive: asyncio.TimerHandle | None = None
 
     # these run on the subscriber's own loop
@@ -94,6 +95,11 @@ class Subscriber:
             self._keepalive = None
 
     def _ping(self) -> None:
+        if self.ping_due and self.on_stall is not None:
+            # the last ping was never sent: the sender is still blocked on a client that reads nothing
+            self.stalled = True
+            self.on_stall()
+            return
         self.ping_due = self.check_head = True
         self.wake.set()
         self.arm()
@@ -393,6 +399,12 @@ class Hub:
         if token_ids:
             self._to_redis({"origin": self.origin, "game": game_id, "revoked": token_ids})
 
+    def tell_hosts(self, game_id: str, message: dict[str, Any]) -> None:
+        """Send ``message`` to the game's host consoles in this process (callable from any thread)."""
+        for sub in self._local(game_id):
+            if sub.host:
+                sub.loop.call_soon_threadsafe(sub.reply, message)
+
     def timer(self, game_id: str) -> dict[str, Any] | None:
         with self._lock:
             return self._timers.get(game_id)
@@ -645,61 +657,10 @@ async def stop(app: FastAPI) -> None:
 
 
 # ------------------------------------------------------------------------------------------ messages
-def check_timer(message: Any) -> dict[str, Any]:
-    """A host's ``timer`` message, checked: ``running`` (bool), ``left`` and ``total`` (seconds, 0 ≤ left ≤
-    total ≤ 3600), ``key`` (the console's step key, a string of at most 200 characters); nothing else."""
-    if not isinstance(message, dict):
-        raise ValueError("a message is a JSON object")
-    extra = set(message) - {"type", "running", "left", "total", "key"}
-    if extra:
-        raise ValueError(f"unknown fields {sorted(extra)}")
-    running, left, total, key = (message.get(k) for k in ("running", "left", "total", "key"))
-    if not isinstance(running, bool):
-        raise ValueError("running is true or false")
-    for name, value in (("left", left), ("total", total)):
-        if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
-            raise ValueError(f"{name} is a number of seconds")
-        if not 0 <= value <= MAX_TIMER_SECONDS:
-            raise ValueError(f"{name} is between 0 and {MAX_TIMER_SECONDS} seconds")
-    assert isinstance(left, int | float) and isinstance(total, int | float)
-    if left > total:
-        raise ValueError("left is at most total")
-    if not isinstance(key, str) or len(key) > 200:
-        raise ValueError("key is a string of at most 200 characters")
-    return {"running": running, "left": left, "total": total, "key": key}
-
-
-def _error(code: str, en: str, ru: str) -> dict[str, Any]:
-    return {"type": "error", "error": {"code": code, "en": en, "ru": ru}}
-
-
 async def _refuse(websocket: WebSocket, close: int, code: str, en: str, ru: str) -> None:
     await websocket.accept()
-    await websocket.send_json(_error(code, en, ru))
+    await websocket.send_json({"type": "error", "error": {"code": code, "en": en, "ru": ru}})
     await websocket.close(code=close, reason=code)
-
-
-def origin_matches(origin: str | None, host: str | None) -> bool:
-    """Whether the page that opened the socket is this site: Origin's host and port equal the Host header's."""
-    if not origin or not host or origin == "null":
-        return False
-    try:
-        parts = urlsplit(origin)
-        port = parts.port
-    except ValueError:
-        return False
-    if parts.scheme not in ("http", "https") or not parts.hostname:
-        return False
-    default = 443 if parts.scheme == "https" else 80
-    want = f"{parts.hostname}:{port or default}"
-    try:
-        h = urlsplit("//" + host)
-        host_port = h.port
-    except ValueError:
-        return False
-    if not h.hostname:
-        return False
-    return want.lower() == f"{h.hostname}:{host_port or default}".lower()
 
 
 # ------------------------------------------------------------------------------------------ the socket
@@ -769,6 +730,7 @@ async def game_socket(websocket: WebSocket, game_id: str) -> None:
     since = int(since_text)
     viewer = VIEWERS[kind]
     sub = hub.subscribe(game_id)  # before the first read: a move during it wakes the sender again
+    sub.host = kind == "host"
     try:
         n, text, cursor = await hub.render(store, game_id, summary.next_seq, (_message, "state", viewer, since))
         if since > cursor or text is None:
@@ -783,17 +745,9 @@ async def game_socket(websocket: WebSocket, game_id: str) -> None:
         if timer is not None:
             sub.timer_set(timer)
         sender = asyncio.create_task(_send_loop(conn, sub))
-        receiver = asyncio.create_task(_receive_loop(conn, sub, kind))
-        done, pending = await asyncio.wait({sender, receiver}, return_when=asyncio.FIRST_COMPLETED)
-        for task in pending:
-            task.cancel()
-        for task in pending:
-            with contextlib.suppress(asyncio.CancelledError, WebSocketDisconnect, Exception):
-                await task
-        for task in done:
-            exc = task.exception()
-            if exc is not None and not isinstance(exc, WebSocketDisconnect | RuntimeError | OSError):
-                log.warning("live: connection to game %s ended: %r", game_id, exc)
+        receiver = asyncio.create_task(receive_loop(websocket, hub, game_id, sub, kind))
+        sub.on_stall = sender.cancel
+        await finish(websocket, sender, receiver, sub, f"the {kind} socket of game {game_id}", log)
     except WebSocketDisconnect:
         pass
     finally:
@@ -830,35 +784,3 @@ async def _send_loop(conn: _Conn, sub: Subscriber) -> None:
         if sub.timer is not None:
             timer, sub.timer = sub.timer, None
             await ws.send_json({**timer, "now": time.time()})
-
-
-async def _receive_loop(conn: _Conn, sub: Subscriber, kind: str) -> None:
-    ws = conn.websocket
-    while True:
-        text = await ws.receive_text()
-        if len(text) > MAX_MESSAGE:
-            sub.reply(_error("bad-message", f"A message is at most {MAX_MESSAGE} bytes.",
-                             f"Сообщение не длиннее {MAX_MESSAGE} байт."))
-            continue
-        try:
-            message = json.loads(text)
-        except ValueError:
-            sub.reply(_error("bad-message", "A message is a JSON object.", "Сообщение — объект JSON."))
-            continue
-        mtype = message.get("type") if isinstance(message, dict) else None
-        if mtype == "ping":
-            continue
-        if mtype != "timer":
-            sub.reply(_error("bad-message", "The only message a client sends is the host's timer.",
-                             "Клиент посылает только таймер ведущего."))
-            continue
-        if kind != "host":
-            sub.reply(_error("forbidden", "Only the host's console sets the timer.",
-                             "Таймер задаёт только пульт ведущего."))
-            continue
-        try:
-            timer = check_timer(message)
-        except ValueError as exc:
-            sub.reply(_error("bad-timer", f"Not a valid timer: {exc}.", f"Неверный таймер: {exc}."))
-            continue
-        conn.hub.set_timer(conn.game_id, timer, sender=sub)

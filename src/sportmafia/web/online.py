@@ -49,7 +49,7 @@ from ..store import online as db
 from .access import game_access
 from .auth import StoreDep, UserDep
 from .edge import Id as SeatInt
-from .edge import RequestNo, SeatNo
+from .edge import SeatNo
 from .errors import RULE_VIOLATION_STATUS, ApiError, forbidden, game_not_found
 from .i18n import request_lang
 from .live import (
@@ -60,7 +60,6 @@ from .live import (
     dumps,
     feed_message,
     get_hub,
-    origin_matches,
     run_reader,
     run_writer,
 )
@@ -68,6 +67,7 @@ from .pages import _render, club_game
 from .responses import download
 from .schemas import CommandJson
 from .security import LoginLimiter
+from .socket_guard import JunkGuard, check_replies, finish, limits_of, origin_matches, receive_text
 
 log = logging.getLogger("sportmafia.online")
 
@@ -379,17 +379,8 @@ async def _serve(websocket: WebSocket, game_id: str, viewer: str | int, since: i
             sub.timer_set(timer)
         sender = asyncio.create_task(_send_loop(conn, store, hub))
         receiver = asyncio.create_task(_receive_loop(conn, store, hub))
-        done, pending = await asyncio.wait({sender, receiver}, return_when=asyncio.FIRST_COMPLETED)
-        for task in pending:
-            task.cancel()
-        for task in pending:
-            with contextlib.suppress(asyncio.CancelledError, WebSocketDisconnect, Exception):
-                await task
-        for task in done:
-            exc = task.exception()
-            if exc is not None and not isinstance(exc, WebSocketDisconnect | RuntimeError | OSError):
-                log.warning("online: a connection to game %s ended: %r", game_id, exc)
-        return sender in done and not sender.exception() and sender.result() is True
+        sub.on_stall = sender.cancel
+        return await finish(websocket, sender, receiver, sub, _who(conn), log) is True
     except (WebSocketDisconnect, GameNotFound):
         return False
     finally:
@@ -444,31 +435,49 @@ async def _send_loop(conn: _Conn, store: Store, hub: Hub) -> bool:
             return True
 
 
+def _who(conn: _Conn) -> str:
+    """How the log names a socket (never with its token): ``seat 3 of game X (address)``."""
+    who = f"seat {conn.viewer}" if isinstance(conn.viewer, int) else "a spectator"
+    client = conn.websocket.client
+    return f"{who} of game {conn.game_id} ({client.host if client else 'unknown'})"
+
+
 async def _receive_loop(conn: _Conn, store: Store, hub: Hub) -> None:
     """What a client sends: keepalive pings, and on a player's socket his commands (``{"type": "command",
     "game_id", "command", "expected_seq", "command_id"}``, the body of ``POST /api/play/commands``), executed
-    one at a time as his seat, each answered with ``ack`` or ``refused``. Anything else is refused and
-    logged."""
+    one at a time as his seat, each answered with ``ack`` or ``refused``. Anything else is junk: answered
+    with ``bad-message``, counted, and summed up in the log once a minute (socket_guard)."""
     ws = conn.websocket
-    while True:
-        text = await ws.receive_text()
-        message: Any = None
-        if len(text) <= MAX_MESSAGE:
-            with contextlib.suppress(ValueError):
-                message = json.loads(text)
-        if isinstance(message, dict) and message.get("type") == "ping" and len(message) == 1:
-            continue
-        if conn.auth is not None and isinstance(message, dict) and message.get("type") == "command":
-            await _socket_command(conn, conn.auth, message, store, hub)
-            continue
-        who = f"seat {conn.viewer}" if isinstance(conn.viewer, int) else "a spectator"
-        log.warning("online: refused a socket message from %s of game %s", who, conn.game_id)
-        if conn.auth is not None:
-            conn.sub.reply(_error("bad-message", 'This socket takes only {"type": "command", ...} and pings.',
-                                  'Это соединение принимает только {"type": "command", ...} и пинги.'))
-        else:
-            conn.sub.reply(_error("bad-message", "A spectator's socket only receives.",
-                                  "Соединение зрителя только принимает."))
+    limits = limits_of(ws.app)
+    guard = JunkGuard(limits, log, _who(conn))
+    try:
+        while True:
+            text = await receive_text(ws)
+            message: Any = None
+            if text is not None and len(text) <= MAX_MESSAGE:
+                with contextlib.suppress(ValueError):
+                    message = json.loads(text)
+            if isinstance(message, dict) and message.get("type") == "ping" and len(message) == 1:
+                continue
+            if conn.auth is not None and isinstance(message, dict) and message.get("type") == "command":
+                await _socket_command(conn, conn.auth, message, store, hub)
+            else:
+                what = "a binary frame" if text is None else "a message it does not take"
+                guard.junk(what)
+                conn.sub.reply(_bad_message(conn.auth is not None, text is None))
+            await check_replies(conn.sub.replies, limits)
+    finally:
+        guard.flush()
+
+
+def _bad_message(player: bool, binary: bool) -> dict[str, Any]:
+    if binary:
+        return _error("bad-message", "A message is JSON text, not a binary frame.",
+                      "Сообщение — текст JSON, а не двоичный кадр.")
+    if player:
+        return _error("bad-message", 'This socket takes only {"type": "command", ...} and pings.',
+                      'Это соединение принимает только {"type": "command", ...} и пинги.')
+    return _error("bad-message", "A spectator's socket only receives.", "Соединение зрителя только принимает.")
 
 
 async def _socket_command(conn: _Conn, auth: db.SeatAuth, message: dict[str, Any], store: Store, hub: Hub) -> None:
@@ -520,10 +529,10 @@ async def play_socket(websocket: WebSocket) -> None:
                       "Слишком много неверных ссылок; попробуйте позже.")
         return
     await websocket.accept()
-    text = ""
+    text: str | None = None  # a binary frame is no hello either
     try:
         with contextlib.suppress(TimeoutError):
-            text = await asyncio.wait_for(websocket.receive_text(), timeout=HELLO_SECONDS)
+            text = await asyncio.wait_for(receive_text(websocket), timeout=HELLO_SECONDS)
     except WebSocketDisconnect:
         return
     hello: Any = None
@@ -762,26 +771,6 @@ def revoke_link(game_id: GameId, seat: SeatNo, request: Request, user: UserDep, 
     return {"seat": seat, "revoked": len(revoked)}
 
 
-class DecisionIn(BaseModel):
-    model_config = ConfigDict(extra="forbid", strict=True)
-    approve: bool
-
-
-@api.post("/games/{game_id}/online/requests/{request_id}", summary="Approve or deny a join request")
-def decide_request(game_id: GameId, request_id: RequestNo, body: DecisionIn, user: UserDep,
-                   store: StoreDep) -> dict[str, Any]:
-    _own(store, user, game_id)
-    _need_role(user, HOST_ROLES, *_HOST_ONLY)
-    _table_or_404(store, game_id)
-    try:
-        rec = db.decide(store, game_id, request_id, body.approve)
-    except db.OnlineRefused as exc:
-        if exc.code == "decided":
-            raise ApiError(409, "decided", "This request is decided already.", "Эта заявка уже рассмотрена.") from None
-        raise ApiError(404, "no-request", "No such join request.", "Такой заявки нет.") from None
-    return {"id": rec.id, "seat": rec.seat, "status": rec.status}
-
-
 class StreamIn(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)
     delay_minutes: int = Field(ge=1, le=db.MAX_STREAM_DELAY)
@@ -910,51 +899,6 @@ def _table_by_code(request: Request, code: str) -> db.TableRecord:
     return tab
 
 
-@api.post("/join/claim", summary="A join request's status (X-Join-Secret); once approved, the seat's link")
-def join_claim(request: Request, store: StoreDep, hub: HubDep) -> dict[str, Any]:
-    key = _check_limit(request)
-    try:
-        rec, token, revoked = db.claim(store, request.headers.get(JOIN_HEADER, ""))
-    except db.OnlineRefused:
-        limiter_of(request.app).failed(key)
-        raise ApiError(404, "no-request", "No such join request.", "Такой заявки нет.") from None
-    _revoke(request.app, rec.game_id, revoked)
-    out: dict[str, Any] = {"id": rec.id, "seat": rec.seat, "status": rec.status}
-    if token is not None:
-        out["url"] = f"/play/{token}"
-        out["token"] = token
-    return out
-
-
-@api.get("/join/{code}", summary="A table's free seats (by the table code)")
-def join_info(code: Code, request: Request, store: StoreDep) -> dict[str, Any]:
-    tab = _table_by_code(request, code)
-    names = store.game(tab.game_id).names
-    return {"code": tab.code, "players": tab.players, "names": list(names),
-            "free": db.free_seats(store, tab.game_id, tab.players)}
-
-
-class JoinIn(BaseModel):
-    model_config = ConfigDict(extra="forbid", strict=True)
-    seat: SeatInt
-    name: str = Field(default="", max_length=64)
-
-
-@api.post("/join/{code}", summary="Ask for a free seat; the host approves")
-def join_request(code: Code, body: JoinIn, request: Request, store: StoreDep) -> dict[str, Any]:
-    tab = _table_by_code(request, code)
-    try:
-        secret, rec = db.request_join(store, tab.game_id, body.seat, body.name.strip())
-    except db.OnlineRefused as exc:
-        if exc.code == "taken":
-            raise ApiError(409, "taken", "This seat is taken or asked for; pick another.",
-                           "Это место занято или уже запрошено; выберите другое.") from None
-        raise ApiError(422, "bad-seat", f"There is no seat {body.seat} at this table.",
-                       f"Места {body.seat} за этим столом нет.") from None
-    log.info("online: a join request for seat %s of game %s", rec.seat, rec.game_id)
-    return {"id": rec.id, "seat": rec.seat, "status": rec.status, "secret": secret}
-
-
 # --- the judge's delayed open stream
 def delayed_host_view(store: Store, game_id: str, delay_minutes: int) -> dict[str, Any]:
     """``view(game, "host")`` as it stood at the last event recorded at least ``delay_minutes`` ago."""
@@ -1081,6 +1025,9 @@ def online_page(request: Request, game_id: GameId) -> Response:
 
 def install(app: FastAPI) -> None:
     """Register online play's routes and the access log's token mask (one line in ``create_app``)."""
+    from . import joins  # the join requests' routes (they use this module's helpers)
+
     install_log_filter()
+    app.include_router(joins.api)
     app.include_router(api)
     app.include_router(router)

@@ -31,7 +31,12 @@
       body: JSON.stringify({ seat, name: $("j-name").value.trim() }),
     });
     const body = await r.json();
-    if (r.status !== 200) { status(r.status === 409 ? J.taken : SM.errorText(body), "error"); seats(); return; }
+    if (r.status !== 200) {
+      // a taken seat; or asked already, too many requests, refused a moment ago (the server's words, with the wait)
+      status(body && body.error && body.error.code === "taken" ? J.taken : SM.errorText(body), "error");
+      seats();
+      return;
+    }
     sessionStorage.setItem(KEY, JSON.stringify({ secret: body.secret, seat }));
     $("j-seats").textContent = "";
     wait();

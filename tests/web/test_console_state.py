@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import random
 import re
+from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any, cast
 
 from sportmafia.engine import (
     COMMANDS,
@@ -19,13 +21,25 @@ from sportmafia.engine import (
     Vote,
 )
 from sportmafia.rules import get_ruleset
+from sportmafia.store import Store, UserRecord
+from sportmafia.store.access import GameFacts
 from sportmafia.web import pages
-from sportmafia.web.games import _state
+from sportmafia.web.access import GameAccess
+from sportmafia.web.games import _state as state_for
 
 from .conftest import Api
 
 CLUB_ROLES = ("civilian", "civilian", "sheriff", "civilian", "mafia", "civilian", "don", "civilian", "mafia",
               "civilian")
+
+
+JUDGE = GameAccess(cast(Store, None), UserRecord(1, 1, "judge", "", "judge", datetime(2026, 1, 1, tzinfo=UTC)),
+                   GameFacts("g", 1, None, None, frozenset(), frozenset()), "judge")
+"""A judge of the club who does not play in the game: offered every command the engine lists."""
+
+
+def _state(game_id: str, game: Game) -> dict[str, Any]:
+    return state_for(game_id, game, JUDGE)
 
 
 def club_game() -> Game:

@@ -7,15 +7,17 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from argon2 import PasswordHasher
 from fastapi.testclient import TestClient
 from sqlalchemy import select
+from starlette.websockets import WebSocketDisconnect
 
 from sportmafia.store import Store, open_store
 from sportmafia.store.models import LoginSession
-from sportmafia.web import create_app
+from sportmafia.web import create_app, live
 from sportmafia.web.throttle import PasswordChecker
 
 from .conftest import Api, own_client
@@ -148,3 +150,61 @@ def test_the_account_and_users_pages(site: Site) -> None:
         assert page.status_code == 200 and 'id="user-list"' in page.text
         assert host.get("/users").status_code == 403
     assert site.browser().get("/account", follow_redirects=False).headers["location"] == "/login?next=/account"
+
+
+def test_an_open_socket_ends_with_its_session(site: Site, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A console's socket opened before its session was revoked is closed then (4401 `session-ended`): at once
+    in this process (logging out, the password changed elsewhere, the admin disabling the user), and at its
+    keepalive in another process. On a socket that stayed open a game's move would still be sent."""
+    site.store.add_club_players(site.club, [f"Игрок {n}" for n in range(1, 11)])
+    uid = site.user("sockets")
+    site.user("sockets-admin", "admin")
+    here, there, admin = site.browser("sockets"), site.browser("sockets"), site.browser("sockets-admin")
+    game = here.new_game()
+    moves = iter(range(100))
+
+    def move() -> None:  # the admin (a judge of the club, not seated) sends a command the sockets would be sent
+        seq = admin.get(f"/api/games/{game}").json()["next_seq"]
+        assert admin.command(game, {"type": "deal"} if seq == 0 else {"type": "advance"}, seq,
+                             f"m{next(moves)}").status_code == 200
+
+    def ended(ws: Any) -> None:
+        message = ws.receive_json()
+        assert message["type"] == "error" and message["error"]["code"] == "session-ended", message
+        assert message["error"]["ru"]
+        with pytest.raises(WebSocketDisconnect) as closed:
+            ws.receive_json()
+        assert closed.value.code == 4401
+
+    url, origin = f"/ws/games/{game}", {"origin": "http://testserver"}
+    with there.client.websocket_connect(url, headers=origin) as ws:  # the password changed on another device
+        assert ws.receive_json()["type"] == "state"
+        assert here.post("/api/me/password", {"old": PASSWORD, "new": "the second password"}).status_code == 200
+        move()
+        ended(ws)
+    with here.client.websocket_connect(url, headers=origin) as ws:  # logged out
+        assert ws.receive_json()["type"] == "state"
+        assert here.post("/api/logout").status_code == 200
+        move()
+        ended(ws)
+    here.login("sockets", "the second password")
+    with here.client.websocket_connect(url, headers=origin) as ws:  # the admin disables him
+        assert ws.receive_json()["type"] == "state"
+        assert admin.post(f"/api/users/{uid}/disable").status_code == 200
+        move()
+        ended(ws)
+    assert admin.post(f"/api/users/{uid}/enable").status_code == 200
+    # another process (a second app on the same store) learns of a revocation at the socket's keepalive
+    monkeypatch.setattr(live, "PING_SECONDS", 0.2)
+    here.login("sockets", "the second password")
+    other = create_app(site.store, secret_key="sessions-test", passwords=PasswordChecker(CHEAP))
+    with TestClient(other, cookies={"sportmafia_session": here.client.cookies.get("sportmafia_session") or ""}) as elsewhere:
+        other.state.sessions.cache_seconds = 0.0
+        with elsewhere.websocket_connect(url, headers=origin) as ws:
+            assert ws.receive_json()["type"] == "state"
+            assert ws.receive_json()["type"] == "ping"  # still live
+            assert here.post("/api/logout").status_code == 200
+            for _ in range(40):  # a few pings may be on their way (and on a socket left open, pings go on)
+                if (message := ws.receive_json())["type"] != "ping":
+                    break
+            assert message["error"]["code"] == "session-ended", message

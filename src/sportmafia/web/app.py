@@ -65,6 +65,7 @@ def create_app(store: Store | None = None, *, secret_key: str | None = None, htt
     app.state.passwords = checker
     sessions = Sessions(the_store, secret_key or load_secret_key(), https_only=https_only)
     app.state.sessions = sessions
+    sessions.on_end.append(lambda keys, user_id: live.get_hub(app).sessions_ended(keys, user_id))
     install_error_handlers(app)
     # a request is matched against the routes in this order: the ones every move takes come first (no two
     # routers' paths overlap, so the order changes only how soon a path is found)

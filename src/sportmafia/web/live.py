@@ -41,6 +41,7 @@ from ..engine import Game, Views, feed_length, visible_events
 from ..store import GameNotFound, Store
 from .access import decide
 from .live_input import check_timer, receive_loop
+from .sessions import Sessions
 from .socket_guard import finish, origin_matches
 
 log = logging.getLogger("sportmafia.live")
@@ -80,6 +81,9 @@ class Subscriber:
     codes_left: set[str] = field(default_factory=set)  # table codes passed from the game to another one
     host: bool = False  # the host's console (told of join requests)
     on_stall: Callable[[], Any] | None = None  # the socket's drop, when its client reads nothing (socket_guard)
+    session_key: str | None = None  # the login session the socket was opened with (web.sessions), if any
+    user_id: int | None = None
+    ended: bool = False  # that session was revoked: the socket is closed with 4401
     stalled: bool = False
     _keepalive: asyncio.TimerHandle | None = None
 
@@ -119,6 +123,10 @@ class Subscriber:
 
     def code_left(self, code: str) -> None:
         self.codes_left.add(code)
+        self.wake.set()
+
+    def end(self) -> None:
+        self.ended = True
         self.wake.set()
 
 
@@ -398,6 +406,17 @@ class Hub:
         process's are closed by the caller)."""
         if token_ids:
             self._to_redis({"origin": self.origin, "game": game_id, "revoked": token_ids})
+
+    def sessions_ended(self, keys: list[str], user_id: int | None) -> None:
+        """Login sessions were revoked (the ``keys``, or every session of ``user_id``): this process's sockets
+        opened with them are closed at once (callable from any thread; other processes find out at their
+        sockets' keepalive, ``Sessions.alive``)."""
+        ended = set(keys)
+        with self._lock:
+            subs = [sub for group in self._subs.values() for sub in group if sub.session_key is not None
+                    and (sub.session_key in ended or (user_id is not None and sub.user_id == user_id))]
+        for sub in subs:
+            sub.loop.call_soon_threadsafe(sub.end)
 
     def tell_hosts(self, game_id: str, message: dict[str, Any]) -> None:
         """Send ``message`` to the game's host consoles in this process (callable from any thread)."""
@@ -731,6 +750,8 @@ async def game_socket(websocket: WebSocket, game_id: str) -> None:
     viewer = VIEWERS[kind]
     sub = hub.subscribe(game_id)  # before the first read: a move during it wakes the sender again
     sub.host = kind == "host"
+    key = websocket.session.get("key")
+    sub.session_key, sub.user_id = (key if isinstance(key, str) else None), user.id
     try:
         n, text, cursor = await hub.render(store, game_id, summary.next_seq, (_message, "state", viewer, since))
         if since > cursor or text is None:
@@ -756,9 +777,21 @@ async def game_socket(websocket: WebSocket, game_id: str) -> None:
 
 async def _send_loop(conn: _Conn, sub: Subscriber) -> None:
     ws = conn.websocket
+    sessions: Sessions | None = getattr(ws.app.state, "sessions", None)
     while True:
         await sub.wake.wait()
         sub.wake.clear()
+        if sub.ping_due and not sub.ended and sub.session_key is not None and sessions is not None:
+            # a session revoked by another process: found out here, at most a keepalive (and the sessions'
+            # cache time) late
+            sub.ended = not await sessions.alive(sub.session_key)
+        if sub.ended:
+            await ws.send_text(dumps({"type": "error", "error": {
+                "code": "session-ended", "en": "Your session has ended (logged out, password changed or account "
+                "disabled): log in again.", "ru": "Ваша сессия закончилась (выход, смена пароля или отключение "
+                "учётной записи): войдите снова."}}))
+            await ws.close(code=CLOSE_NOT_LOGGED_IN, reason="session-ended")
+            return
         if sub.ping_due:
             sub.ping_due = False
             await ws.send_text(dumps({"type": "ping", "next_seq": conn.sent, "now": time.time()}))

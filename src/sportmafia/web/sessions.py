@@ -20,6 +20,7 @@ from collections import OrderedDict
 from collections.abc import Callable
 from datetime import datetime, timedelta
 from http.cookies import SimpleCookie
+from typing import Any
 from urllib.parse import unquote, urlsplit
 
 import anyio.to_thread
@@ -85,6 +86,9 @@ class Sessions:
         self.clock = clock
         self._cache: OrderedDict[str, tuple[SessionRecord | None, float]] = OrderedDict()
         self._lock = threading.Lock()
+        self.on_end: list[Callable[[list[str], int | None], Any]] = []
+        """Told of every revocation made here, with :meth:`forget`'s arguments (the live hub closes the
+        sockets opened with those sessions)."""
 
     def key_of(self, secret: str) -> str:
         """The stored key of a cookie's secret: HMAC-SHA256 under the app's secret key."""
@@ -98,7 +102,8 @@ class Sessions:
                 self._cache.popitem(last=False)
 
     def forget(self, keys: list[str] | None = None, user_id: int | None = None) -> None:
-        """Drop kept lookups: of these keys, and of every session of ``user_id``."""
+        """Sessions were revoked: drop the kept lookups of these keys, and of every session of ``user_id``, and
+        tell the ``on_end`` listeners (callable from any thread)."""
         with self._lock:
             for key in keys or ():
                 self._cache.pop(key, None)
@@ -106,6 +111,20 @@ class Sessions:
                 for key, (record, _at) in list(self._cache.items()):
                     if record is not None and record.user_id == user_id:
                         del self._cache[key]
+        for listener in self.on_end:
+            listener(list(keys or ()), user_id)
+
+    async def alive(self, key: str) -> bool:
+        """Whether the session stored under ``key`` is live (its kept lookup, or the store's row when that is
+        older than ``cache_seconds``): how a socket that outlives a request finds a revocation made by another
+        process."""
+        with self._lock:
+            kept = self._cache.get(key)
+        if kept is not None and self.clock() - kept[1] < self.cache_seconds:
+            return kept[0] is not None
+        record = await anyio.to_thread.run_sync(find_session, self.store, key)
+        self._keep(key, record)
+        return record is not None
 
     async def lookup(self, secret: str) -> tuple[SessionRecord | None, bool]:
         """The live session of a cookie's secret (None when there is none) and whether its expiry was just

@@ -21,7 +21,7 @@ import pytest
 from sportmafia.engine import Game, Views, feed_length, visible_events
 from tests.pairs import KINDS, TABLES, Pair, make_pair
 
-PAIRS = int(os.environ.get("SPORTMAFIA_PAIRS", "1000"))
+PAIRS = int(os.environ.get("SPORTMAFIA_PAIRS", "2000"))
 
 
 def message(game: Game, views: Views, viewer: str | int, since: int) -> dict[str, Any]:

@@ -1,4 +1,4 @@
-"""The login throttle and the bounded password checker (docs/security-sec-accounts.md, "Logins").
+"""The login throttle and the bounded password checker (docs/security.md, "Logins and sessions").
 
 Every attempt is counted *before* its password is hashed: :meth:`LoginThrottle.admit` records it as a failure
 at once and hands back a ticket; a success takes the record back. So a burst of simultaneous attempts gets no

@@ -69,11 +69,12 @@ def _require_pg() -> None:
     pytest.skip(reason)
 
 
-@pytest.fixture(params=BACKENDS)
-def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
-    """The URL of an empty database on each backend."""
-    if request.param == "sqlite":
-        yield f"sqlite:///{tmp_path / 'store.db'}"
+@contextmanager
+def database(backend: str, folder: Path) -> Iterator[str]:
+    """The URL of an empty database: a SQLite file in ``folder``, or a fresh PostgreSQL schema (dropped
+    afterwards; skipped when PostgreSQL cannot be reached, failing under CI=true)."""
+    if backend == "sqlite":
+        yield f"sqlite:///{folder / 'store.db'}"
         return
     _require_pg()
     schema = f"sm_test_{uuid.uuid4().hex[:12]}"
@@ -86,6 +87,13 @@ def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
     finally:
         with psycopg.connect(dsn, autocommit=True) as conn:
             conn.execute(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
+
+
+@pytest.fixture(params=BACKENDS)
+def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    """The URL of an empty database on each backend."""
+    with database(request.param, tmp_path) as url:
+        yield url
 
 
 @pytest.fixture

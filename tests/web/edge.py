@@ -3,45 +3,22 @@ store per backend and one login per role, not one per test (logging in costs an 
 
 from __future__ import annotations
 
-import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-import psycopg
 import pytest
 from fastapi.testclient import TestClient
-from sqlalchemy.engine import make_url
 
 from sportmafia.store import Store, open_store, upgrade
 from sportmafia.web import create_app, ensure_demo
 from sportmafia.web.security import hash_password
-from tests.store.conftest import _libpq_dsn, _require_pg, pg_url
+from tests.store.conftest import database
 
 from .conftest import ADMIN_PASSWORD, Api, own_client
 
 PASSWORD = "an edge test password"
-
-
-@contextmanager
-def database(backend: str, folder: Path) -> Iterator[str]:
-    """The URL of an empty database: a SQLite file in ``folder``, or a fresh PostgreSQL schema (dropped
-    afterwards; skipped when PostgreSQL cannot be reached, failing under CI=true)."""
-    if backend == "sqlite":
-        yield f"sqlite:///{folder / 'store.db'}"
-        return
-    _require_pg()
-    schema = f"sm_edge_{uuid.uuid4().hex[:12]}"
-    dsn = _libpq_dsn(pg_url())
-    with psycopg.connect(dsn, autocommit=True) as conn:
-        conn.execute(f'CREATE SCHEMA "{schema}"')
-    try:
-        yield make_url(pg_url()).update_query_dict({"options": f"-csearch_path={schema}"}).render_as_string(
-            hide_password=False)
-    finally:
-        with psycopg.connect(dsn, autocommit=True) as conn:
-            conn.execute(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
 
 
 @dataclass

@@ -42,6 +42,15 @@ def test_users_and_account_pages(browser: Any, server: str) -> None:
         page.click("#create-user")
         item = page.locator(f"#user-list li[data-login={login}]")
         item.wait_for()
+        # the account plays as the roster's first player: a game with him at a seat is closed to it (web.access)
+        with page.expect_response(lambda r: r.url.endswith("/player") and r.request.method == "PUT") as put:
+            item.locator("select[name=player]").select_option(index=1)
+        assert put.value.status == 200
+        first = page.request.get(server + "/api/players").json()["players"][0]
+        users = {u["login"]: u for u in page.request.get(server + "/api/users").json()["users"]}
+        assert users[login]["player_id"] == first["id"]
+        page.locator(f"#user-list li[data-login={login}] select[name=player]").wait_for()
+        assert page.locator(f"#user-list li[data-login={login}] select[name=player]").input_value() == str(first["id"])
         page.once("dialog", lambda d: d.accept())
         item.locator(".user-toggle").click()
         page.wait_for_selector(f"#user-list li.disabled[data-login={login}]")

@@ -1,4 +1,6 @@
-/* The admin's users page: the club's users (GET /api/users), disable and enable, a new user. */
+/* The admin's users page: the club's users (GET /api/users), the roster player each account is
+   (PUT /api/users/{id}/player: a game with that player at a seat is closed to the account), disable and
+   enable, a new user. */
 "use strict";
 (function () {
   const page = document.getElementById("users-page");
@@ -7,6 +9,30 @@
   const error = document.getElementById("users-error");
   const T = SM.strings("users-i18n");
   const show = (el, text) => { el.textContent = text; el.hidden = !text; };
+  let roster = [];
+
+  function playerSelect(u) {
+    const label = document.createElement("label");
+    label.className = "user-player";
+    label.append(T.plays_as + " ");
+    const select = document.createElement("select");
+    select.name = "player";
+    select.dataset.user = String(u.id);
+    const none = document.createElement("option");
+    none.value = "";
+    none.textContent = T.nobody;
+    select.append(none);
+    for (const p of roster) {
+      const o = document.createElement("option");
+      o.value = String(p.id);
+      o.textContent = p.name;
+      select.append(o);
+    }
+    select.value = u.player_id == null ? "" : String(u.player_id);
+    select.addEventListener("change", () => link(u, select));
+    label.append(select);
+    return label;
+  }
 
   function item(u) {
     const li = document.createElement("li");
@@ -20,7 +46,7 @@
     if (u.id === me) bits.push(T.you);
     if (u.disabled) bits.push(T.disabled);
     info.textContent = " · " + bits.join(" · ");
-    li.append(name, info);
+    li.append(name, info, playerSelect(u));
     if (u.id !== me) {
       const b = document.createElement("button");
       b.type = "button";
@@ -34,6 +60,8 @@
 
   async function load() {
     try {
+      const players = await SM.api("GET", "/api/players");
+      if (players.status === 200) roster = players.body.players;
       const r = await SM.api("GET", "/api/users");
       if (r.status !== 200) return show(error, SM.errorText(r.body));
       list.replaceChildren(...r.body.users.map(item));
@@ -53,6 +81,19 @@
     } catch (e) {
       show(error, SM.strings("common-i18n").network);
       button.disabled = false;
+    }
+  }
+
+  async function link(u, select) {
+    select.disabled = true;
+    try {
+      const r = await SM.api("PUT", `/api/users/${u.id}/player`,
+                             { player_id: select.value === "" ? null : Number(select.value) });
+      if (r.status !== 200) show(error, SM.errorText(r.body));
+      await load();
+    } catch (e) {
+      show(error, SM.strings("common-i18n").network);
+      select.disabled = false;
     }
   }
 

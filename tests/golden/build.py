@@ -1031,6 +1031,34 @@ def fiim_remove_during_vote() -> Table:
     return t
 
 
+@scenario("fiim_remove_decided_in_vote",
+          "FIIM 9.8: a removal during the vote after its result is decided keeps it and cancels the next day's",
+          ["F.remove.vote", "A.remove.vote", "A.remove.reasons", "A.vote.default"])
+def fiim_remove_decided_in_vote() -> Table:
+    t = Table("fiim", CLUB10)
+    t.night0()
+    t.speeches({1: 4, 2: 7})
+    t.ballot(4, [1, 2, 3, 5, 6, 8])                                      # 6 hands: 7 can get only 4
+    t.do(Remove(9, "oath"))                                              # decided: the vote goes on
+    t.next()
+    t.defaults(7, [4, 7, 10])
+    t.last_word(4)
+    t.night({3: 1, 7: 1}, don=6, sheriff=3)
+    t.last_word(1)
+    t.speeches(order=[2, 3, 5, 6, 7, 8, 10])                             # day 2: no vote
+    t.night({3: 6, 7: 6})
+    t.last_word(6)
+    t.speeches({5: 3, 8: 7}, order=[3, 5, 7, 8, 10, 2])
+    t.vote({3: [2, 5, 8, 10], 7: [3, 7]})
+    t.last_word(3)
+    t.night({7: 2})
+    t.last_word(2)
+    t.speeches({5: 7}, order=[5, 7, 8, 10])
+    t.vote({7: [5, 7, 8, 10]})
+    t.over("red")
+    return t
+
+
 @scenario("fiim_remove_night_and_day",
           "FIIM: a removal at night cancels the next day's vote; a removal before the vote cancels today's",
           ["F.remove.vote", "A.remove.reasons", "A.win"])

@@ -811,64 +811,100 @@ def test_tie_four_lift_needs_three_of_four_and_is_an_option() -> None:
     assert game.step == "shooting" and game.alive_count == 4
 
 
-@pytest.mark.clause("A.tie.nine")
-def test_tie_nine_three_tied_not_lifted_at_nine_players() -> None:
-    """A.tie.nine (D): with 9 players three tied players are not lifted; night falls."""
-    game = nine_players()
+def _nine_tied_twice(game: Game) -> list[E.Event]:
+    """Day 2 at nine players: 2, 5 and 8 nominated, tied 3-3-3 in the vote and again in the revote."""
     nominate_all(game, [2, 5, 8])
     events = cast(game, {2: [2, 3, 4], 5: [5, 6, 7]})  # 3, 3, 3
     assert one(events, E.VoteResult).leaving == (2, 5, 8)
     while game.step == "tie_speech":
         adv(game)
-    events = cast(game, {2: [2, 3, 4], 5: [5, 6, 7]})
-    result = one(events, E.VoteResult)
-    assert result.outcome == "no-lift" and result.leaving == ()
-    assert not of(events, E.PlayerLeft) and game.alive_count == 9
-    assert not any(e.kind == "lift" for e in of(events, E.VotingStarted))
-    assert game.step == "shooting"
+    return cast(game, {2: [2, 3, 4], 5: [5, 6, 7]})
 
 
 @pytest.mark.clause("A.tie.nine")
-def test_tie_nine_is_an_option() -> None:
-    """A.tie.nine: an option (no_lift_three_at_nine); with it off, three tied at nine are asked to lift."""
-    variant = CLUB.variant("club-lift9", no_lift_three_at_nine=False)
-    game = new_game(variant, roles=CLUB_DECK)
-    advance_until(game, "speech", day=1, seat=1)
-    finish_day(game)
-    shoot_all(game, 1)
-    nominate_all(game, [2, 5, 8])
-    cast(game, {2: [2, 3, 4], 5: [5, 6, 7]})
-    while game.step == "tie_speech":
-        adv(game)
-    events = cast(game, {2: [2, 3, 4], 5: [5, 6, 7]})
+def test_tie_nine_three_tied_are_put_to_the_lift_question_in_club() -> None:
+    """A.tie.nine (D): seed A's lift rule has no exception at nine players (only four is special), so in
+    `club` three players tied twice at nine are asked "все голосуемые покинули игру?" like any others."""
+    game = nine_players()
+    events = _nine_tied_twice(game)
     assert of(events, E.VotingStarted)[-1] == E.VotingStarted("lift", (2, 5, 8))
-    run(game, *[LiftVote(v) for v in (2, 3, 4, 5, 6)])
+    assert game.step == "lift"
+    run(game, *[LiftVote(v) for v in (2, 3, 4, 5, 6)])  # 5 of 9
     events = adv(game)
+    assert one(events, E.VoteResult).outcome == "lift"
     assert [e.seat for e in of(events, E.PlayerLeft)] == [2, 5, 8]
 
 
+@pytest.mark.clause("A.tie.nine")
+def test_tie_nine_is_an_option_with_three_readings() -> None:
+    """A.tie.nine: `lift_three_at_nine` is 'allowed' (club), 'never' (fiim) or 'not-day1'."""
+    assert CLUB.lift_three_at_nine == "allowed" and get_ruleset("fiim").lift_three_at_nine == "never"
+    never = CLUB.variant("club-never9", lift_three_at_nine="never")
+    game = nine_players_with(never)
+    events = _nine_tied_twice(game)
+    result = one(events, E.VoteResult)
+    assert result.outcome == "no-lift" and result.leaving == ()
+    assert not of(events, E.PlayerLeft) and game.alive_count == 9 and game.step == "shooting"
+    not_day1 = CLUB.variant("club-day1", lift_three_at_nine="not-day1")
+    game = nine_players_with(not_day1)  # day 2: the question is put
+    _nine_tied_twice(game)
+    assert game.step == "lift"
+    # day 1 at nine players: 10 removed during the vote, three tied twice: no lift question
+    game = new_game(not_day1, roles=CLUB_DECK)
+    nominate_all(game, [2, 5, 8])
+    run(game, Vote(1, 2), Vote(2, 2), Remove(10, "insult"), Vote(3, 2))
+    events = cast(game, {5: [4, 5, 6]})  # 3, 3 and 7, 8, 9 by default
+    assert one(events, E.VoteResult).leaving == (2, 5, 8) and game.alive_count == 9
+    while game.step == "tie_speech":
+        adv(game)
+    events = cast(game, {2: [2, 3, 4], 5: [5, 6, 7]})
+    assert one(events, E.VoteResult).outcome == "no-lift" and game.step == "shooting"
+    with pytest.raises(RuleSetError):
+        CLUB.variant("club-bad9", lift_three_at_nine="sometimes")
+
+
+def nine_players_with(rules: Any) -> Game:
+    game = new_game(rules, roles=CLUB_DECK)
+    advance_until(game, "speech", day=1, seat=1)
+    finish_day(game)
+    shoot_all(game, 1)
+    return game
+
+
 @pytest.mark.clause("A.tie.all")
-def test_tie_all_every_living_player_tied_nobody_leaves() -> None:
-    """A.tie.all: if every living player is tied, nobody leaves and night falls."""
+def test_tie_all_the_whole_table_tied_speaks_and_revotes_first() -> None:
+    """A.tie.all: a whole-table tie in the first vote is a tie like any other (A.tie): every player speaks
+    30 s and the table votes again; nobody leaves only if the revote ties every living player again."""
     game = new_game("club")
     nominate_all(game, list(range(1, 11)))
     assert game.candidates == list(range(1, 11))
     events = cast(game, {c: [c] for c in range(1, 10)})  # one vote each; 10's is his default
     assert one(events, E.DefaultVotes) == E.DefaultVotes(10, (10,))
     result = one(events, E.VoteResult)
-    assert result.outcome == "all-tied" and result.leaving == ()
-    assert result.tally == tuple((c, 1) for c in range(1, 11))
-    assert not of(events, E.PlayerLeft) and not [e for e in of(events, E.VotingStarted) if e.kind != "vote"]
-    assert game.step == "shooting" and game.alive_count == 10
-    # at four players: all four tied, 1 vote each
+    assert result.outcome == "tie" and result.leaving == tuple(range(1, 11))
+    assert of(events, E.VotingStarted)[-1] == E.VotingStarted("revote", tuple(range(1, 11)))
+    assert steps(events)[-1] == ("tie_speech", 1, 30)
+    speakers = []
+    while game.step == "tie_speech":
+        speakers.append(game.seat)
+        adv(game)
+    assert speakers == list(range(1, 11))
+    events = cast(game, {c: [c] for c in range(1, 10)})
+    result = one(events, E.VoteResult)
+    assert result.kind == "revote" and result.outcome == "all-tied" and result.leaving == ()
+    assert not of(events, E.PlayerLeft) and game.step == "shooting" and game.alive_count == 10
+    # at four players: all four tied twice
     game = four_players()
     nominate_all(game, [6, 9, 10, 3])
+    events = cast(game, {6: [6], 9: [9], 10: [10]})
+    assert one(events, E.VoteResult).outcome == "tie" and game.step == "tie_speech"
+    while game.step == "tie_speech":
+        adv(game)
     events = cast(game, {6: [6], 9: [9], 10: [10]})
     assert one(events, E.VoteResult).outcome == "all-tied"
     assert game.step == "shooting" and game.alive_count == 4
 
 
-# --- fouls --------------------------------------------------------------------------------------------
 @pytest.mark.clause("A.foul.reasons")
 def test_foul_reasons_the_seeds_list_and_free_text() -> None:
     """A.foul.reasons: the console offers the seed's foul reasons (in both languages) and a free text."""
@@ -1639,9 +1675,9 @@ def test_the_player_whose_departure_ends_the_game_has_a_final_word() -> None:
 
 
 @pytest.mark.clause("A.remove.vote")
-def test_a_vote_cast_by_a_player_removed_during_the_vote_no_longer_counts() -> None:
-    """A.remove.vote D: the voting goes on after a removal; only the living vote, so a hand raised by the
-    removed player before he left is not counted."""
+def test_a_vote_cast_by_a_player_removed_during_the_vote_stays_counted() -> None:
+    """A.remove.vote: a hand on the table before "спасибо" is a vote; after a removal the voting goes on, so a
+    hand the removed player gave before he left stays counted; he gives no further and no default vote."""
     game = new_game("club")
     advance_until(game, "speech", day=1, seat=1)
     game.execute(Nominate(1, 5))
@@ -1652,10 +1688,12 @@ def test_a_vote_cast_by_a_player_removed_during_the_vote_no_longer_counts() -> N
         game.execute(Vote(voter, 5))
     game.execute(Remove(10, "insult"))  # removed during voting: leaves, the vote goes on
     assert game.step == "voting" and game.votes[10] == 5
-    game.execute(Advance())  # 5 keeps 4 living votes; 3, 4, 5, 6 and 7 default to 6
-    result = [e for e in game.log if e.type == "vote_result"][-1]
-    assert dict(result.tally) == {5: 4, 6: 5}  # with 10's hand it would have been a 5-5 tie
-    assert result.outcome == "out" and result.leaving == (6,)
+    events = game.execute(Advance())  # 3, 4, 5, 6 and 7 default to 6; 10 gives none
+    assert one(events, E.DefaultVotes) == E.DefaultVotes(6, (3, 4, 5, 6, 7))
+    result = one(events, E.VoteResult)
+    assert dict(result.tally) == {5: 5, 6: 5}  # 10's hand counts: a 5-5 tie
+    assert result.outcome == "tie" and result.leaving == (5, 6)
+    assert game.step == "tie_speech" and game.seat == 5
 
 
 @pytest.mark.clause("A.vote.default")

@@ -382,10 +382,11 @@ def club_tie_lift_even_split() -> Table:
     return t
 
 
-@scenario("club_tie_nine_no_lift", "Club: three tied twice at nine players are not lifted",
+@scenario("club_tie_nine_no_lift",
+          "Club variant with lift_three_at_nine 'never': three tied twice at nine players are not lifted",
           ["A.tie", "A.tie.again", "A.tie.nine", "A.vote.day1-single"])
 def club_tie_nine_no_lift() -> Table:
-    t = Table("club", CLUB10)
+    t = Table(get_ruleset("club").variant("club-never9", lift_three_at_nine="never"), CLUB10)
     t.night0()
     t.speeches({1: 10})                                                  # a single candidate on day 1
     t.night({3: 10, 4: 10, 7: 10}, don=5, sheriff=2)
@@ -443,12 +444,15 @@ def club_tie_four_lift() -> Table:
     return t
 
 
-@scenario("club_tie_all", "Club: all ten players nominated, one vote each: nobody leaves",
-          ["A.tie.all", "A.vote.one", "A.vote.default", "A.nom.own"])
+@scenario("club_tie_all",
+          "Club: all ten players nominated, one vote each, twice: the speeches and revote, then nobody leaves",
+          ["A.tie.all", "A.tie", "A.vote.one", "A.vote.default", "A.nom.own"])
 def club_tie_all() -> Table:
     t = Table("club", CLUB10)
     t.night0()
     t.speeches({1: 2, 2: 3, 3: 4, 4: 5, 5: 6, 6: 7, 7: 8, 8: 9, 9: 10, 10: 1})
+    t.vote({2: [1], 3: [2], 4: [3], 5: [4], 6: [5], 7: [6], 8: [7], 9: [8], 10: [9], 1: [10]})
+    t.tie_speeches([2, 3, 4, 5, 6, 7, 8, 9, 10, 1])                     # the whole table tied: a revote
     t.vote({2: [1], 3: [2], 4: [3], 5: [4], 6: [5], 7: [6], 8: [7], 9: [8], 10: [9], 1: [10]})
     t.night({3: 6, 4: 6, 7: 6}, don=6, sheriff=3)
     t.last_word(6)
@@ -547,7 +551,8 @@ def club_remove_night() -> Table:
 
 
 @scenario("club_remove_in_tie",
-          "Club: a tied player removed in his tie speech leads the revote; a tied player removed during the lift",
+          "Club: a tied player removed in his tie speech leads the revote; a tied player removed during the lift:"
+          " the question goes on for the other",
           ["A.remove.vote", "A.tie", "A.tie.lift", "A.remove.reasons"])
 def club_remove_in_tie() -> Table:
     t = Table("club", CLUB10)
@@ -565,7 +570,8 @@ def club_remove_in_tie() -> Table:
     t.tie_speeches([5, 8])
     t.vote({5: [2, 3, 6, 7], 8: [5, 8, 9, 10]})
     t.at("lift")
-    t.do(LiftVote(2), LiftVote(3), Remove(8, "insult"))                  # a tied player leaves: 5 stays
+    t.do(LiftVote(2), LiftVote(3), Remove(8, "insult"))                  # a tied player leaves: the question
+    t.next()                                                             # goes on for 5: 2 of 9, he stays
     t.night({3: 6, 7: 6}, don=5, sheriff=3)
     t.last_word(6)
     t.speeches({5: 3, 9: 7}, order=[3, 5, 7, 9, 10, 2])
@@ -1013,6 +1019,34 @@ def fiim_remove_during_vote() -> Table:
     t.vote({4: [2, 5, 6, 8, 10], 7: [3, 4, 7]})
     t.last_word(4)
     t.night({3: 6, 7: 6}, don=6, sheriff=7)
+    t.last_word(6)
+    t.speeches({5: 3, 8: 7}, order=[3, 5, 7, 8, 10, 2])
+    t.vote({3: [2, 5, 8, 10], 7: [3, 7]})
+    t.last_word(3)
+    t.night({7: 2})
+    t.last_word(2)
+    t.speeches({5: 7}, order=[5, 7, 8, 10])
+    t.vote({7: [5, 7, 8, 10]})
+    t.over("red")
+    return t
+
+
+@scenario("fiim_remove_decided_in_vote",
+          "FIIM 9.8: a removal during the vote after its result is decided keeps it and cancels the next day's",
+          ["F.remove.vote", "A.remove.vote", "A.remove.reasons", "A.vote.default"])
+def fiim_remove_decided_in_vote() -> Table:
+    t = Table("fiim", CLUB10)
+    t.night0()
+    t.speeches({1: 4, 2: 7})
+    t.ballot(4, [1, 2, 3, 5, 6, 8])                                      # 6 hands: 7 can get only 4
+    t.do(Remove(9, "oath"))                                              # decided: the vote goes on
+    t.next()
+    t.defaults(7, [4, 7, 10])
+    t.last_word(4)
+    t.night({3: 1, 7: 1}, don=6, sheriff=3)
+    t.last_word(1)
+    t.speeches(order=[2, 3, 5, 6, 7, 8, 10])                             # day 2: no vote
+    t.night({3: 6, 7: 6})
     t.last_word(6)
     t.speeches({5: 3, 8: 7}, order=[3, 5, 7, 8, 10, 2])
     t.vote({3: [2, 5, 8, 10], 7: [3, 7]})

@@ -14,6 +14,7 @@ from typing import Any, Protocol, TypeVar
 from ..rules import RuleSet
 from . import commands as C
 from . import events as E
+from .decided import lift_passed, sole_leader
 from .errors import RuleViolation
 
 BLACK_ROLES = frozenset({"mafia", "don"})
@@ -715,12 +716,11 @@ class Game:
         self._count_club_vote()
 
     def _tally(self) -> list[tuple[int, int]]:
-        """Votes per candidate. D: a vote cast by a player who has since left the table (removed during the
-        vote) no longer counts: only the living vote (A.vote.one, B.vote)."""
+        """Votes per candidate. A hand given by a player who has since been removed stays counted (A.remove.vote:
+        a vote is accepted when the hand touches the table before "спасибо"); he gives no further vote."""
         counts = dict.fromkeys(self.vote_candidates, 0)
-        alive = self.alive
-        for v, c in self.votes.items():
-            if c in counts and alive[v]:
+        for c in self.votes.values():
+            if c in counts:
                 counts[c] += 1
         return list(counts.items())
 
@@ -741,7 +741,8 @@ class Game:
             if not self.over:
                 self._next_last_word_or(self._start_night_after_day)
             return
-        if rs.tie_all_nobody and len(leaders) == self.alive_count:
+        if rs.tie_all_nobody and kind != "vote" and len(leaders) == self.alive_count:
+            # A.tie.all: the whole table tied again in the revote (the first vote's tie has its speeches)
             self._emit(E.VoteResult(kind, t, (), "all-tied"))
             self._start_night_after_day()
             return
@@ -760,7 +761,8 @@ class Game:
             self._emit(E.VoteResult(kind, t, (), "nobody"))
             self._start_night_after_day()
             return
-        if (rs.no_lift_three_at_nine and alive == 9 and len(leaders) == 3) or (
+        nine = rs.lift_three_at_nine
+        if (alive == 9 and len(leaders) == 3 and (nine == "never" or (nine == "not-day1" and self.day == 1))) or (
             not rs.lift_two_at_four and alive == 4 and len(leaders) == 2
         ):
             self._emit(E.VoteResult(kind, t, (), "no-lift"))
@@ -785,10 +787,15 @@ class Game:
             self._default_and_count()
 
     def _count_lift(self) -> None:
-        leaders = tuple(self.vote_candidates)
-        yes = sum(1 for v in self.lift_yes if self.alive[v])
+        # A.remove.vote: a tied player removed during the question is no longer lifted; the hands raised
+        # before a removal stay counted; the majority is of the players at the table now.
+        leaders = tuple(c for c in self.vote_candidates if self.alive[c])
+        yes = len(self.lift_yes)
         tally = ((0, yes),)
-        if yes * 2 > self.alive_count:
+        if not leaders:
+            self._emit(E.VoteResult("lift", tally, (), "removed-leads"))
+            self._start_night_after_day()
+        elif lift_passed(yes, self.alive_count):
             self._emit(E.VoteResult("lift", tally, leaders, "lift"))
             self._leave(leaders, "lift")
             if not self.over:
@@ -824,8 +831,8 @@ class Game:
         rs = self.rules
         cands = [c for c in self.vote_candidates if self.alive[c]]
         counts = dict.fromkeys(cands, 0)
-        for v, c in self.votes.items():
-            if c in counts and self.alive[v]:
+        for c in self.votes.values():  # a removed voter's hand stays counted (A.remove.vote)
+            if c in counts:
                 counts[c] += 1
         tally = tuple(counts.items())
         if not cands:
@@ -1178,20 +1185,22 @@ class Game:
         rs, step, phase = self.rules, self.step, self.phase
         before_vote = phase == "day" and not self.vote_started and not self.vote_decided
         in_vote = phase == "day" and self.vote_started and not self.vote_decided
+        decided = self._decided_leavers() if in_vote and rs.removal_rule == "fiim" else None
         self._leave((seat,), "removal")
         if self.over:
             return
         if rs.removal_rule == "club":
             if before_vote and self.day >= 1 and self.day not in self.cancelled_days:
                 self._emit(E.VoteCancelled(self.day, "A.remove.day"))
-            elif in_vote and step == "lift" and seat in self.vote_candidates:
-                self._emit(E.VoteResult("lift", (), (), "removed-leads"))
-                self._start_night_after_day()
-                return
         elif rs.removal_rule == "fiim":
             if before_vote and self.day >= 1:
                 if self.day not in self.cancelled_days:
                     self._emit(E.VoteCancelled(self.day, "F.remove.vote"))
+            elif in_vote and decided is not None:
+                # FIIM 9.8: the result was decided before the removal: this vote goes on to it, and unless
+                # the removed player is the one it sends out the next day's vote is cancelled.
+                if seat not in decided and (self.day + 1) not in self.cancelled_days:
+                    self._emit(E.VoteCancelled(self.day + 1, "F.remove.vote"))
             elif in_vote:
                 self._emit(E.VoteCancelled(self.day, "F.remove.vote"))
                 self._emit(E.VoteResult(self.vote_kind, tuple(self._tally()), (), "cancelled"))
@@ -1206,6 +1215,25 @@ class Game:
             self.alive[c] for c in self.vote_candidates
         ):
             self._count_leaders_vote()
+
+    def _decided_leavers(self) -> tuple[int, ...] | None:
+        """Who the running club vote sends out whatever the hands still to come, or None if that can still
+        change (F.remove.vote, FIIM 9.8; engine/decided.py)."""
+        cands = self.vote_candidates
+        if self.step == "lift":
+            if lift_passed(len(self.lift_yes), self.alive_count):
+                return tuple(c for c in cands if self.alive[c])
+            return None
+        if self.step == "voting":
+            open_cands = cands[self.round:]
+        elif self.step == "tie_speech":
+            open_cands = cands
+        else:
+            return None
+        votes = self.votes
+        hands_left = sum(1 for s in self.living() if s not in votes)
+        leader = sole_leader(dict(self._tally()), open_cands, hands_left)
+        return None if leader is None else (leader,)
 
     # --- judge -----------------------------------------------------------------------------------------
     def _need_reason(self, reason: str) -> None:

@@ -15,6 +15,7 @@ FIIM = CLUB.variant(
     misses_win=0,
     four_player_nights=0,
     removal_rule="fiim",
+    lift_three_at_nine="never",
     protest=False,
     team_defeat=True,
 )
@@ -40,7 +41,6 @@ TOURNAMENT = RuleSet(
     tie_revote=False,
     lift_vote=False,
     lift_two_at_four=False,
-    no_lift_three_at_nine=False,
     tie_all_nobody=False,
     tie_all_leave=True,
     lot_without_nominations=True,

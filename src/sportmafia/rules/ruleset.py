@@ -22,6 +22,9 @@ NominationStyle = Literal["sequential", "leaders"]
 RemovalRule = Literal["club", "fiim", "none"]
 """What a removal does to the day's vote: A.remove.day/A.remove.vote, F.remove.vote, or nothing."""
 
+LiftThreeAtNine = Literal["allowed", "never", "not-day1"]
+"""Three tied at nine players: put to the lift question (A.tie.nine), never, or not on day 1."""
+
 FirstSpeaker = Literal["rotate", "random"]
 """Day 1 opens with seat 1 and each day with the next living seat (A.speech.order), or a lot (B.speech.order)."""
 
@@ -87,8 +90,17 @@ class RuleSet:
     tie_revote: bool = _opt(True, "A.tie A.tie.again", "Tied candidates speak and are voted on again.")
     lift_vote: bool = _opt(True, "A.tie.again A.tie.lift", "A repeated tie asks whether all tied leave.")
     lift_two_at_four: bool = _opt(True, "A.tie.four", "With 4 players two tied players may be lifted.")
-    no_lift_three_at_nine: bool = _opt(True, "A.tie.nine", "D: with 9 players three tied are not lifted.")
-    tie_all_nobody: bool = _opt(True, "A.tie.all", "If every living player is tied nobody leaves.")
+    lift_three_at_nine: LiftThreeAtNine = _opt(
+        "allowed",
+        "A.tie.nine",
+        "D: with 9 players three players tied twice are put to the lift question ('allowed'), never "
+        "('never': nobody leaves) or not on day 1 ('not-day1').",
+    )
+    tie_all_nobody: bool = _opt(
+        True,
+        "A.tie.all",
+        "If the revote ties every living player again nobody leaves; false: the lift question on all of them.",
+    )
     tie_all_leave: bool = _opt(False, "B.tie", "A tie in the final vote sends all tied leaders out.")
     zero_tie_nobody: bool = _opt(True, "B.tie", "D: a tie at zero votes sends nobody.")
     single_leader_majority: bool = _opt(
@@ -192,7 +204,7 @@ class RuleSet:
     def from_options(cls, options: dict[str, Any]) -> RuleSet:
         """Inverse of :meth:`options`; unknown option names are refused."""
         known = {f.name: f for f in dataclasses.fields(cls)}
-        unknown = sorted(set(options) - set(known))
+        unknown = sorted(set(options) - set(known) - {"no_lift_three_at_nine"})
         if unknown:
             raise RuleSetError(
                 f"Unknown rule set options: {', '.join(unknown)}.",
@@ -200,6 +212,10 @@ class RuleSet:
             )
         kwargs: dict[str, Any] = {}
         for key, value in options.items():
+            if key == "no_lift_three_at_nine":  # the earlier yes/no form of lift_three_at_nine
+                if "lift_three_at_nine" not in options:
+                    kwargs["lift_three_at_nine"] = "never" if value else "allowed"
+                continue
             if key == "black_counts":
                 try:
                     value = tuple((int(s), tuple(int(c) for c in cs)) for s, cs in value)
@@ -243,6 +259,7 @@ _CHOICES: dict[str, tuple[str, ...]] = {
     "removal_rule": ("club", "fiim", "none"),
     "first_speaker": ("rotate", "random"),
     "checker": ("sheriff", "commissar"),
+    "lift_three_at_nine": ("allowed", "never", "not-day1"),
 }
 _MEETINGS = ("black", "don", "sheriff", "commissar")
 

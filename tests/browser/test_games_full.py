@@ -254,8 +254,12 @@ def test_a_whole_club_game_in_russian(browser: Any, server: str) -> None:
         page.click("#choices .chip:has-text('Голосование за протест')")
         page.click(f".seat[data-seat='{black[0]}']")
         page.click("#choices .chip:has-text('Записать')")
+        page.wait_for_selector("#modal-input:visible")  # the rule that was broken is asked for
+        assert "Какое правило нарушено" in page.inner_text("#modal-text")
+        page.fill("#modal-input", "A.award: подсказка зрителя")
         act(page, "#modal-ok")
         assert "Протест отклонён" in page.inner_text("#context")
+        assert "Нарушено правило: A.award: подсказка зрителя" in page.inner_text("#context")
         shoot(page, "ru-end")
         follows(table, page)
         assert table.get_attribute("#table", "data-over") == "1"
@@ -263,7 +267,7 @@ def test_a_whole_club_game_in_russian(browser: Any, server: str) -> None:
         sign_sheet(page, server, game_id, "ru", roles)
         events = page.request.get(f"{server}/api/games/{game_id}/events").json()["events"]
         assert sum(1 for e in events if e["type"] == "lift_vote_cast") >= 6
-        assert any(e["type"] == "protest_voted" for e in events)
+        assert [e["rule"] for e in events if e["type"] == "protest_voted"] == ["A.award: подсказка зрителя"]
         assert errors == []
     finally:
         if projector is not None:

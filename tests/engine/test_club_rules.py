@@ -909,7 +909,8 @@ def test_tie_all_the_whole_table_tied_speaks_and_revotes_first() -> None:
 def test_foul_reasons_the_seeds_list_and_free_text() -> None:
     """A.foul.reasons: the console offers the seed's foul reasons (in both languages) and a free text."""
     assert FOUL_REASONS == ("unethical", "night_conduct", "gestures", "hand_pulled", "out_of_turn",
-                            "forbidden_words", "night_gestures", "table_banging", "late_mask")
+                            "forbidden_words", "night_gestures", "table_banging", "late_mask", "religion",
+                            "touching")
     for code in FOUL_REASONS:
         en, ru = REASON_NAMES[code]
         assert en and ru and en != ru
@@ -1559,7 +1560,8 @@ def test_protest_annul_when_all_losers_and_one_winner_vote() -> None:
     assert events == [E.ProtestVoted("annul", (1, 3, 4, 7), True), E.GameEnded(None, "protest-annul")]
     assert (game.winner, game.result) == (None, "protest-annul")
     assert game.protest == ("annul", (1, 3, 4, 7), True)
-    assert view(game, "spectator")["protest"] == {"outcome": "annul", "voters": [1, 3, 4, 7], "passed": True}
+    assert view(game, "spectator")["protest"] == {"outcome": "annul", "voters": [1, 3, 4, 7], "passed": True,
+                                                  "rule": ""}
     refused(game, Protest("annul", (3, 4, 7, 1)), code="protest-twice")
 
 

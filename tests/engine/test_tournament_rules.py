@@ -242,8 +242,8 @@ def test_b_deal_nothing_before_the_deal() -> None:
 # --- B.flow ----------------------------------------------------------------------------------------
 @pytest.mark.clause("B.flow")
 def test_b_flow_day_zero_introductions_and_night_zero_meetings() -> None:
-    """B.flow: day 0 is one round of 30 s introductions, no nominations, no vote; night 0: the mafia
-    meets, then the Commissar meets the host; no kill, no check; then day 1."""
+    """B.flow: day 0 is one round of 30 s introductions, no nominations, no vote; night 0: the Commissar
+    meets the host, then the mafia meets (B.night's order); no kill, no check; then day 1."""
     game = game12()
     assert (game.step, game.day, game.phase) == ("first_speaker", 0, "day")
     events = game.execute(DrawFirstSpeaker(seat=4))
@@ -254,12 +254,12 @@ def test_b_flow_day_zero_introductions_and_night_zero_meetings() -> None:
         speakers.append(game.seat)
         events += game.execute(Advance())
     assert speakers == [4, 5, 6, 7, 8, 9, 10, 11, 12, 1, 2, 3]  # one round only
-    assert (game.step, game.day, game.phase) == ("meet_black", 0, "night")
-    refused(game, Kill(1), code="wrong-step", clause="B.night")
+    assert (game.step, game.day, game.phase, game.seat) == ("meet_commissar", 0, "night", 0)
+    assert view(game, "spectator")["seat"] == 0  # the step does not name the Commissar
     refused(game, Check(COMMISSAR, 2), code="wrong-step", clause="B.night")
+    refused(game, Kill(1), code="wrong-step", clause="B.night")
     events += game.execute(Advance())
-    assert (game.step, game.seat) == ("meet_commissar", 0)  # the step does not name the Commissar
-    assert view(game, "spectator")["seat"] == 0
+    assert (game.step, game.seat) == ("meet_black", 0)
     refused(game, Check(COMMISSAR, 2), code="wrong-step")
     refused(game, Kill(1), code="wrong-step")
     events += game.execute(Advance())
@@ -276,13 +276,14 @@ def test_b_flow_day_night_alternate_from_day_one() -> None:
     steps = [(game.step, game.day)]
     speeches(game, 1, {1: 4})
     defences(game)
-    vote(game, {})  # a single leader without votes stays
+    vote(game, {})  # a single leader is the leader with the most votes: he leaves
     steps.append((game.step, game.day))
+    last_words(game)
     night(game, 8)
     steps += [(game.step, game.day)]
     last_words(game)
     steps += [(game.step, game.day)]
-    assert steps == [("first_speaker", 1), ("check_commissar", 1), ("last_word", 2), ("first_speaker", 2)]
+    assert steps == [("first_speaker", 1), ("last_word", 1), ("last_word", 2), ("first_speaker", 2)]
 
 
 # --- B.speech.order --------------------------------------------------------------------------------
@@ -494,7 +495,7 @@ def test_b_vote_one_vote_each_for_a_leader_by_living_players() -> None:
 
 @pytest.mark.clause("B.vote")
 def test_b_vote_single_leader_leaves_with_more_than_half() -> None:
-    """B.vote D: a single leader leaves if more than half of the living players (7 of 12) vote for him."""
+    """B.vote: a single leader with 7 of 12 votes leaves (by either reading of the majority)."""
     game = day1()
     speeches(game, 1, {1: 4})
     defences(game)
@@ -505,8 +506,11 @@ def test_b_vote_single_leader_leaves_with_more_than_half() -> None:
 
 @pytest.mark.clause("B.vote")
 def test_b_vote_single_leader_stays_with_half() -> None:
-    """B.vote D: a single leader with half of the votes (6 of 12) stays; night falls."""
-    game = day1()
+    """B.vote, option single_leader_majority: a single leader with half of the votes (6 of 12) stays;
+    night falls."""
+    game = Game(TOURNAMENT.variant("half", single_leader_majority=True), 12)
+    game.execute(DealCards(roles=DECK))
+    day0(game)
     speeches(game, 1, {1: 4})
     defences(game)
     events = vote(game, ballots(range(1, 7), 4))
@@ -539,18 +543,6 @@ def test_b_tie_at_the_top_only() -> None:
     events = vote(game, {1: 4, 2: 4, 3: 6, 4: 6, 5: 8})
     assert set(of(events, E.VoteResult)[0].leaving) == {4, 6}
     assert game.alive[8] and not game.alive[4] and not game.alive[6]
-
-
-@pytest.mark.clause("B.tie")
-def test_b_tie_at_zero_votes_sends_nobody() -> None:
-    """B.tie D: a tie at zero votes (everyone abstained) sends nobody; night falls."""
-    game = day1()
-    speeches(game, 1, {1: 4, 2: 6})
-    defences(game)
-    events = vote(game, {})
-    assert of(events, E.VoteResult) == [E.VoteResult("leaders", ((4, 0), (6, 0)), (), "nobody")]
-    assert not of(events, E.PlayerLeft)
-    assert game.step == "check_commissar" and len(game.living()) == 12
 
 
 # --- B.lot -----------------------------------------------------------------------------------------
@@ -636,6 +628,7 @@ def test_b_night_commissar_checks_then_the_mafia_kills() -> None:
     speeches(game, 1, {1: 4})
     defences(game)
     vote(game, {})
+    last_words(game)
     assert (game.step, game.day, game.seat) == ("check_commissar", 1, 0)  # the seat is not named
     assert game.checker_seat() == COMMISSAR and view(game, "spectator")["seat"] == 0
     refused(game, Kill(8), code="wrong-step", clause="B.night")
@@ -666,6 +659,7 @@ def test_b_night_check_answers_not_mafia_for_peaceful() -> None:
     speeches(game, 1, {1: 4})
     defences(game)
     vote(game, {})
+    last_words(game)
     events = night(game, 8, check=6)
     assert E.Checked(COMMISSAR, 6, False) in events
     assert view(game, 6).get("you", {}).get("checks") == []
@@ -682,11 +676,13 @@ def test_b_night_dead_commissar_is_still_called_but_cannot_check_and_kill_every_
     speeches(game, 1, {1: 4})
     defences(game)
     vote(game, {})
+    last_words(game)
     night(game, COMMISSAR, check=2)
     last_words(game)
-    speeches(game, 1, {1: 4})
+    speeches(game, 1, {1: 6})
     defences(game)
     vote(game, {})
+    last_words(game)
     assert (game.step, game.day, game.seat) == ("check_commissar", 2, 0)
     assert not game.alive[COMMISSAR] and game.checker_seat() == 0
     refused(game, Check(COMMISSAR, 2), code="not-checker", clause="B.night")
@@ -704,12 +700,13 @@ def test_b_win_mafia_when_peaceful_are_no_more_than_mafia() -> None:
     """B.win: mafia wins when the peaceful players are no more than the mafia (3 against 3 after the
     night kill), at the moment it happens."""
     game = day1()
-    for s in (1, 3, 4, 6, 8):  # five civilians leave: 3 mafia against 4 peaceful, the game goes on
+    for s in (1, 3, 4, 6):  # four civilians leave: 3 mafia against 5 peaceful, the game goes on
         game.execute(Remove(s, reason="left the table"))
     assert not game.over
-    speeches(game, 7, {7: 2})
+    speeches(game, 7, {7: 8})
     defences(game)
-    vote(game, ballots((7, 10), 2))  # a single leader without a majority stays
+    vote(game, ballots((2, 5), 8))  # a civilian voted out: 3 mafia against 4 peaceful
+    last_words(game)
     assert not game.over
     events = night(game, 10, check=9)
     assert events[-1] == E.GameEnded("black", "parity")

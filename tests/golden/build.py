@@ -1252,10 +1252,11 @@ def tour12_lot() -> Table:
     return t
 
 
-@scenario("tour14_tie_all_out", "Tournament, 14: a tie at zero sends nobody; a tie in the final vote sends both",
-          ["B.tie", "B.leaders", "B.vote", "B.lastword"])
+@scenario("tour14_tie_all_out", "Tournament, 14, option zero_tie_nobody: a tie at zero sends nobody; a tie in "
+          "the final vote sends both", ["B.tie", "B.leaders", "B.vote", "B.lastword"])
 def tour14_tie_all_out() -> Table:
-    t = Table("tournament", "ccmcc ccmcK cmcc")                          # mafia 3, 8, 12; Commissar 10
+    rules = get_ruleset("tournament").variant("tournament-zero-nobody", zero_tie_nobody=True)
+    t = Table(rules, "ccmcc ccmcK cmcc")                                 # mafia 3, 8, 12; Commissar 10
     tour_intro(t, 14)
     t.draw_speaker(1)
     t.speeches({1: 3, 2: 5, 4: 3, 6: 5, 7: 8})                           # 3: 2, 5: 2
@@ -1350,13 +1351,13 @@ def tour16_sanctions() -> Table:
 
 
 @scenario("tour12_single_leader_stays",
-          "Tournament, 12: removal from the round at night 0; a single leader without a majority stays",
-          ["B.vote", "B.sanctions", "B.tie", "B.leaders"])
+          "Tournament, 12, option single_leader_majority: removal from the round at night 0; a single leader "
+          "without a majority stays", ["B.vote", "B.sanctions", "B.tie", "B.leaders"])
 def tour12_single_leader_stays() -> Table:
-    t = Table("tournament", TOUR12)
+    t = Table(get_ruleset("tournament").variant("tournament-half", single_leader_majority=True), TOUR12)
     t.draw_speaker(6)
     t.speeches()
-    t.at("meet_black", day=0)
+    t.at("meet_commissar", day=0)
     t.do(Sanction(3, "eyes_open"))                                       # removal from the round
     t.night0()
     t.draw_speaker(12)

@@ -222,11 +222,13 @@ class Override(Command):
 
 @dataclass(frozen=True, slots=True)
 class Protest(Command):
-    """The protest vote after the game (A.protest): ``outcome`` annul or reverse, ``voters`` for it."""
+    """The protest vote after the game (A.protest): ``outcome`` annul or reverse, ``voters`` for it, and
+    ``rule``: the rule that was broken (free text, such as a clause id; empty in records made before it)."""
 
     type: ClassVar[str] = "protest"
     outcome: str
     voters: tuple[int, ...]
+    rule: str = ""
 
 
 @dataclass(frozen=True, slots=True)

@@ -73,6 +73,8 @@ REASON_NAMES: dict[str, tuple[str, str]] = {
     "night_gestures": ("gestures or touches after night fell", "жесты и касания после объявления ночи"),
     "table_banging": ("banging the table", "удары по столу"),
     "late_mask": ("late mask", "несвоевременная маска"),
+    "religion": ("appealing to religion", "апелляция к религии"),
+    "touching": ("touching another player or the judge", "прикосновение к игроку или судье"),
     "foul4": ("fourth foul", "четвёртый фол"),
     "technical": ("technical fouls", "технические фолы"),
     "insult": ("insult", "оскорбление"),
@@ -241,10 +243,12 @@ def describe(ev: E.Event, lang: str = "en", names: tuple[str, ...] | None = None
         case E.Overridden(winner=w, reason=r):
             return (f"Решение судьи: {t(TEAM_NAMES, w, lang)} ({r})" if ru
                     else f"Judge's decision: {t(TEAM_NAMES, w, lang)} ({r})")
-        case E.ProtestVoted(outcome=o, voters=vs, passed=ok):
+        case E.ProtestVoted(outcome=o, voters=vs, passed=ok, rule=rule):
             what = ("аннулировать" if o == "annul" else "изменить") if ru else o
             res = ("принят" if ok else "отклонён") if ru else ("passed" if ok else "failed")
-            return f"Протест ({what}): за {seats(vs)} — {res}" if ru else f"Protest ({what}): {seats(vs)} for — {res}"
+            broken = (f"; нарушено: {rule}" if ru else f"; rule broken: {rule}") if rule else ""
+            return (f"Протест ({what}{broken}): за {seats(vs)} — {res}" if ru
+                    else f"Protest ({what}{broken}): {seats(vs)} for — {res}")
         case E.Undone(seq=q):
             return f"Отменено действие №{q}" if ru else f"Action {q} undone"
         case E.GameEnded(winner=w, result=r):

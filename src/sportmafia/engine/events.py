@@ -185,6 +185,7 @@ class ProtestVoted(Event):
     outcome: str
     voters: tuple[int, ...]
     passed: bool
+    rule: str = ""
 
 
 @dataclass(frozen=True, slots=True)

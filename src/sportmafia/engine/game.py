@@ -38,10 +38,12 @@ SANCTIONS: dict[str, tuple[str, ...]] = {
     "arguing": ("warning", "warning", "round"),
 }
 REMOVAL_SCOPES = ("game", "round", "tournament", "ban")
+# A.protest, A.judge: results the judge decided ("Решение судьи обжалованию не подлежит"): no protest.
+JUDGED = frozenset({"override", "award", "team-defeat"})
 
 # A.foul.reasons and A.remove.reasons: the seed's lists, as stable codes (texts in describe.py).
 FOUL_REASONS = ("unethical", "night_conduct", "gestures", "hand_pulled", "out_of_turn", "forbidden_words",
-                "night_gestures", "table_banging", "late_mask")
+                "night_gestures", "table_banging", "late_mask", "religion", "touching")
 REMOVAL_REASONS = ("foul4", "insult", "bets", "oath", "judge_dispute", "night_hints", "peeping",
                    "left_seat", "night_touch")
 
@@ -138,6 +140,7 @@ class Game:
         self.result = ""
         self.over = False
         self.protest: tuple[str, tuple[int, ...], bool] | None = None
+        self.protest_rule = ""  # A.protest: the rule the protest says was broken
         self.results: list[tuple[str | None, str]] = []
         self._groups: list[int] = []
         self._legal: list[C.Command] | None = None
@@ -320,6 +323,7 @@ class Game:
 
     def _a_protest(self, ev: E.ProtestVoted) -> None:
         self.protest = (ev.outcome, ev.voters, ev.passed)
+        self.protest_rule = ev.rule
 
     def _a_voting_started(self, ev: E.VotingStarted) -> None:
         self.vote_kind = ev.kind
@@ -568,10 +572,13 @@ class Game:
             raise RuleViolation("vote-cancelled", clause=clause)
         if len(self.speech_noms) >= rs.nominations_per_speech:
             raise RuleViolation("one-nomination", clause="B.rounds" if rs.intro_day else None, seat=cmd.by)
-        # A.nom.first-free: of several numbers named, the first not yet nominated is accepted.
+        # A.nom.first-free: of several numbers named, the first not yet nominated is accepted; without it
+        # (B.leaders) the first number that can be nominated is, nominated already or not.
         target = 0
         for t in named:
-            if self.alive[t] and (rs.self_nomination or t != cmd.by) and not self.nominators.get(t):
+            if self.alive[t] and (rs.self_nomination or t != cmd.by) and (
+                not rs.first_free or not self.nominators.get(t)
+            ):
                 target = t
                 break
         if not target:
@@ -841,7 +848,13 @@ class Game:
             return
         if len(cands) == 1:
             c = cands[0]
-            if not rs.single_leader_majority or counts[c] * 2 > self.alive_count:
+            # B.vote: the simple (relative) majority: the only leader has the most votes, unless nobody
+            # voted and the option zero_tie_nobody keeps him; or (option) more than half of the living.
+            if rs.single_leader_majority:
+                leaves = counts[c] * 2 > self.alive_count
+            else:
+                leaves = counts[c] > 0 or not rs.zero_tie_nobody
+            if leaves:
                 self._leave_by_vote(tally, (c,), "out")
             else:
                 self._emit(E.VoteResult("leaders", tally, (), "stay"))
@@ -1281,8 +1294,8 @@ class Game:
             raise RuleViolation("protest-twice")
         if self.winner is None:
             raise RuleViolation("protest-no-winner")
-        if self.result == "override":  # A.judge: the judge's decision cannot be appealed
-            raise RuleViolation("protest-judge")
+        if self.result in JUDGED:  # A.protest, A.judge: the judge's decision cannot be appealed
+            raise RuleViolation("protest-judge", clause="A.protest" if self.result != "override" else None)
         if cmd.outcome not in ("annul", "reverse"):
             raise RuleViolation("bad-team", clause="A.protest")
         for s in cmd.voters:
@@ -1290,7 +1303,8 @@ class Game:
         voters = tuple(sorted(set(cmd.voters)))
         losers = [s for s in self._seats if self.team(s) != self.winner]
         passed = all(s in voters for s in losers) and any(self.team(s) == self.winner for s in voters)
-        self._emit(E.ProtestVoted(cmd.outcome, voters, passed))
+        rule = cmd.rule.strip() if isinstance(cmd.rule, str) else ""
+        self._emit(E.ProtestVoted(cmd.outcome, voters, passed, rule))
         if passed:
             if cmd.outcome == "annul":
                 self._emit(E.GameEnded(None, "protest-annul"))
@@ -1399,7 +1413,7 @@ class Game:
     def _compute_step_legal(self) -> list[C.Command]:
         if self.over:
             rs = self.rules
-            if rs.protest and self.protest is None and self.winner is not None and self.result != "override":
+            if rs.protest and self.protest is None and self.winner is not None and self.result not in JUDGED:
                 return [C.Protest("annul", ()), C.Protest("reverse", ())]
             return []
         step = self.step

@@ -136,8 +136,8 @@ def command_for(ev: E.Event) -> C.Command:
             return C.TeamDefeat(tm, r)
         case E.Overridden(winner=w, reason=r):
             return C.Override(w, r)
-        case E.ProtestVoted(outcome=o, voters=vs):
-            return C.Protest(o, vs)
+        case E.ProtestVoted(outcome=o, voters=vs, rule=r):
+            return C.Protest(o, vs, r)
         case E.Undone():
             return C.Undo()
     raise TypeError(f"{ev.type} is not an action event")

@@ -135,7 +135,7 @@ def _view(game: Game, viewer: Viewer, full: bool) -> dict[str, Any]:
         out["best_move"] = {"seat": seat, "guesses": list(guesses), "black": black if full else None}
     if game.protest:
         outcome, voters, passed = game.protest
-        out["protest"] = {"outcome": outcome, "voters": list(voters), "passed": passed}
+        out["protest"] = {"outcome": outcome, "voters": list(voters), "passed": passed, "rule": game.protest_rule}
     if full:
         out["night"] = {
             "shots": {str(k): list(v) for k, v in sorted(game.shots.items())},

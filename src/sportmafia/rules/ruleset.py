@@ -78,6 +78,12 @@ class RuleSet:
         True, "A.nom.withdraw", "D: a withdrawn candidate nominated again goes to the end of the order."
     )
     self_nomination: bool = _opt(True, "A.nom.own", "A player may nominate himself.")
+    first_free: bool = _opt(
+        True,
+        "A.nom.first-free B.leaders",
+        "Of several numbers named, the first not yet nominated is taken; off: the first named is taken, "
+        "and naming a nominated player again adds to his nomination count (B.leaders).",
+    )
 
     # --- voting ----------------------------------------------------------------------------------
     nomination_style: NominationStyle = _opt(
@@ -102,9 +108,14 @@ class RuleSet:
         "If the revote ties every living player again nobody leaves; false: the lift question on all of them.",
     )
     tie_all_leave: bool = _opt(False, "B.tie", "A tie in the final vote sends all tied leaders out.")
-    zero_tie_nobody: bool = _opt(True, "B.tie", "D: a tie at zero votes sends nobody.")
+    zero_tie_nobody: bool = _opt(
+        True, "B.tie B.vote", "Option: when no leader got a vote (0:0, or 0 for a single leader) nobody leaves."
+    )
     single_leader_majority: bool = _opt(
-        True, "B.vote", "D: a single leader leaves only if more than half of the living vote for him."
+        True,
+        "B.vote",
+        "Option: a single leader leaves only if more than half of the living vote for him; off: the simple "
+        "(relative) majority of B.vote, he is the leader with the most votes and leaves.",
     )
     lot_without_nominations: bool = _opt(False, "B.lot", "Nobody nominated: a lot sends one player out.")
 

@@ -609,6 +609,7 @@
       if (v.final_words && v.final_words.length) line(fmt(T.final_words, { s: seatsText(v.final_words) }));
       if (v.best_move) line(fmt(T.best_move_done, { s: NO + v.best_move.seat, g: seatsText(v.best_move.guesses), b: v.best_move.black }));
       if (v.protest) line(fmt(v.protest.passed ? T.protest_passed : T.protest_failed, { s: seatsText(v.protest.voters) }));
+      if (v.protest && v.protest.rule) line(fmt(T.protest_rule, { r: v.protest.rule }));
       if (has("protest")) {
         if (!protest) {
           choices.appendChild(chip("⚑ " + T.protest, () => { protest = { outcome: "annul", voters: new Set() }; render(); }));
@@ -621,9 +622,11 @@
           choices.appendChild(chip("✓ " + T.protest_record, async () => {
             const voters = [...protest.voters].sort((a, b) => a - b);
             const outcome = protest.outcome;
-            if (!(await ask(fmt(T.protest_confirm, { what: T["protest_" + outcome], s: seatsText(voters) })))) return;
+            // A.protest: a protest stands only for a broken rule; the host names it
+            const rule = await ask(fmt(T.protest_confirm, { what: T["protest_" + outcome], s: seatsText(voters) }), true);
+            if (!rule) return;
             protest = null;
-            send({ type: "protest", outcome, voters });
+            send({ type: "protest", outcome, voters, rule });
           }, undefined, "primary-chip"));
           choices.appendChild(chip("✕ " + T.cancel_mode, () => { protest = null; render(); }, undefined, "cancel"));
         }

@@ -621,6 +621,7 @@
             const links = el("p", "links");
             links.append(link(`/games/${g.game_id}`, "ghost", S.console));
             if (st === "over" || st === "signed" || st === "accepted") links.append(link(`/games/${g.game_id}/sheet`, "ghost", S.sheet));
+            if (SM.deskObservers && canJudge) SM.deskObservers(links, g.game_id);  // B.observers
             tc.append(links);
             const ol = el("ol", "seat-order");
             g.names.forEach((n, i) => {

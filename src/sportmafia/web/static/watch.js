@@ -84,7 +84,9 @@
     let game = null;
     /* B.observers: closed to observers by the judge, the page shows the notice and none of the game (the socket
        retries, and follows the game again once the table is reopened) */
+    let shut = false;
     const closedNotice = (closed) => {
+      shut = closed;
       document.body.classList.toggle("watch-closed", closed);
       const note = document.getElementById("o-closed");
       if (note) note.hidden = !closed;
@@ -98,7 +100,10 @@
     const url = (since) => SM.wsUrl(`/ws/watch/${encodeURIComponent(code)}?since=${since === null ? 0 : since}` +
       (game === null ? "" : `&game=${encodeURIComponent(game)}`));
     return SM.follow(url, {
-      onLink: opts.onLink,
+      onLink(state, closeCode) {  // closed to observers: the retries are not a lost connection
+        if (shut && state !== "live") return;
+        if (opts.onLink) opts.onLink(state, closeCode);
+      },
       onMessage(m) {
         if (m.type === "table") {
           if (game !== null && m.game !== game) opts.clock.clear();  // the table's next game: no timer yet

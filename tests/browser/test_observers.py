@@ -65,3 +65,51 @@ def test_the_host_closes_and_reopens_the_table_to_observers(browser: Any, server
         wctx.close()
         hctx.close()
         host.close()
+
+
+@pytest.mark.clause("B.announce")
+def test_the_desk_closes_a_table_and_asks_the_reason_for_a_rule_change(browser: Any, server: str) -> None:
+    """The judge's desk: a round's table closed to observers and opened again from its card; after round 1
+    the Settings tab asks the reason for a change of the tie-breaks and lists the change, as the public page
+    does."""
+    errors: list[str] = []
+    ctx, judge = host_in(browser, server, errors, "ru-RU")
+    try:
+        h = judge.http
+        tid = judge.post("/api/tournaments", {"name": "Кубок наблюдателей", "preset": "club"})["id"]
+        judge.post(f"/api/tournaments/{tid}/participants", {"text": "\n".join(f"Игрок {i}" for i in range(1, 11))})
+        me = h.get("/api/me").json()["user"]["id"]
+        assert h.put(f"/api/tournaments/{tid}/staff", json={"staff": [{"user_id": me, "role": "host"}]}).status_code == 200
+        judge.post(f"/api/tournaments/{tid}/seating", {"rounds": 1, "hosts": [me]})
+        game_id = judge.post(f"/api/tournaments/{tid}/rounds/1/open", {})["games"][0]["game_id"]
+        judge.post(f"/api/games/{game_id}/online", {})
+        assert h.patch(f"/api/tournaments/{tid}", json={"published": True}).status_code == 200
+        page = judge.page
+        page.goto(f"{server}/tournaments/{tid}")
+        page.click(".tab[data-tab=rounds]")
+        page.get_by_role("button", name="Закрыть для наблюдателей").click()
+        page.wait_for_selector(".observers-slot .observers-closed")
+        assert h.get(f"/api/games/{game_id}/online").json()["watch_open"] is False
+        page.get_by_role("button", name="Снова открыть для наблюдателей").click()
+        page.get_by_role("button", name="Закрыть для наблюдателей").wait_for()
+        assert h.get(f"/api/games/{game_id}/online").json()["watch_open"] is True
+
+        page.click(".tab[data-tab=settings]")
+        page.wait_for_selector("#settings-reason-box:not([hidden])")
+        page.locator("#tie-breaks input[type=checkbox]").nth(1).click()  # one criterion less (or more)
+        page.click("#save-settings")
+        page.wait_for_selector("#settings-error:not([hidden])")
+        assert "Первый тур начался" in page.locator("#settings-error").inner_text()
+        page.fill("#settings-reason", "Объявлено игрокам перед вторым туром")
+        page.click("#save-settings")
+        page.wait_for_selector("#rule-changes:not([hidden]) li")
+        assert "Объявлено игрокам перед вторым туром" in page.locator("#rule-changes-list").inner_text()
+        page.screenshot(path=str(ARTIFACTS / "observers-ru-desk-settings-1024x768.png"), full_page=True)
+        public = ctx.new_page()
+        public.goto(f"{server}/t/{tid}")
+        public.wait_for_selector("#rule-changes:not([hidden]) li")
+        assert "Изменения правил после начала турнира" in public.locator("#rule-changes h2").inner_text()
+        assert errors == []
+    finally:
+        ctx.close()
+        judge.close()

@@ -294,6 +294,25 @@ class TournamentSanction(Base):
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
 
+class TournamentRuleChange(Base):
+    """A change of an announced setting (the scoring, the tie-breaks, the final's settings) made after round 1
+    was opened, with the judge's reason (B.announce, seed B 7.2; migration 0010). Rows are only inserted."""
+
+    __tablename__ = "tournament_rule_changes"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    tournament_id: Mapped[int] = mapped_column(ForeignKey("tournaments.id", ondelete="CASCADE"), index=True)
+    setting: Mapped[str] = mapped_column(String(32))
+    """``scoring``, ``tie_breaks`` or ``final_settings``."""
+    old: Mapped[Any] = mapped_column(JSON, nullable=True)
+    new: Mapped[Any] = mapped_column(JSON, nullable=True)
+    reason: Mapped[str] = mapped_column(Text)
+    user_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"), nullable=True)
+    login: Mapped[str] = mapped_column(String(64))
+    """The judge's login as it was then."""
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
 # --- online play (docs/online.md) ----------------------------------------------------------------------
 JOIN_STATUSES = ("pending", "approved", "denied", "claimed")
 
@@ -311,6 +330,9 @@ class OnlineTable(Base):
     stream_hash: Mapped[str | None] = mapped_column(String(64), nullable=True, unique=True)
     stream_delay: Mapped[int] = mapped_column(Integer, default=0)
     """Minutes the open stream lags behind the game."""
+    watch_closed_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    """Set while the judge or host has closed the table to observers (B.observers, seed B 7.3; migration 0010):
+    the spectators' page and the overlay get nothing of the game."""
 
 
 class SeatToken(Base):

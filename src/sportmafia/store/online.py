@@ -55,6 +55,7 @@ class TableRecord:
     stream_on: bool
     stream_delay: int
     next_seq: int = 0  # the game's next seq when the table was read
+    watch_closed: bool = False  # closed to observers by the judge or host (B.observers)
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,7 +90,7 @@ class OnlineRefused(Exception):
 
 def _table(row: OnlineTable, game: StoredGame) -> TableRecord:
     return TableRecord(row.game_id, game.club_id, row.code, game.players, _utc(row.created_at),
-                       row.stream_hash is not None, row.stream_delay, game.next_seq)
+                       row.stream_hash is not None, row.stream_delay, game.next_seq, row.watch_closed_at is not None)
 
 
 def _join(row: JoinRequest) -> JoinRecord:
@@ -162,7 +163,8 @@ def take_code(store: Store, game_id: str, code: str, user_id: int | None) -> tup
             row = _new_table(s, game_id, wanted, user_id)
         else:
             row.code = wanted
-            s.flush()
+        row.watch_closed_at = holder.watch_closed_at  # a table closed to observers stays closed (B.observers)
+        s.flush()
         return _table(row, game), before.id
     return _drawing_codes(store, work)
 
@@ -170,7 +172,8 @@ def take_code(store: Store, game_id: str, code: str, user_id: int | None) -> tup
 _TABLES = cast(Table, OnlineTable.__table__)
 _GAMES = cast(Table, StoredGame.__table__)
 _TABLE_ROW = select(_TABLES.c.game_id, _GAMES.c.club_id, _TABLES.c.code, _GAMES.c.players, _TABLES.c.created_at,
-                    _TABLES.c.stream_hash, _TABLES.c.stream_delay, _GAMES.c.next_seq).join_from(
+                    _TABLES.c.stream_hash, _TABLES.c.stream_delay, _GAMES.c.next_seq,
+                    _TABLES.c.watch_closed_at).join_from(
     _TABLES, _GAMES, _GAMES.c.id == _TABLES.c.game_id)
 _TABLE_OF_GAME = _TABLE_ROW.where(_TABLES.c.game_id == bindparam("game_id"))
 _TABLE_OF_CODE = _TABLE_ROW.where(_TABLES.c.code == bindparam("code"))
@@ -183,7 +186,7 @@ def _table_row(store: Store, statement: Any, params: dict[str, str]) -> TableRec
     if row is None:
         return None
     return TableRecord(row.game_id, row.club_id, row.code, row.players, _utc(row.created_at),
-                       row.stream_hash is not None, row.stream_delay, row.next_seq)
+                       row.stream_hash is not None, row.stream_delay, row.next_seq, row.watch_closed_at is not None)
 
 
 def table(store: Store, game_id: str) -> TableRecord | None:
@@ -422,6 +425,19 @@ def claim(store: Store, secret: str) -> tuple[JoinRecord, str | None, list[int]]
         row.status = "claimed"
         s.flush()
         return _join(row), token, revoked
+
+
+def set_watch_closed(store: Store, game_id: str, closed: bool) -> TableRecord:
+    """Close the table to observers (its spectators' page and overlay) or open it again (B.observers). Raises
+    :class:`OnlineRefused` (no-table)."""
+    with store._write.begin() as s:
+        row = s.get(OnlineTable, game_id)
+        if row is None:
+            raise OnlineRefused("no-table")
+        row.watch_closed_at = (row.watch_closed_at or utcnow()) if closed else None
+        s.flush()
+        game = _game_row(s, game_id)
+        return _table(row, game)
 
 
 # --- the judge's delayed open stream -------------------------------------------------------------------------

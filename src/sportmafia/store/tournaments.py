@@ -29,6 +29,7 @@ from .models import (
     Tournament,
     TournamentGame,
     TournamentParticipant,
+    TournamentRuleChange,
     TournamentSanction,
     TournamentStaff,
     User,
@@ -136,6 +137,32 @@ class SanctionRecord:
 
 
 @dataclass(frozen=True, slots=True)
+class RuleChangeRecord:
+    """A change of an announced setting after round 1 (B.announce): who, when, old -> new, why."""
+
+    id: int
+    tournament_id: int
+    setting: str
+    old: Any
+    new: Any
+    reason: str
+    user_id: int | None
+    login: str
+    created_at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class NewRuleChanges:
+    """What :meth:`Tournaments.update` records with the change: ``(setting, old, new)`` each, the reason, the
+    judge."""
+
+    changes: tuple[tuple[str, Any, Any], ...]
+    reason: str
+    user_id: int
+    login: str
+
+
+@dataclass(frozen=True, slots=True)
 class NewParticipant:
     nickname: str
     club: str | None = None
@@ -160,6 +187,11 @@ def _participant(row: TournamentParticipant) -> ParticipantRecord:
 def _game(row: TournamentGame) -> TournamentGameRecord:
     return TournamentGameRecord(row.game_id, row.tournament_id, row.stage, row.round, row.table_no, row.host_id,
                                 tuple(int(p) for p in row.seats), _utc(row.accepted_at), row.accepted_by)
+
+
+def _rule_change(row: TournamentRuleChange) -> RuleChangeRecord:
+    return RuleChangeRecord(row.id, row.tournament_id, row.setting, row.old, row.new, row.reason, row.user_id,
+                            row.login, _utc(row.created_at) or utcnow())
 
 
 def _sanction(row: TournamentSanction) -> SanctionRecord:
@@ -212,8 +244,10 @@ class Tournaments:
                              .order_by(Tournament.created_at.desc(), Tournament.id.desc()))
             return [_tournament(r) for r in rows]
 
-    def update(self, tournament_id: int, **changes: Any) -> TournamentRecord:
-        """Change settings columns (:data:`SETTINGS`); returns the tournament as it is now."""
+    def update(self, tournament_id: int, announced: NewRuleChanges | None = None,
+               **changes: Any) -> TournamentRecord:
+        """Change settings columns (:data:`SETTINGS`); returns the tournament as it is now. ``announced``: the
+        changes of announced settings to record in the same transaction (B.announce)."""
         unknown = set(changes) - set(SETTINGS)
         if unknown:
             raise ValueError(f"not a tournament setting: {sorted(unknown)}")
@@ -230,8 +264,20 @@ class Tournaments:
             for key, value in changes.items():
                 setattr(row, key, value)
             row.updated_at = utcnow()
+            if announced is not None:
+                for setting, old, new in announced.changes:
+                    s.add(TournamentRuleChange(tournament_id=tournament_id, setting=setting, old=old, new=new,
+                                               reason=announced.reason, user_id=announced.user_id,
+                                               login=announced.login, created_at=row.updated_at))
             s.flush()
             return _tournament(row)
+
+    def rule_changes(self, tournament_id: int) -> list[RuleChangeRecord]:
+        """The changes of announced settings after round 1, oldest first."""
+        with self._read() as s:
+            rows = s.scalars(select(TournamentRuleChange).where(TournamentRuleChange.tournament_id == tournament_id)
+                             .order_by(TournamentRuleChange.id))
+            return [_rule_change(r) for r in rows]
 
     # --- participants ---------------------------------------------------------------------------------
     def add_participants(self, tournament_id: int, entries: Sequence[NewParticipant]) -> list[ParticipantRecord]:

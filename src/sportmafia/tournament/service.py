@@ -320,7 +320,8 @@ class TournamentService:
 
     def update(self, user: UserRecord, t: TournamentRecord, changes: Mapping[str, Any]) -> TournamentRecord:
         """Change settings: ``name``, ``starts_on``, ``ends_on``, ``preset``/``variant``/``options`` (only
-        before the first game), ``scoring``, ``tie_breaks``, ``final``, ``published``."""
+        before the first game), ``scoring``, ``tie_breaks``, ``final``, ``published``; ``reason``: why an
+        announced setting changes after round 1 (:mod:`.announced`)."""
         self.require_judge(user, t)
         out: dict[str, Any] = {}
         if "name" in changes:
@@ -362,7 +363,10 @@ class TournamentService:
             out["final_settings"] = final_settings_from({**t.final_settings, **changes["final"]})
         if "published" in changes:
             out["published"] = bool(changes["published"])
-        return self.db.update(t.id, **out) if out else t
+        from .announced import announced_changes  # B.announce: after round 1 only with a reason, recorded
+
+        log = announced_changes(user, t, out, changes.get("reason"))
+        return self.db.update(t.id, announced=log, **out) if out else t
 
     # --- participants and staff ---------------------------------------------------------------------
     def add_participants(self, user: UserRecord, t: TournamentRecord,

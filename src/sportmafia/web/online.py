@@ -85,6 +85,9 @@ CLOSE_FORBIDDEN_ORIGIN = 4403
 CLOSE_NOT_FOUND = 4404
 CLOSE_INVALID = 4422
 CLOSE_TOO_MANY = 4429
+CLOSE_WATCH_CLOSED = 4410  # not final: the page retries, and follows the game again once the table is reopened
+WATCH_CLOSED = ("watch-closed", "The judge has closed this table to observers.",
+                "Наблюдение за столом закрыто судьёй.")
 
 router = APIRouter(include_in_schema=False)
 api = APIRouter(prefix="/api", tags=["online"])
@@ -228,7 +231,7 @@ def public_game_key(game_id: str) -> str:
 
 def _code_game(store: Store, code: str) -> str | None:
     tab = db.table_by_code(store, code)
-    return None if tab is None else tab.game_id
+    return None if tab is None or tab.watch_closed else tab.game_id  # closed: its sockets re-read the table
 
 
 # ------------------------------------------------------------------------------------------ connections
@@ -588,6 +591,9 @@ async def watch_socket(websocket: WebSocket, code: str) -> None:
         await _refuse(websocket, CLOSE_INVALID, "invalid", "since is a seq (a whole number from 0).",
                       "since — номер события (целое число от 0).")
         return
+    if tab.watch_closed:  # B.observers
+        await _refuse(websocket, CLOSE_WATCH_CLOSED, *WATCH_CLOSED)
+        return
     if game_key is not None and game_key != public_game_key(tab.game_id):
         since = 0  # his seq is of the table's previous game
     accepted = False
@@ -600,6 +606,9 @@ async def watch_socket(websocket: WebSocket, code: str) -> None:
             return
         if moved.game_id == tab.game_id:  # the pass told of was undone since (by a process that could not say so)
             get_hub(websocket.app).forget_code_move(tab.game_id, tab.code)
+        if moved.watch_closed:  # closed to observers meanwhile (observers.py tells the sockets so)
+            await _refuse(websocket, CLOSE_WATCH_CLOSED, *WATCH_CLOSED, accepted=accepted)
+            return
         tab, since = moved, 0
 
 
@@ -642,6 +651,7 @@ def _table_json(request: Request, store: Store, tab: db.TableRecord, reg: Regist
         "requests": [{"id": r.id, "seat": r.seat, "name": r.name, "created_at": r.created_at.isoformat()}
                      for r in db.join_requests(store, tab.game_id)],
         "stream": {"on": tab.stream_on, "delay_minutes": tab.stream_delay},
+        "watch_open": not tab.watch_closed,
     }
 
 
@@ -986,7 +996,8 @@ def _watch_like(request: Request, code: str, template: str) -> Response:
     tab = _table_page_or_refusal(request, code)
     if isinstance(tab, Response):
         return tab
-    return _render(request, template, user=None, code=tab.code, labels=_labels(request_lang(request)))
+    return _render(request, template, user=None, code=tab.code, closed=tab.watch_closed,
+                   labels=_labels(request_lang(request)))
 
 
 @router.get("/watch/{code}")
@@ -1025,9 +1036,10 @@ def online_page(request: Request, game_id: GameId) -> Response:
 
 def install(app: FastAPI) -> None:
     """Register online play's routes and the access log's token mask (one line in ``create_app``)."""
-    from . import joins  # the join requests' routes (they use this module's helpers)
+    from . import joins, observers  # the join requests' and observers' routes (they use this module's helpers)
 
     install_log_filter()
     app.include_router(joins.api)
+    app.include_router(observers.api)
     app.include_router(api)
     app.include_router(router)

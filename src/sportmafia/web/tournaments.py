@@ -20,6 +20,7 @@ from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
 from ..store import Store, UserRecord
 from ..store.tournaments import NewParticipant, TournamentRecord
+from ..tournament.announced import rule_change_json
 from ..tournament.service import (
     Refusal,
     TournamentService,
@@ -93,6 +94,8 @@ class TournamentPatch(_Body):
     tie_breaks: list[str] | None = Field(default=None, max_length=10)
     final: FinalIn | None = None
     published: bool | None = None
+    reason: Reason | None = None
+    """Why the scoring, tie-breaks or final's settings change after round 1 (B.announce: required then)."""
 
 
 class ParticipantIn(_Body):
@@ -213,6 +216,7 @@ def _detail(svc: TournamentService, t: TournamentRecord, user: UserRecord | None
     out["staff"] = [{"user_id": s.user_id, "login": s.login, "role": s.role} for s in svc.db.staff(t.id)]
     out["sanctions"] = [sanction_json(s) for s in svc.db.sanctions(t.id)]
     out["games"] = [link_json(g) for g in svc.db.games(t.id)]
+    out["rule_changes"] = [rule_change_json(r) for r in svc.db.rule_changes(t.id)]
     if user is not None:
         out["can_judge"] = svc.is_judge(user, t)
     return out
@@ -241,7 +245,8 @@ def _standings_doc(svc: TournamentService, t: TournamentRecord) -> dict[str, Any
     out: dict[str, Any] = {"tournament": {"id": t.id, "name": t.name, "status": t.status},
                            "scoring": t.scoring["name"], "tie_breaks": list(t.tie_breaks),
                            "accepted_games": sum(1 for g in svc.db.games(t.id, "main") if g.accepted_at),
-                           "standings": [row_json(r, names) for r in main], "final": None}
+                           "standings": [row_json(r, names) for r in main], "final": None,
+                           "rule_changes": [rule_change_json(r) for r in svc.db.rule_changes(t.id)]}
     if t.finalists is not None:
         rows = svc.final_standings(t)
         out["final"] = {"finalists": list(t.finalists), "carry_over": t.final_settings["carry_over"],

@@ -44,6 +44,7 @@
     if ($("p-join-qr").getAttribute("src") !== qr) $("p-join-qr").src = qr;
     $("p-watch").href = t.watch_url; $("p-watch").textContent = t.watch_url;
     $("p-overlay").href = t.overlay_url;
+    if (SM.observersPanel) SM.observersPanel(t, load);  // B.observers
     const reqs = $("p-requests");
     reqs.textContent = "";
     $("p-no-requests").hidden = t.requests.length > 0;

@@ -104,6 +104,7 @@
         const notes = [SM.fmt(S.accepted_games, { n: doc.accepted_games })];
         if (doc.tournament.status === "finished") notes.push(S.finished);
         $("st-note").textContent = notes.join(" ");
+        if (SM.ruleChanges) SM.ruleChanges(doc.rule_changes);
         last = new Date();
         $("st-live").textContent = SM.fmt(S.updated, { time: clock(last) });
         $("st-live").classList.remove("offline");

@@ -621,6 +621,7 @@
             const links = el("p", "links");
             links.append(link(`/games/${g.game_id}`, "ghost", S.console));
             if (st === "over" || st === "signed" || st === "accepted") links.append(link(`/games/${g.game_id}/sheet`, "ghost", S.sheet));
+            if (SM.deskObservers && canJudge) SM.deskObservers(links, g.game_id);  // B.observers
             tc.append(links);
             const ol = el("ol", "seat-order");
             g.names.forEach((n, i) => {
@@ -999,6 +1000,8 @@
       if (changed && Object.keys(changed).length) return;
       fields.fill(state.t);
       shownSettings = fields.read();
+      SM.ruleChanges(state.t.rule_changes);
+      SM.ruleChangeReason(state.t);
     }
     if (!canJudge) for (const input of $("settings-form").querySelectorAll("input, select, button")) input.disabled = true;
     $("settings-form").addEventListener("submit", async (ev) => {
@@ -1009,12 +1012,15 @@
         return show("settings-error", SM.strings("t-form-i18n").need_name);
       }
       if (!Object.keys(changes).length) { show("settings-error", ""); notice(S.settings_same); return; }
+      const reason = SM.ruleChangeReason(state.t);  // B.announce: after round 1
+      if (reason) changes.reason = reason;
       $("save-settings").disabled = true;
       const t = await call("PATCH", base, changes, "settings-error");
       $("save-settings").disabled = false;
       if (!t) return;
       state.t = t;
       shownSettings = null;
+      $("settings-reason").value = "";
       $("t-title").textContent = t.name;
       render();
       notice(S.settings_saved);

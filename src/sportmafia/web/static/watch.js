@@ -82,16 +82,35 @@
      opts.show(view), opts.clock (SM.clock), opts.onLink(state). */
   SM.watch = function (code, opts) {
     let game = null;
+    /* B.observers: closed to observers by the judge, the page shows the notice and none of the game (the socket
+       retries, and follows the game again once the table is reopened) */
+    let shut = false;
+    const closedNotice = (closed) => {
+      shut = closed;
+      document.body.classList.toggle("watch-closed", closed);
+      const note = document.getElementById("o-closed");
+      if (note) note.hidden = !closed;
+      if (!closed) return;
+      for (const id of ["o-seats", "ov-seats", "o-banner", "o-info", "ov-banner"]) {
+        const el = document.getElementById(id);
+        if (el) el.textContent = "";
+      }
+      opts.clock.clear();
+    };
     const url = (since) => SM.wsUrl(`/ws/watch/${encodeURIComponent(code)}?since=${since === null ? 0 : since}` +
       (game === null ? "" : `&game=${encodeURIComponent(game)}`));
     return SM.follow(url, {
-      onLink: opts.onLink,
+      onLink(state, closeCode) {  // closed to observers: the retries are not a lost connection
+        if (shut && state !== "live") return;
+        if (opts.onLink) opts.onLink(state, closeCode);
+      },
       onMessage(m) {
         if (m.type === "table") {
           if (game !== null && m.game !== game) opts.clock.clear();  // the table's next game: no timer yet
           game = m.game;
-        } else if (m.type === "state" || m.type === "events") opts.show(m.view);
+        } else if (m.type === "state" || m.type === "events") { closedNotice(false); opts.show(m.view); }
         else if (m.type === "timer") opts.clock.set(m);
+        else if (m.type === "error" && m.error && m.error.code === "watch-closed") closedNotice(true);
       },
     });
   };

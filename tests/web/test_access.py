@@ -100,8 +100,8 @@ def world(tmp_path_factory: pytest.TempPathFactory) -> Iterator[World]:
 
 
 def _snapshot(store: Store, game_id: str) -> tuple[Any, ...]:
-    """What a refused request must leave as it was: the log, the row, the online table, links, requests,
-    corrections."""
+    """What a refused request must leave as it was: the log, the row, the online table (its stream, whether it is
+    closed to observers), links, requests, corrections."""
     with store._read() as s:
         row = s.get(StoredGame, game_id)
         assert row is not None
@@ -109,8 +109,9 @@ def _snapshot(store: Store, game_id: str) -> tuple[Any, ...]:
                        for model in (GameEvent, SeatToken, OnlineTable, SheetCorrection))
         tokens = tuple(s.execute(select(SeatToken.id, SeatToken.revoked_at).where(SeatToken.game_id == game_id)))
         requests = tuple(s.execute(select(JoinRequest.id, JoinRequest.status).where(JoinRequest.game_id == game_id)))
-        stream = s.scalar(select(OnlineTable.stream_hash).where(OnlineTable.game_id == game_id))
-        return (row.next_seq, row.signed_at, row.status, counts, tokens, requests, stream)
+        table = tuple(s.execute(select(OnlineTable.stream_hash, OnlineTable.watch_closed_at)
+                                .where(OnlineTable.game_id == game_id)))
+        return (row.next_seq, row.signed_at, row.status, counts, tokens, requests, table)
 
 
 def _game_routes(app: Any) -> list[tuple[str, str]]:
@@ -137,6 +138,7 @@ BODIES: dict[tuple[str, str], Any] = {
                                                "expected_seq": 0, "command_id": "refused-1"},
     ("POST", "/api/games/{game_id}/online/requests/{request_id}"): {"approve": True},
     ("POST", "/api/games/{game_id}/online/stream"): {"delay_minutes": 5},
+    ("PUT", "/api/games/{game_id}/online/watch"): {"open": False},
     ("POST", "/api/games/{game_id}/online/links"): {"seats": [1, 2]},
     ("POST", "/api/games/{game_id}/sheet/corrections"): {"reason": "r", "changes": [{"field": "winner",
                                                                                      "new": "red"}]},

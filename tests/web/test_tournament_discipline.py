@@ -70,7 +70,7 @@ NAMES = [f"Player {i}" for i in range(1, 13)]
 
 @pytest.mark.clause("B.sanctions")
 def test_eyes_open_twice_over_two_rounds_disqualifies_and_arguing_waits_for_the_judge(api: Api, store: Store) -> None:
-    tid, _ids, host = tournament(api, NAMES, 3)
+    tid, _ids, host = tournament(api, [*NAMES, "Player 13"], 3)
     # round 1: Player at seat 2 opens his eyes (removal from the round); seat 5 argues twice
     gid1, seats1 = round_game(api, tid, 1)
     eyes, arguer = seats1[1], seats1[4]
@@ -99,13 +99,28 @@ def test_eyes_open_twice_over_two_rounds_disqualifies_and_arguing_waits_for_the_
     assert [(h["number"], h["due"], h["steps"], h["pending"]) for h in argued] == [
         (1, "warning", ["warning"], False), (2, "warning", ["warning"], False),
         (3, "round", ["warning", "round"], False)]
-    # the judge records a fourth ("systematic"): disqualification, his call, recorded with his reason
+    # round 3 (the seating redone without the disqualified): a fourth arguing is "systematic": due
+    # disqualification, but only on the judge's confirmation
+    assert api.post(f"/api/tournaments/{tid}/seating/regenerate", {}).status_code == 200
+    gid3, seats3 = round_game(api, tid, 3)
+    assert eyes not in seats3
+    play(store, gid3, [(seats3.index(arguer) + 1, "arguing")], 3)
+    sign_accept(api, host, tid, gid3)
+    last = offences_of(api, tid, arguer)[-1]
+    assert (last["number"], last["due"], last["confirm"], last["pending"]) == (4, "disqualification", True, True)
+    assert api.get(f"/api/tournaments/{tid}/offences").json()["pending"] == 1
     r = api.post(f"/api/tournaments/{tid}/offences", {"participant_id": arguer, "offence": "arguing",
-                                                      "reason": "argued with the host again in the break"})
+                                                      "game_id": gid3, "reason": "argues in every game"})
     assert r.status_code == 201, r.text
     assert (r.json()["number"], r.json()["step"], r.json()["sanction"]["kind"]) == (4, "disqualification",
                                                                                      "disqualification")
-    assert offences_of(api, tid, arguer)[-1]["source"] == "judge"
+    assert offences_of(api, tid, arguer)[-1]["steps"] == ["warning", "disqualification"]
+    # the judge records an offence himself: the next step for that participant
+    calm = next(p for p in seats3 if p != arguer)
+    r = api.post(f"/api/tournaments/{tid}/offences", {"participant_id": calm, "offence": "rudeness",
+                                                      "reason": "insulted a host in the break"})
+    assert (r.status_code, r.json()["step"], r.json()["sanction"]) == (201, "warning", None)
+    assert offences_of(api, tid, calm)[-1]["source"] == "judge"
     # refusals: no reason, unknown offence, nothing due for a game, a host
     for body, code in (({"participant_id": arguer, "offence": "arguing", "reason": " "}, "reason-required"),
                        ({"participant_id": arguer, "offence": "spitting", "reason": "x"}, "bad-offence"),

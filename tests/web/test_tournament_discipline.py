@@ -160,6 +160,9 @@ def test_a_ban_carries_forward_to_the_clubs_later_tournaments(api: Api, store: S
     assert r.status_code == 201, r.text
     overrides = api.get(f"/api/tournaments/{later}/bans").json()["overrides"]
     assert [(o["nickname"], o["reason"]) for o in overrides] == [("player 3", "apologised; the board agreed")]
+    archive = api.get(f"/api/tournaments/{later}/archive.json").json()
+    assert [o["reason"] for o in archive["ban_overrides"]] == ["apologised; the board agreed"]
+    assert [b["nickname"] for b in api.get(f"/api/tournaments/{tid}/archive.json").json()["bans"]] == ["Player 3"]
     # the list by hand: a judge adds and lifts with a reason; a host may not
     assert host.get("/api/bans").status_code == 403
     assert api.post("/api/bans", {"nickname": "Bob", "reason": " "}).status_code == 422

@@ -887,10 +887,22 @@ class TournamentService:
                 "participants": [participant_json(p) for p in self.db.participants(t.id)],
                 "staff": [{"user_id": s.user_id, "login": s.login, "role": s.role} for s in self.db.staff(t.id)],
                 "seating": t.seating, "final_seating": t.final_seating, "finalists": t.finalists,
-                "sanctions": [sanction_json(s) for s in self.db.sanctions(t.id)], "games": games}
+                "sanctions": [sanction_json(s) for s in self.db.sanctions(t.id)], **_discipline_archive(self, t),
+                "games": games}
 
 
 # --- helpers ---------------------------------------------------------------------------------------------
+
+def _discipline_archive(svc: TournamentService, t: TournamentRecord) -> dict[str, Any]:
+    """The judge's offence records, the bans this tournament entered and its registrations despite a ban."""
+    from .discipline import Discipline, ban_json, offence_json
+
+    d = Discipline(svc)
+    return {"offences": [offence_json(r) for r in d.db.offences(t.id)],
+            "bans": [ban_json(b) for b in d.db.bans(t.club_id) if b.tournament_id == t.id],
+            "ban_overrides": [{"ban_id": o.ban_id, "nickname": o.nickname, "reason": o.reason, "by": o.user_id,
+                               "created_at": _iso(o.created_at)} for o in d.db.overrides(t.id)]}
+
 
 def _check_dates(starts: date | None, ends: date | None) -> None:
     if starts is not None and ends is not None and ends < starts:

@@ -313,6 +313,59 @@ class TournamentRuleChange(Base):
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
 
+class TournamentOffence(Base):
+    """An offence of the sanctions table the judge recorded (B.sanctions): a new offence (``game_id`` null), or
+    the step due applied to an offence a game's sheet records (``game_id``). ``step`` is the step applied;
+    one reaching beyond a game also has its ``tournament_sanctions`` row. Rows are only inserted."""
+
+    __tablename__ = "tournament_offences"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    tournament_id: Mapped[int] = mapped_column(ForeignKey("tournaments.id", ondelete="CASCADE"), index=True)
+    participant_id: Mapped[int] = mapped_column(ForeignKey("tournament_participants.id", ondelete="CASCADE"))
+    offence: Mapped[str] = mapped_column(String(32))
+    step: Mapped[str] = mapped_column(String(16))
+    game_id: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    round: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    reason: Mapped[str] = mapped_column(Text)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id"))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class ClubBan(Base):
+    """A player banned from the club's later tournaments ("с запрещением участия в дальнейших турнирах"): a
+    nickname and/or a user account, the tournament and the reason, who entered it; lifted with a reason."""
+
+    __tablename__ = "club_bans"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    club_id: Mapped[int] = mapped_column(ForeignKey("clubs.id", ondelete="CASCADE"), index=True)
+    nickname: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    user_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"), nullable=True)
+    tournament_id: Mapped[int | None] = mapped_column(ForeignKey("tournaments.id", ondelete="SET NULL"),
+                                                      nullable=True)
+    reason: Mapped[str] = mapped_column(Text)
+    created_by: Mapped[int] = mapped_column(ForeignKey("users.id"))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    lifted_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    lifted_by: Mapped[int | None] = mapped_column(ForeignKey("users.id"), nullable=True)
+    lift_reason: Mapped[str | None] = mapped_column(Text, nullable=True)
+
+
+class BanOverride(Base):
+    """A judge's registration of a banned player in a tournament despite the ban, with his reason."""
+
+    __tablename__ = "ban_overrides"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    ban_id: Mapped[int] = mapped_column(ForeignKey("club_bans.id", ondelete="CASCADE"), index=True)
+    tournament_id: Mapped[int] = mapped_column(ForeignKey("tournaments.id", ondelete="CASCADE"))
+    nickname: Mapped[str] = mapped_column(String(64))
+    reason: Mapped[str] = mapped_column(Text)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id"))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
 # --- online play (docs/online.md) ----------------------------------------------------------------------
 JOIN_STATUSES = ("pending", "approved", "denied", "claimed")
 

@@ -42,6 +42,9 @@ class PlayerResult:
     """How the player left the table (``vote``, ``lift``, ``kill``, ``lot``, ``removal``), or None."""
     left_day: int | None = None
     """The day (or the night after it) of that departure."""
+    offences: tuple[tuple[str, str], ...] = ()
+    """The offences of the sanctions table the host recorded (B.sanctions): (offence, the step the game
+    applied), in order; the tournament counts them across games (:mod:`.offences`)."""
 
 
 @dataclass(frozen=True)
@@ -130,7 +133,8 @@ def from_game(game: Game, player_ids: PlayerIds, game_id: str = "") -> GameResul
                      team=team_of(s["role"]), fouls=s["fouls"], removed=s["removed"],
                      removal_reason=reasons.get(s["seat"]) if s["removed"] else None,
                      warnings=s["warnings"], left=s["left"]["how"] if s["left"] else None,
-                     left_day=s["left"]["day"] if s["left"] else None)
+                     left_day=s["left"]["day"] if s["left"] else None,
+                     offences=tuple(game.sanctions[s["seat"]]))
         for s in after["seats"])
     kills = after["night_kills"]
     first_killed = int(kills.get("1", 0))  # night 1: the first night with a kill (0 for a miss)

@@ -369,8 +369,10 @@ class TournamentService:
         return self.db.update(t.id, announced=log, **out) if out else t
 
     # --- participants and staff ---------------------------------------------------------------------
-    def add_participants(self, user: UserRecord, t: TournamentRecord,
-                         entries: Sequence[NewParticipant]) -> list[ParticipantRecord]:
+    def add_participants(self, user: UserRecord, t: TournamentRecord, entries: Sequence[NewParticipant],
+                         ban_override: str | None = None) -> list[ParticipantRecord]:
+        """Add participants; one the club has banned is refused (409 ``banned``) unless the judge gives
+        ``ban_override``, his reason, which is recorded with the ban (B.sanctions)."""
         self.require_judge(user, t)
         if t.seating is not None:
             raise _conflict("seated", "The seating is made: new participants would not be seated. Add them "
@@ -387,11 +389,17 @@ class TournamentService:
                 if other is None or other.club_id != t.club_id:
                     raise _bad("bad-participants", f"User {e.user_id} is not a user of the club.",
                                f"Пользователь {e.user_id} не состоит в клубе.")
+        from .discipline import Discipline
+
+        discipline = Discipline(self)
+        banned = discipline.check_registration(t, entries, ban_override)
         try:
-            return self.db.add_participants(t.id, entries)
+            added = self.db.add_participants(t.id, entries)
         except NicknameTaken as exc:
             raise _conflict("nickname-taken", f"{exc.nickname!r} is already a participant.",
                             f"{exc.nickname!r} уже участвует.") from None
+        discipline.record_overrides(user, t, banned, ban_override or "")
+        return added
 
     def delete_participant(self, user: UserRecord, t: TournamentRecord, participant_id: int) -> None:
         self.require_judge(user, t)
@@ -682,6 +690,9 @@ class TournamentService:
             status = {"tournament": "removed-from-tournament", "ban": "disqualified"}.get(p.removed or "")
             if status is not None:
                 self.db.set_participant_status(t.id, int(p.participant), status)
+        from .discipline import Discipline
+
+        Discipline(self).after_accept(user, t, game_id)  # bans on the sheet; steps due by repetition
         return dataclasses.replace(sheet, link=link)
 
     def correct(self, user: UserRecord, t: TournamentRecord, game_id: str, reason: str,
@@ -880,10 +891,22 @@ class TournamentService:
                 "participants": [participant_json(p) for p in self.db.participants(t.id)],
                 "staff": [{"user_id": s.user_id, "login": s.login, "role": s.role} for s in self.db.staff(t.id)],
                 "seating": t.seating, "final_seating": t.final_seating, "finalists": t.finalists,
-                "sanctions": [sanction_json(s) for s in self.db.sanctions(t.id)], "games": games}
+                "sanctions": [sanction_json(s) for s in self.db.sanctions(t.id)], **_discipline_archive(self, t),
+                "games": games}
 
 
 # --- helpers ---------------------------------------------------------------------------------------------
+
+def _discipline_archive(svc: TournamentService, t: TournamentRecord) -> dict[str, Any]:
+    """The judge's offence records, the bans this tournament entered and its registrations despite a ban."""
+    from .discipline import Discipline, ban_json, offence_json
+
+    d = Discipline(svc)
+    return {"offences": [offence_json(r) for r in d.db.offences(t.id)],
+            "bans": [ban_json(b) for b in d.db.bans(t.club_id) if b.tournament_id == t.id],
+            "ban_overrides": [{"ban_id": o.ban_id, "nickname": o.nickname, "reason": o.reason, "by": o.user_id,
+                               "created_at": _iso(o.created_at)} for o in d.db.overrides(t.id)]}
+
 
 def _check_dates(starts: date | None, ends: date | None) -> None:
     if starts is not None and ends is not None and ends < starts:

@@ -20,6 +20,7 @@ from . import (
     pages,
     sheets,
     table,
+    tournament_discipline,
     tournament_pages,
     tournaments,
     users,
@@ -76,6 +77,7 @@ def create_app(store: Store | None = None, *, secret_key: str | None = None, htt
     app.include_router(auth.router)
     app.include_router(users.router)
     app.include_router(tournaments.router)
+    app.include_router(tournament_discipline.router)
     app.include_router(history.router)
     app.include_router(pages.router)
     app.include_router(table.router)

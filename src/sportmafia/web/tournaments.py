@@ -110,6 +110,8 @@ class ParticipantsIn(_Body):
 
     participants: list[ParticipantIn] | None = Field(default=None, max_length=MAX_PARTICIPANTS)
     text: str | None = Field(default=None, max_length=MAX_FILE)
+    ban_override: Reason | None = None
+    """The judge's reason for registering a player the club has banned (else such a player is refused)."""
 
 
 class StaffMember(_Body):
@@ -328,7 +330,7 @@ def add_participants(tournament_id: TournamentId, body: ParticipantsIn, user: Us
                                extra={"line": number})
             seen[key] = number
         entries = [NewParticipant(p.nickname, p.club or None, p.team or None, p.user_id) for p in body.participants]
-    added = _run(c.svc.add_participants, user, c.t, entries)
+    added = _run(c.svc.add_participants, user, c.t, entries, body.ban_override)
     return {"added": [participant_json(p) for p in added]}
 
 

@@ -356,6 +356,8 @@
       for (const id of ["add-one", "add-pasted", "add-csv"]) $(id).disabled = !!state.seating;
     }
     async function addParticipants(body, resetId) {
+      const override = $("ban-override") && $("ban-override").value.trim();
+      if (override) body.ban_override = override;  /* B.sanctions: a banned player, with the judge's reason */
       const r = await call("POST", `${base}/participants`, body, "people-error");
       if (r) {
         notice(SM.fmt(S.added, { n: r.added.length }));

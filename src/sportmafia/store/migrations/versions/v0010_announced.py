@@ -3,7 +3,7 @@ round 1 with the judge's reason (``tournament_rule_changes``, seed B 7.2), and a
 (``online_tables.watch_closed_at``, seed B 7.3).
 
 Revision ID: 0010
-Revises: 0008
+Revises: 0009
 Create Date: 2026-12-01
 """
 
@@ -15,7 +15,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision: str = "0010"
-down_revision: str | None = "0008"
+down_revision: str | None = "0009"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 

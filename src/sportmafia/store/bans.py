@@ -1,0 +1,172 @@
+"""Sanctions across a tournament and bans carried forward (B.sanctions; migration 0009): the judge's records
+of offences (``tournament_offences``), the club's banned players (``club_bans``) and the registrations a
+judge let through despite a ban (``ban_overrides``). Every method is one transaction.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import select
+
+from .models import BanOverride, ClubBan, Tournament, TournamentOffence, TournamentParticipant, User, utcnow
+from .store import Store
+from .tournaments import _utc
+
+
+@dataclass(frozen=True, slots=True)
+class OffenceRecord:
+    id: int
+    tournament_id: int
+    participant_id: int
+    offence: str
+    step: str
+    game_id: str | None
+    round: int | None
+    reason: str
+    user_id: int
+    created_at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class BanRecord:
+    id: int
+    club_id: int
+    nickname: str | None
+    user_id: int | None
+    tournament_id: int | None
+    tournament_name: str | None
+    reason: str
+    created_by: int
+    created_by_login: str | None
+    created_at: datetime
+    lifted_at: datetime | None
+    lifted_by: int | None
+    lift_reason: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class OverrideRecord:
+    id: int
+    ban_id: int
+    tournament_id: int
+    nickname: str
+    reason: str
+    user_id: int
+    created_at: datetime
+
+
+def _offence(r: TournamentOffence) -> OffenceRecord:
+    return OffenceRecord(r.id, r.tournament_id, r.participant_id, r.offence, r.step, r.game_id, r.round, r.reason,
+                         r.user_id, _utc(r.created_at) or utcnow())
+
+
+class Bans:
+    """The offence and ban tables of ``store``'s database."""
+
+    def __init__(self, store: Store) -> None:
+        self._read = store._read
+        self._write = store._write
+
+    # --- offences -------------------------------------------------------------------------------------
+    def add_offence(self, tournament_id: int, participant_id: int, offence: str, step: str, reason: str,
+                    user_id: int, *, game_id: str | None = None, round_: int | None = None) -> OffenceRecord:
+        with self._write.begin() as s:
+            p = s.get(TournamentParticipant, participant_id)
+            if p is None or p.tournament_id != tournament_id:
+                raise LookupError(f"no participant {participant_id} in tournament {tournament_id}")
+            row = TournamentOffence(tournament_id=tournament_id, participant_id=participant_id, offence=offence,
+                                    step=step, game_id=game_id, round=round_, reason=reason, user_id=user_id,
+                                    created_at=utcnow())
+            s.add(row)
+            s.flush()
+            return _offence(row)
+
+    def offences(self, tournament_id: int) -> list[OffenceRecord]:
+        with self._read() as s:
+            rows = s.scalars(select(TournamentOffence).where(TournamentOffence.tournament_id == tournament_id)
+                             .order_by(TournamentOffence.id))
+            return [_offence(r) for r in rows]
+
+    # --- bans -----------------------------------------------------------------------------------------
+    def add_ban(self, club_id: int, reason: str, created_by: int, *, nickname: str | None = None,
+                user_id: int | None = None, tournament_id: int | None = None) -> BanRecord:
+        if nickname is None and user_id is None:
+            raise ValueError("a ban names a nickname or a user")
+        with self._write.begin() as s:
+            row = ClubBan(club_id=club_id, nickname=nickname, user_id=user_id, tournament_id=tournament_id,
+                          reason=reason, created_by=created_by, created_at=utcnow())
+            s.add(row)
+            s.flush()
+            ban_id = row.id
+        found = self.ban(club_id, ban_id)
+        assert found is not None
+        return found
+
+    def lift(self, club_id: int, ban_id: int, reason: str, user_id: int) -> BanRecord | None:
+        """Lift an active ban (None when the club has no such active ban)."""
+        with self._write.begin() as s:
+            row = s.get(ClubBan, ban_id)
+            if row is None or row.club_id != club_id or row.lifted_at is not None:
+                return None
+            row.lifted_at, row.lifted_by, row.lift_reason = utcnow(), user_id, reason
+        return self.ban(club_id, ban_id)
+
+    def _query(self, club_id: int) -> Any:
+        return (select(ClubBan, Tournament.name, User.login)
+                .outerjoin(Tournament, Tournament.id == ClubBan.tournament_id)
+                .outerjoin(User, User.id == ClubBan.created_by)
+                .where(ClubBan.club_id == club_id))
+
+    @staticmethod
+    def _record(r: ClubBan, tname: str | None, login: str | None) -> BanRecord:
+        return BanRecord(r.id, r.club_id, r.nickname, r.user_id, r.tournament_id, tname, r.reason, r.created_by,
+                         login, _utc(r.created_at) or utcnow(), _utc(r.lifted_at), r.lifted_by, r.lift_reason)
+
+    def ban(self, club_id: int, ban_id: int) -> BanRecord | None:
+        with self._read() as s:
+            q = self._query(club_id).where(ClubBan.id == ban_id)
+            row = s.execute(q).first()
+            return None if row is None else self._record(row[0], row[1], row[2])
+
+    def bans(self, club_id: int, *, active: bool | None = None) -> list[BanRecord]:
+        with self._read() as s:
+            q = self._query(club_id)
+            if active is True:
+                q = q.where(ClubBan.lifted_at.is_(None))
+            elif active is False:
+                q = q.where(ClubBan.lifted_at.is_not(None))
+            return [self._record(r[0], r[1], r[2]) for r in s.execute(q.order_by(ClubBan.id))]
+
+    def matching(self, club_id: int, nicknames: Sequence[str], user_ids: Sequence[int]) -> list[BanRecord]:
+        """The club's active bans naming one of ``nicknames`` (case-insensitively) or ``user_ids``."""
+        keys = [n.casefold() for n in nicknames]
+        out = []
+        for ban in self.bans(club_id, active=True):
+            if (ban.nickname is not None and ban.nickname.casefold() in keys) or \
+                    (ban.user_id is not None and ban.user_id in user_ids):
+                out.append(ban)
+        return out
+
+    def add_override(self, ban_id: int, tournament_id: int, nickname: str, reason: str,
+                     user_id: int) -> OverrideRecord:
+        with self._write.begin() as s:
+            row = BanOverride(ban_id=ban_id, tournament_id=tournament_id, nickname=nickname, reason=reason,
+                              user_id=user_id, created_at=utcnow())
+            s.add(row)
+            s.flush()
+            return OverrideRecord(row.id, ban_id, tournament_id, nickname, reason, user_id,
+                                  _utc(row.created_at) or utcnow())
+
+    def overrides(self, tournament_id: int) -> list[OverrideRecord]:
+        with self._read() as s:
+            rows = s.scalars(select(BanOverride).where(BanOverride.tournament_id == tournament_id)
+                             .order_by(BanOverride.id))
+            return [OverrideRecord(r.id, r.ban_id, r.tournament_id, r.nickname, r.reason, r.user_id,
+                                   _utc(r.created_at) or utcnow()) for r in rows]
+
+
+__all__ = ["BanRecord", "Bans", "OffenceRecord", "OverrideRecord"]

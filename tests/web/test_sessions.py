@@ -5,6 +5,8 @@ users (production keeps argon2-cffi's defaults)."""
 
 from __future__ import annotations
 
+import asyncio
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -18,6 +20,7 @@ from starlette.websockets import WebSocketDisconnect
 from sportmafia.store import Store, open_store
 from sportmafia.store.models import LoginSession
 from sportmafia.web import create_app, live
+from sportmafia.web.sessions import Sessions
 from sportmafia.web.throttle import PasswordChecker
 
 from .conftest import Api, own_client
@@ -208,3 +211,32 @@ def test_an_open_socket_ends_with_its_session(site: Site, monkeypatch: pytest.Mo
                 if (message := ws.receive_json())["type"] != "ping":
                     break
             assert message["error"]["code"] == "session-ended", message
+
+
+def test_concurrent_lookups_of_a_session_read_its_row_once(site: Site, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A console's tables share one session, and its kept copy expires for all of them at once: their requests
+    then read the session's row once, not each in a worker thread of its own (which made the console's
+    commands wait behind a burst of reads)."""
+    from sportmafia.web import sessions as sessions_module
+
+    uid = site.user("many-tables")
+    kept_for_nothing = Sessions(site.store, "sessions-test", cache_seconds=0.0)  # every lookup reads the row
+    secret, _record = kept_for_nothing.start(uid, None)
+    reads: list[str] = []
+    real = sessions_module.find_session
+
+    def counted(store: Store, key: str) -> Any:
+        reads.append(key)
+        time.sleep(0.05)  # the read takes a while: the other requests arrive meanwhile
+        return real(store, key)
+
+    monkeypatch.setattr(sessions_module, "find_session", counted)
+
+    async def burst() -> list[Any]:
+        return list(await asyncio.gather(*(kept_for_nothing.lookup(secret) for _ in range(50))))
+
+    found = asyncio.run(burst())
+    assert len(reads) == 1
+    assert all(record is not None and record.user_id == uid for record, _touched in found)
+    asyncio.run(burst())  # the next burst reads it again, once
+    assert len(reads) == 2

@@ -11,6 +11,8 @@ when its copy is older than ``cache_seconds``.
 
 from __future__ import annotations
 
+import asyncio
+import functools
 import hashlib
 import hmac
 import secrets
@@ -86,6 +88,8 @@ class Sessions:
         self.clock = clock
         self._cache: OrderedDict[str, tuple[SessionRecord | None, float]] = OrderedDict()
         self._lock = threading.Lock()
+        self._reading: dict[str, asyncio.Future[tuple[SessionRecord | None, bool]]] = {}
+        self._revocations = 0
         self.on_end: list[Callable[[list[str], int | None], Any]] = []
         """Told of every revocation made here, with :meth:`forget`'s arguments (the live hub closes the
         sockets opened with those sessions)."""
@@ -105,8 +109,10 @@ class Sessions:
         """Sessions were revoked: drop the kept lookups of these keys, and of every session of ``user_id``, and
         tell the ``on_end`` listeners (callable from any thread)."""
         with self._lock:
+            self._revocations += 1
             for key in keys or ():
                 self._cache.pop(key, None)
+                self._reading.pop(key, None)
             if user_id is not None:
                 for key, (record, _at) in list(self._cache.items()):
                     if record is not None and record.user_id == user_id:
@@ -122,8 +128,7 @@ class Sessions:
             kept = self._cache.get(key)
         if kept is not None and self.clock() - kept[1] < self.cache_seconds:
             return kept[0] is not None
-        record = await anyio.to_thread.run_sync(find_session, self.store, key)
-        self._keep(key, record)
+        record, _touched = await self._read(key)
         return record is not None
 
     async def lookup(self, secret: str) -> tuple[SessionRecord | None, bool]:
@@ -134,12 +139,37 @@ class Sessions:
             kept = self._cache.get(key)
         if kept is not None and self.clock() - kept[1] < self.cache_seconds:
             return kept[0], False
+        return await self._read(key)
+
+    async def _read(self, key: str) -> tuple[SessionRecord | None, bool]:
+        """The store's row of ``key`` (its use written when due), read once however many requests of the session
+        ask at the same moment (a console's tables share one session, and its kept copy expires for all of them
+        at once): the others wait for that read rather than each take a worker thread. The read is a task of its
+        own, so a request that goes away does not cancel it for the others."""
+        task = self._reading.get(key)
+        first = task is None
+        if task is None:
+            task = asyncio.ensure_future(self._fetch(key))
+            self._reading[key] = task
+            task.add_done_callback(functools.partial(self._done_reading, key))
+        record, touched = await asyncio.shield(task)
+        return record, touched and first
+
+    def _done_reading(self, key: str, task: asyncio.Future[tuple[SessionRecord | None, bool]]) -> None:
+        if self._reading.get(key) is task:
+            self._reading.pop(key, None)
+        if not task.cancelled():
+            task.exception()  # retrieved: each waiter that is still there raises it
+
+    async def _fetch(self, key: str) -> tuple[SessionRecord | None, bool]:
+        revocations = self._revocations  # a revocation while the row is read: what was read is not kept
         record = await anyio.to_thread.run_sync(find_session, self.store, key)
         touched = False
         if record is not None and (utcnow() - record.last_seen).total_seconds() > self.touch_seconds:
             await anyio.to_thread.run_sync(self._touch, key)
             touched = True
-        self._keep(key, record)
+        if revocations == self._revocations:
+            self._keep(key, record)
         return record, touched
 
     def _touch(self, key: str) -> None:

@@ -16,9 +16,9 @@ from typing import Annotated, Any
 from fastapi import APIRouter
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
+from ..services.discipline import Discipline, ban_json, entry_json
 from ..store import UserRecord
 from ..store.bans import Bans
-from ..tournament.discipline import Discipline, ban_json, entry_json
 from ..tournament.offences import LADDERS
 from .auth import StoreDep, UserDep
 from .edge import Id, path_id

@@ -17,11 +17,11 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from ..engine.describe import RESULT_NAMES, ROLE_NAMES, TEAM_NAMES, t
+from ..services.tournament import Refusal, TournamentService
 from ..store import Store, UserRecord
 from ..store.models import User
 from ..store.tournaments import TournamentRecord
 from ..tournament.results import REMOVAL_SCOPES
-from ..tournament.service import Refusal, TournamentService
 from ..tournament.standings import TIE_BREAKS
 from .edge import MAX_ID
 from .i18n import request_lang

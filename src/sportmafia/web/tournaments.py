@@ -18,10 +18,8 @@ from fastapi import APIRouter, File, Path, Query, UploadFile
 from fastapi.responses import Response
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
-from ..store import Store, UserRecord
-from ..store.tournaments import NewParticipant, TournamentRecord
-from ..tournament.announced import rule_change_json
-from ..tournament.service import (
+from ..services.announced import rule_change_json
+from ..services.tournament import (
     Refusal,
     TournamentService,
     link_json,
@@ -33,6 +31,8 @@ from ..tournament.service import (
     sheet_json,
     tournament_json,
 )
+from ..store import Store, UserRecord
+from ..store.tournaments import NewParticipant, TournamentRecord
 from ..tournament.standings import Row
 from .access import game_access, require_judge
 from .auth import StoreDep, UserDep

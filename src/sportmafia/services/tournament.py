@@ -34,12 +34,12 @@ from ..store.tournaments import (
     TournamentRecord,
     Tournaments,
 )
-from . import seating as seating_mod
-from .final import final_standings, finalists
-from .groups import TournamentError
-from .results import GameResult
-from .scoring import FIIM, REGULATION, ScoringSystem, custom
-from .standings import DEFAULT_TIE_BREAKS, Row, Sanction, standings
+from ..tournament import seating as seating_mod
+from ..tournament.final import final_standings, finalists
+from ..tournament.groups import TournamentError
+from ..tournament.results import GameResult
+from ..tournament.scoring import FIIM, REGULATION, ScoringSystem, custom
+from ..tournament.standings import DEFAULT_TIE_BREAKS, Row, Sanction, standings
 
 NICKNAME_MAX = 64
 SANCTION_SCOPES = {"round": "round", "tournament": "tournament", "disqualification": "ban"}
@@ -230,7 +230,7 @@ def table_sizes(t: TournamentRecord) -> tuple[int, int]:
 
 
 def check_tie_breaks(keys: Sequence[str]) -> list[str]:
-    from .standings import TIE_BREAKS
+    from ..tournament.standings import TIE_BREAKS
 
     unknown = [k for k in keys if k not in TIE_BREAKS]
     if unknown or not keys:
@@ -856,7 +856,7 @@ class TournamentService:
         points only of games whose sheets are accepted (never of a game in progress)."""
         p = self._participant(t, participant_id)
         system = ScoringSystem.from_json(t.scoring)
-        from .scoring import score_game
+        from ..tournament.scoring import score_game
 
         games = []
         for g in self.db.games(t.id):
@@ -915,7 +915,7 @@ def _check_dates(starts: date | None, ends: date | None) -> None:
 
 
 def _seated_per_round(n: int, low: int, high: int) -> int:
-    from .groups import plan_tables
+    from ..tournament.groups import plan_tables
 
     tables, _out = plan_tables(n, (low, high))
     return sum(tables)

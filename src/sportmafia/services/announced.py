@@ -15,7 +15,7 @@ from typing import Any
 
 from ..store import UserRecord
 from ..store.tournaments import NewRuleChanges, RuleChangeRecord, TournamentRecord
-from .service import Refusal
+from .tournament import Refusal
 
 ANNOUNCED = ("scoring", "tie_breaks", "final_settings")
 """The settings announced before round 1 (their column names)."""

@@ -23,10 +23,10 @@ from typing import TYPE_CHECKING, Any
 from ..store import UserRecord
 from ..store.bans import BanRecord, Bans, OffenceRecord
 from ..store.tournaments import NewParticipant, TournamentRecord
-from .offences import LADDERS, RANK, Entry, Offence, automatic, from_sheet, history, next_step
+from ..tournament.offences import LADDERS, RANK, Entry, Offence, automatic, from_sheet, history, next_step
 
 if TYPE_CHECKING:
-    from .service import TournamentService
+    from .tournament import TournamentService
 
 STAGES = {"main": 0, "final": 1}
 STEP_KINDS = {"round": "round", "tournament": "tournament", "disqualification": "disqualification",
@@ -36,7 +36,7 @@ MAX_REASON = 1000
 
 
 def _refusal(status: int, code: str, en: str, ru: str, **extra: Any) -> Exception:
-    from .service import Refusal
+    from .tournament import Refusal
 
     return Refusal(status, code, en, ru, extra=extra, clause="B.sanctions")
 
@@ -114,7 +114,7 @@ class Discipline:
         if kind is not None:
             s = self.svc.db.add_sanction(t.id, pid, kind, f"{offence}: {reason}", user.id,
                                          round_ if kind == "round" else None)
-            from .service import sanction_json
+            from .tournament import sanction_json
 
             out["sanction"] = sanction_json(s)
         if step == "ban":

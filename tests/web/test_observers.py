@@ -12,11 +12,10 @@ from starlette.websockets import WebSocketDisconnect
 
 from sportmafia.store import Store
 from sportmafia.store import online as db
-from sportmafia.web import create_app, live, online
+from sportmafia.web import live, online
 
 from .conftest import Api
-from .test_live import _wait_connected
-from .test_online import ORIGIN, open_table, recv, stranger, until
+from .test_online import ORIGIN, open_table, recv, stranger, two_processes, until
 from .test_tournaments_api import user_client
 
 
@@ -82,15 +81,8 @@ def test_closed_on_another_server_process_ends_the_spectators_socket_at_once(
         api: Api, second_store: Store, redis_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """Two app instances linked by Redis: the judge closes the table on one; the spectator's socket on the
     other is told and closed within seconds (not at its 20 s keepalive)."""
-    monkeypatch.setenv(live.REDIS_ENV, redis_url)
-    app1 = create_app(api.store, secret_key="test-secret")
-    app2 = create_app(second_store, secret_key="test-secret")
     game_id = api.new_game()
-    with TestClient(app1) as c1, TestClient(app2) as c2:
-        for app, client in ((app1, c1), (app2, c2)):
-            client.portal.call(_wait_connected, live.get_hub(app))  # type: ignore[attr-defined]
-        host = Api(c1, api.store, api.club_id)
-        host.login()
+    with two_processes(api, second_store, redis_url, monkeypatch) as (_c1, c2, host):
         code = open_table(host, game_id)["code"]
         with c2.websocket_connect(f"/ws/watch/{code}", headers=ORIGIN) as watch:
             until(watch, "state")

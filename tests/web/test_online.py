@@ -10,6 +10,8 @@ import json
 import logging
 import random
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import timedelta
 from typing import Any
 
@@ -268,19 +270,28 @@ def test_revoke_and_reissue_end_the_old_link_and_its_socket(api: Api) -> None:
         assert exc.value.code == online.CLOSE_NOT_AUTHORIZED
 
 
-def test_a_link_revoked_on_another_server_process_ends_its_socket_at_once(
-        api: Api, second_store: Store, redis_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Two app instances linked by Redis: the host revokes a seat's link on one; the player's socket, open on
-    the other, is told and closed within seconds (not at its 20 s keepalive)."""
+@contextmanager
+def two_processes(api: Api, second_store: Store, redis_url: str,
+                  monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[TestClient, TestClient, Api]]:
+    """Two app instances on the same database, linked by Redis (two server processes): their clients, each
+    hub connected to Redis, and the admin logged in on the first."""
     monkeypatch.setenv(live.REDIS_ENV, redis_url)
     app1 = create_app(api.store, secret_key="test-secret")
     app2 = create_app(second_store, secret_key="test-secret")
-    game_id = api.new_game()
     with TestClient(app1) as c1, TestClient(app2) as c2:
         for app, client in ((app1, c1), (app2, c2)):
             client.portal.call(_wait_connected, live.get_hub(app))  # type: ignore[attr-defined]
         host = Api(c1, api.store, api.club_id)
         host.login()
+        yield c1, c2, host
+
+
+def test_a_link_revoked_on_another_server_process_ends_its_socket_at_once(
+        api: Api, second_store: Store, redis_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two app instances linked by Redis: the host revokes a seat's link on one; the player's socket, open on
+    the other, is told and closed within seconds (not at its 20 s keepalive)."""
+    game_id = api.new_game()
+    with two_processes(api, second_store, redis_url, monkeypatch) as (c1, c2, host):
         open_table(host, game_id)
         token = issue(host, game_id, 4)
         with c2.websocket_connect("/ws/play", headers=ORIGIN) as ws:

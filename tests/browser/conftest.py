@@ -89,6 +89,22 @@ def no_csp_violations() -> Iterator[list[str]]:
     assert not found, "Content-Security-Policy violations:\n" + "\n".join(found)
 
 
+def open_page(browser: Any, width: int, height: int, *, lang: str | None = None, server: str | None = None,
+              **context: Any) -> tuple[Any, Any, list[str]]:
+    """A new context and page at ``width`` x ``height`` (a touch phone below 700 px), its page errors collected;
+    with ``lang`` the site's language cookie for ``server``. The caller closes the context."""
+    touch = width < 700
+    ctx = browser.new_context(viewport={"width": width, "height": height}, has_touch=touch, is_mobile=touch,
+                              **context)
+    if lang is not None and server is not None:
+        ctx.add_cookies([{"name": "lang", "value": lang, "url": server}])
+    page = ctx.new_page()
+    page.set_default_timeout(10_000)
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    return ctx, page, errors
+
+
 def _free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))

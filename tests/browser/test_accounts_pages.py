@@ -7,18 +7,7 @@ from __future__ import annotations
 import uuid
 from typing import Any
 
-from .conftest import ADMIN_PASSWORD, ARTIFACTS
-
-
-def _page(browser: Any, width: int, height: int, lang: str, server: str) -> tuple[Any, Any, list[str]]:
-    touch = width < 700
-    context = browser.new_context(viewport={"width": width, "height": height}, has_touch=touch, is_mobile=touch)
-    context.add_cookies([{"name": "lang", "value": lang, "url": server}])
-    page = context.new_page()
-    page.set_default_timeout(10_000)
-    errors: list[str] = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    return context, page, errors
+from .conftest import ADMIN_PASSWORD, ARTIFACTS, open_page
 
 
 def _login(page: Any, server: str, login: str, password: str, next_path: str) -> None:
@@ -31,7 +20,7 @@ def _login(page: Any, server: str, login: str, password: str, next_path: str) ->
 def test_users_and_account_pages(browser: Any, server: str) -> None:
     ARTIFACTS.mkdir(exist_ok=True)
     login = "b" + uuid.uuid4().hex[:8]
-    context, page, errors = _page(browser, 390, 844, "ru", server)
+    context, page, errors = open_page(browser, 390, 844, lang="ru", server=server)
     try:
         _login(page, server, "admin", ADMIN_PASSWORD, "/%5Cevil.example/phish")
         page.wait_for_url(server + "/")  # not /\evil.example: the server's decision
@@ -61,8 +50,8 @@ def test_users_and_account_pages(browser: Any, server: str) -> None:
         assert errors == []
     finally:
         context.close()
-    other, other_page, _ = _page(browser, 1024, 768, "en", server)
-    context, page, errors = _page(browser, 1024, 768, "en", server)
+    other, other_page, _ = open_page(browser, 1024, 768, lang="en", server=server)
+    context, page, errors = open_page(browser, 1024, 768, lang="en", server=server)
     try:
         _login(other_page, server, login, "first-password", "/account")
         other_page.wait_for_url(server + "/account")

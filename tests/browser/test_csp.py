@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .conftest import ADMIN_PASSWORD
+from .conftest import ADMIN_PASSWORD, open_page
 
 
 def _api(page: Any, server: str, method: str, path: str, body: Any = None) -> Any:
@@ -18,11 +18,7 @@ def _api(page: Any, server: str, method: str, path: str, body: Any = None) -> An
 
 def test_every_page_keeps_the_content_security_policy(browser: Any, server: str,
                                                      no_csp_violations: list[str]) -> None:
-    context = browser.new_context(viewport={"width": 1024, "height": 768}, locale="en-US")
-    page = context.new_page()
-    page.set_default_timeout(10_000)
-    errors: list[str] = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    context, page, errors = open_page(browser, 1024, 768, locale="en-US")
     try:
         page.goto(server + "/login")
         page.fill("#login", "admin")

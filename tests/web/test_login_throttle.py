@@ -115,7 +115,9 @@ def test_a_burst_of_wrong_logins_hashes_only_the_allowance_and_games_go_on(
     assert len(verifies) <= 3, f"{len(verifies)} of {BURST} wrong logins were hashed"
     assert statuses.count(401) == len(verifies)
     assert statuses.count(429) == BURST - len(verifies)
-    assert max(waits) < 1.0, waits
+    # the host is never kept waiting behind the hashes (the old code: up to 19 s); the bound leaves room for a
+    # loaded 2-core machine where the two checks and another test worker share the cores (1.15 s seen once)
+    assert max(waits) < 3.0, waits
     # one address over many accounts: at most its budget (10) is hashed
     verifies.clear()
     sprayer = client_at(client, "10.1.0.77")

@@ -72,7 +72,7 @@ def generate(players: int, rounds: int, table: tuple[int, int] | int, *, games_p
     games = numbered_games(players, search.tables, free, history, [g for g in _history if g.round < _start])
     if progress is not None:
         progress(1.0)
-    return Seating(players, tuple(games), {"cost": search.cost, "target": target})
+    return Seating(players, tuple(games))
 
 
 def regenerate(seating: Seating, played: int, rounds: int | None = None, table: tuple[int, int] | int | None = None,

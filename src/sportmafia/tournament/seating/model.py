@@ -4,7 +4,7 @@ which round), its JSON form, and :class:`SeatingError` for a request that cannot
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from ...errors import BilingualError
@@ -27,7 +27,6 @@ class Game:
 class Seating:
     players: int
     games: tuple[Game, ...]
-    stats: dict[str, Any] = field(default_factory=dict, compare=False)
 
     @property
     def rounds(self) -> int:

@@ -97,7 +97,9 @@ class Search:
     def _movable(self, p: int, table: int) -> bool:
         return self.pinned.get(p, table) == table
 
-    def swap_delta(self, r: int) -> tuple[int, int, int, int, int, int] | None:
+    def swap_delta(self, r: int) -> tuple[int, int, int, int, int] | None:
+        """A random swap of two players between two tables of round ``r``: (the change of cost, t1, i, t2, j),
+        or None when a pinned player would move."""
         rnd = self.tables[r]
         rng = self.rng
         t1 = rng.randrange(len(rnd))
@@ -118,7 +120,7 @@ class Search:
             s += ax[z] - ay[z]
         s -= 2 * ax[y]
         delta = 2 * (len(seats1) + len(seats2) - 2) + 2 * s
-        return delta, t1, i, t2, j, 0
+        return delta, t1, i, t2, j
 
     def _meetings_move(self, seats: list[int], out: int, into: int) -> None:
         """Update the meeting counts for ``into`` taking the place of ``out`` at a table of ``seats``."""

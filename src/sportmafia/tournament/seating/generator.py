@@ -46,11 +46,7 @@ def generate(players: int, rounds: int, table: tuple[int, int] | int, *, games_p
     forbidden = forbidden_pairs(players, apart)
     rng = random.Random(seed)
     history = _played_rounds(_history, _start)
-    count = [0] * players
-    for rnd in history:
-        for seats in rnd:
-            for p in seats:
-                count[p] += 1
+    count = _games_so_far(players, history)
     free = list(range(_start, rounds))
     present = [_present(players, absent.get(r, ())) for r in free]
     if players < low and not _start:
@@ -140,6 +136,15 @@ def _check_apart(tables: Sequence[Sequence[Sequence[int]]], free: Sequence[int],
 def _present(players: int, away: Collection[int]) -> list[int]:
     gone = set(away)
     return [p for p in range(players) if p not in gone]
+
+
+def _games_so_far(players: int, history: Sequence[Sequence[Sequence[int]]]) -> list[int]:
+    count = [0] * players
+    for rnd in history:
+        for seats in rnd:
+            for p in seats:
+                count[p] += 1
+    return count
 
 
 def _played_rounds(played: Sequence[Game], start: int) -> list[list[list[int]]]:

@@ -21,8 +21,6 @@ from sportmafia.cli import app
 from sportmafia.tournament.seating import (
     Seating,
     SeatingError,
-    _Cyclic,
-    _cyclic_orders,
     generate,
     pair_sq_least,
     parse_table,
@@ -31,6 +29,7 @@ from sportmafia.tournament.seating import (
     round_tables,
     seat_sq_least,
 )
+from sportmafia.tournament.seating.cyclic import Cyclic, cyclic_orders
 
 SCORER = Path(__file__).parents[3] / "shared" / "tools" / "seating_quality.py"
 STEPS = 4000  # a short search: the properties do not depend on its quality
@@ -321,8 +320,8 @@ def test_mixed_tables_reach_both_least_figures_but_not_the_scorers_seat_floor() 
 ])
 def test_a_cyclic_schedule_costs_what_its_developed_rounds_do(players: int, rounds: int, table: int,
                                                                tables: int) -> None:
-    for c in _cyclic_orders(players, rounds, players - table * tables):
-        cyclic = _Cyclic(players, c, rounds // c, table, tables, random.Random(c))
+    for c in cyclic_orders(players, rounds, players - table * tables):
+        cyclic = Cyclic(players, c, rounds // c, table, tables, random.Random(c))
         cyclic.run(3000, 0)
         relabel = list(range(players))
         random.Random(1).shuffle(relabel)

@@ -2,7 +2,8 @@
 
 Groups and tables (:mod:`.groups`, T.groups), result sheets and the judge's corrections (:mod:`.results`,
 B.sheet), scoring systems as data (:mod:`.scoring`, T.score), standings with the judge's tie-breaks
-(:mod:`.standings`, T.total, T.judge) and the final (:mod:`.final`, T.final). See docs/tournament.md.
+(:mod:`.standings`, T.total, T.judge), the final (:mod:`.final`, T.final), sanctions across games
+(:mod:`.offences`, B.sanctions) and seating (:mod:`.seating`, a package). See docs/tournament.md.
 """
 
 from .final import FinalSettings, final_standings, finalists

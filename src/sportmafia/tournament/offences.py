@@ -16,7 +16,7 @@ Pure: plain data in, plain data out.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 from .groups import TournamentError
 from .results import GameResult
@@ -161,9 +161,5 @@ def automatic(entries: Iterable[Entry]) -> list[Entry]:
     return [e for e in entries if e.pending and not e.due.confirm]
 
 
-def with_escalation(entry: Entry, step: str) -> Entry:
-    return replace(entry, escalated=step, pending=False, steps=(*entry.steps, step))
-
-
 __all__ = ["LADDERS", "RANK", "Entry", "Ladder", "Offence", "Step", "automatic", "due_step", "from_sheet", "history",
-           "next_step", "with_escalation"]
+           "next_step"]

@@ -1,0 +1,159 @@
+"""The generator: :func:`generate` seats a tournament in its named steps, :func:`regenerate` the rounds
+not yet played.
+
+1. :func:`.planning.plan_rounds`: how many tables of what size every round has;
+   :func:`.planning.first_rounds`: who sits out each round and the groups the search starts from;
+2. :func:`.search.target_cost`: the least cost any schedule of the sizes can have (:mod:`.bounds`);
+   :func:`.cyclic.cyclic_start`: a schedule invariant under a cyclic group, where the sizes allow one;
+   :func:`.search.search_groups`: the search over who sits at which table;
+3. :func:`.numbering.numbered_games`: the seat order of every game.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Collection, Mapping, Sequence
+from itertools import combinations
+from typing import Any
+
+from .cyclic import cyclic_start
+from .model import Game, Seating, SeatingError
+from .numbering import numbered_games
+from .planning import first_rounds, plan_rounds
+from .search import search_groups, target_cost
+
+
+def generate(players: int, rounds: int, table: tuple[int, int] | int, *, games_per_player: int | None = None,
+             seed: int = 0, apart: Sequence[Collection[int]] = (), absent: Mapping[int, Collection[int]] | None = None,
+             pinned: Mapping[int, int] | None = None, steps: int | None = None, seconds: float | None = None,
+             progress: Callable[[float], None] | None = None,
+             _history: Sequence[Game] = (), _start: int = 0) -> Seating:
+    """Seat ``players`` players for ``rounds`` rounds.
+
+    ``table``: a size (tables of that size; who does not fill a whole table sits out, in turn) or a range
+    ``(min, max)`` (everybody plays; tables as even as possible). ``games_per_player``: fewer games than
+    rounds (every player plays that many, or one more where the numbers do not divide). ``apart``: groups
+    of players (a team, a club) no two of whom may sit at one table. ``absent``: round -> players who miss
+    it. ``pinned``: player -> the table he always sits at (a fixed host's table). ``steps`` bounds the
+    search (the default grows with the size); ``seconds`` also stops it at a time limit, which makes the
+    result depend on the machine. Deterministic for a ``seed`` otherwise.
+    """
+    low, high = (table, table) if isinstance(table, int) else table
+    _check_request(players, rounds, low, high, games_per_player)
+    absent = absent or {}
+    pinned = dict(pinned or {})
+    _check_pinned(players, pinned)
+    forbidden = forbidden_pairs(players, apart)
+    rng = random.Random(seed)
+    history = _played_rounds(_history, _start)
+    count = _games_so_far(players, history)
+    free = list(range(_start, rounds))
+    present = [_present(players, absent.get(r, ())) for r in free]
+    if players < low and not _start:
+        raise SeatingError(f"{players} players are too few for a table of {low}",
+                           f"{players} игроков слишком мало для стола на {low}")
+    # 1. how many tables; who sits out: the fewest games so far first; the groups the search starts from
+    plan = plan_rounds(players, [len(s) for s in present], low, high, games_per_player, sum(count))
+    tables, bench = first_rounds(players, rounds, free, present, plan, count, pinned, forbidden, rng)
+    # 2. groups: a cyclic start where the sizes allow one, then the search over all rounds
+    plain = not _start and not any(absent.values()) and not pinned and not forbidden
+    least_games = sum(k for sizes in plan for k in sizes) // players if plain else 0
+    target = target_cost(players, plan, history, len(forbidden), least_games)
+    polish = (plain and low == high and len({len(sizes) for sizes in plan}) == 1 and bool(plan[0])
+              and cyclic_start(players, low, len(plan[0]), target, tables, bench, rng, steps))
+    search = search_groups(players, plan, tables, bench, free, history, forbidden, pinned, target, polish, rng,
+                           steps, seconds, progress)
+    _check_apart(search.tables, free, forbidden)
+    # 3. seats
+    games = numbered_games(players, search.tables, free, history, [g for g in _history if g.round < _start])
+    if progress is not None:
+        progress(1.0)
+    return Seating(players, tuple(games))
+
+
+def regenerate(seating: Seating, played: int, rounds: int | None = None, table: tuple[int, int] | int | None = None,
+               *, dropped: Collection[int] = (), **options: Any) -> Seating:
+    """A new seating for rounds ``played`` .. ``rounds - 1`` that keeps rounds 0 .. ``played - 1`` of
+    ``seating`` as they were; ``dropped`` players leave the tournament (they sit out every remaining round).
+    Meetings and seats of the played rounds count toward the balance of the rest."""
+    total = rounds if rounds is not None else seating.rounds
+    if not 0 <= played <= total:
+        raise SeatingError(f"played rounds {played}: must be between 0 and {total}",
+                           f"сыгранных туров {played}: должно быть от 0 до {total}")
+    if table is None:
+        sizes = [len(g.seats) for g in seating.games if g.round >= played] or [len(g.seats) for g in seating.games]
+        table = (min(sizes), max(sizes))
+    absent: dict[int, set[int]] = {r: set(v) for r, v in dict(options.pop("absent", None) or {}).items()}
+    for r in range(played, total):
+        absent.setdefault(r, set()).update(dropped)
+    return generate(seating.players, total, table, absent=absent, _history=seating.games, _start=played,
+                    **options)
+
+
+def forbidden_pairs(players: int, apart: Sequence[Collection[int]]) -> set[tuple[int, int]]:
+    """The pairs (smaller first) that must not meet: any two of a group of ``apart``."""
+    pairs: set[tuple[int, int]] = set()
+    for group in apart:
+        members = sorted(set(group))
+        for p in members:
+            if not 0 <= p < players:
+                raise SeatingError(f"player {p} is not among the {players} players",
+                                   f"игрока {p} нет среди {players} игроков")
+        pairs.update(combinations(members, 2))
+    return pairs
+
+
+def _check_request(players: int, rounds: int, low: int, high: int, games_per_player: int | None) -> None:
+    if players < 2 or rounds < 1:
+        raise SeatingError("need at least 2 players and 1 round", "нужно хотя бы 2 игрока и 1 тур")
+    if not 2 <= low <= high:
+        raise SeatingError(f"table size {low}-{high}: need 2 <= min <= max",
+                           f"размер стола {low}-{high}: нужно 2 <= min <= max")
+    if games_per_player is not None and not 1 <= games_per_player <= rounds:
+        raise SeatingError(f"games per player must be between 1 and the {rounds} rounds",
+                           f"число игр на игрока должно быть от 1 до {rounds} (числа туров)")
+
+
+def _check_pinned(players: int, pinned: Mapping[int, int]) -> None:
+    for p, t in pinned.items():
+        if not 0 <= p < players or t < 0:
+            raise SeatingError(f"pinned player {p} at table {t}: no such player or table",
+                               f"закреплённый игрок {p} за столом {t}: нет такого игрока или стола")
+
+
+def _check_apart(tables: Sequence[Sequence[Sequence[int]]], free: Sequence[int],
+                 forbidden: set[tuple[int, int]]) -> None:
+    """Refuse a search result that still seats two players who must not meet at one table."""
+    for r in free:
+        for seats in tables[r]:
+            for x, y in combinations(sorted(seats), 2):
+                if (x, y) in forbidden:
+                    raise SeatingError(
+                        f"players {x} and {y} must not meet, but they cannot be kept apart in round {r + 1}",
+                        f"игроки {x} и {y} не должны встречаться, но в туре {r + 1} их не развести")
+
+
+def _present(players: int, away: Collection[int]) -> list[int]:
+    gone = set(away)
+    return [p for p in range(players) if p not in gone]
+
+
+def _games_so_far(players: int, history: Sequence[Sequence[Sequence[int]]]) -> list[int]:
+    count = [0] * players
+    for rnd in history:
+        for seats in rnd:
+            for p in seats:
+                count[p] += 1
+    return count
+
+
+def _played_rounds(played: Sequence[Game], start: int) -> list[list[list[int]]]:
+    """The tables of the rounds before ``start`` (by round, then table), from the games played."""
+    history: list[list[list[int]]] = [[] for _ in range(start)]
+    for g in played:
+        if g.round < start:
+            rnd = history[g.round]
+            while len(rnd) <= g.table:
+                rnd.append([])
+            rnd[g.table] = list(g.seats)
+    return history

@@ -12,6 +12,10 @@
   SM.fmt = function (text, params) {
     return String(text).replace(/%\((\w+)\)s/g, (_, k) => (params && k in params ? String(params[k]) : ""));
   };
+  /* a player's fouls as dots: ● for each given, ○ for each left up to `limit` (the rule set's removing foul) */
+  SM.dots = function (n, limit) {
+    return "●".repeat(Math.min(n, limit)) + "○".repeat(Math.max(0, limit - n));
+  };
   SM.uuid = function () {
     if (window.crypto && crypto.randomUUID) return crypto.randomUUID();
     const b = crypto.getRandomValues(new Uint8Array(16)); // randomUUID needs a secure context (https)

@@ -2,9 +2,9 @@
 judge's desk), ``/tournaments/{id}/print`` (the standings to print), and, without login, ``/t/{id}`` (the live
 standings of a published tournament) and ``/t/{id}/players/{pid}`` (a participant's games).
 
-The pages are shells: their scripts (``tournament.js``, ``standings.js``) read and change everything through
-the JSON API of ``tournaments.py``. What the API does not give and a page needs is read here: the club's users
-(login and role, nothing else) to pick the tournament's hosts and judges from."""
+The pages are shells: their scripts (``tournament*.js``, ``desk-*.js``, ``standings.js``) read and change
+everything through the JSON API of ``tournaments.py``. What the API does not give and a page needs is read
+here: the club's users (login and role, nothing else) to pick the tournament's hosts and judges from."""
 
 from __future__ import annotations
 

@@ -166,3 +166,46 @@ def test_the_table_view_follows_the_console(browser: Any, server: str) -> None:
         if projector is not None:
             projector.close()
         context.close()
+
+
+def test_the_foul_dots_follow_the_rule_sets_removing_foul(browser: Any, server: str) -> None:
+    """A.foul.four: with a rule set whose removing foul is the fifth, the console and the table view draw five foul
+    dots per seat (the limit comes with the state and the page, never from a constant of the scripts), and a
+    foul fills one (at night 0: on the host's console; the table sees it in the morning, A.foul.night)."""
+    context = browser.new_context(viewport={"width": 1024, "height": 768}, locale="en-US")
+    page = context.new_page()
+    page.set_default_timeout(10_000)
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    try:
+        page.goto(server + "/login")
+        page.fill("#login", "admin")
+        page.fill("#password", ADMIN_PASSWORD)
+        page.click("#login-submit")
+        page.wait_for_url(server + "/")
+        token = page.get_attribute('meta[name="csrf-token"]', "content")
+        r = page.request.post(server + "/api/games", headers={"X-CSRF-Token": token},
+                              data={"preset": "club", "players": 10, "options": {"foul_remove": 5}})
+        assert r.status == 201, r.text()
+        game_id = r.json()["id"]
+        page.goto(f"{server}/games/{game_id}")
+        page.wait_for_selector(".seat[data-seat='1'] .fouls")
+        assert page.inner_text(".seat[data-seat='1'] .fouls") == "○" * 5
+        table = context.new_page()
+        table.goto(f"{server}/games/{game_id}/table")
+        table.wait_for_selector(".t-seat[data-seat='1'] .t-fouls")
+        assert table.inner_text(".t-seat[data-seat='1'] .t-fouls") == "○" * 5
+        r = page.request.post(f"{server}/api/games/{game_id}/commands", headers={"X-CSRF-Token": token},
+                              data={"command": {"type": "deal"}, "expected_seq": 0, "command_id": "d"})
+        assert r.status == 200, r.text()
+        seq = r.json()["next_seq"]
+        r = page.request.post(f"{server}/api/games/{game_id}/commands", headers={"X-CSRF-Token": token},
+                              data={"command": {"type": "foul", "seat": 2, "reason": "gestures"},
+                                    "expected_seq": seq, "command_id": "f"})
+        assert r.status == 200, r.text()
+        page.reload()
+        page.wait_for_function("() => document.getElementById('console').dataset.nextSeq === '" + str(seq + 1) + "'")
+        assert page.text_content(".seat[data-seat='2'] .fouls") == "●○○○○"  # a night foul: the host's alone
+        assert not errors, errors
+    finally:
+        context.close()

@@ -52,7 +52,8 @@ def test_before_the_deal_the_decks_and_no_next() -> None:
     game = Game.new(get_ruleset("tournament"), 13)
     state = _state("g", game)
     assert state["next"] is None and state["back"] is None
-    assert state["rules"] == {"fouls": False, "sanctions": True, "last_word_seconds": 40}
+    assert state["rules"] == {"fouls": False, "sanctions": True, "last_word_seconds": 40, "foul_remove": 4,
+                              "black_roles": ["don", "mafia"]}
     assert state["deal"]["black_options"] == [3, 4]
     assert sorted(state["deal"]["decks"]["4"]) == sorted(["mafia"] * 4 + ["commissar"] + ["civilian"] * 8)
     game.execute(DealCards(black=4), random.Random(1))
@@ -143,11 +144,26 @@ def test_the_api_serves_next_and_back(api: Api) -> None:
     game_id = api.new_game()
     state = api.get(f"/api/games/{game_id}").json()
     assert state["next"] is None and state["back"] is None and state["deal"]["black_options"] == [3]
-    assert state["rules"] == {"fouls": True, "sanctions": False, "last_word_seconds": 60}
+    assert state["rules"] == {"fouls": True, "sanctions": False, "last_word_seconds": 60, "foul_remove": 4,
+                              "black_roles": ["don", "mafia"]}
     assert api.command(game_id, {"type": "deal"}, 0, "d").status_code == 200
     state = api.get(f"/api/games/{game_id}").json()
     assert state["deal"] is None and state["back"]["type"] == "dealt"
     assert state["next"]["label"]["ru"] == "Знакомство Дона"
+
+
+def test_the_pages_get_the_rule_sets_foul_limit(api: Api) -> None:
+    """A.foul.four: the console's state and the table page carry the rule set's removing foul (the foul dots of
+    both screens), and the black roles (a physical deal's count), never constants of the scripts."""
+    game_id = api.new_game(options={"foul_remove": 5})
+    rules = api.get(f"/api/games/{game_id}").json()["rules"]
+    assert rules["foul_remove"] == 5 and rules["black_roles"] == ["don", "mafia"]
+    page = api.get(f"/games/{game_id}/table").text
+    found = re.search(r'<script type="application/json" id="table-rules">(.*?)</script>', page)
+    assert found and '"foul_remove": 5' in found.group(1)
+    for name in ("console-render.js", "table.js"):
+        script = (pages.STATIC / name).read_text(encoding="utf-8")
+        assert "MAX_FOULS" not in script and "foul_remove" in script, name
 
 
 def test_the_console_script_handles_every_command_type() -> None:

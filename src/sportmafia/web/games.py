@@ -12,6 +12,7 @@ from fastapi import APIRouter, Path, Query, Request
 from fastapi.responses import JSONResponse
 
 from ..engine import (
+    BLACK_ROLES,
     Advance,
     Game,
     RuleViolation,
@@ -64,8 +65,7 @@ def _state(game_id: str, game: Game, access: GameAccess) -> dict[str, Any]:
     out: dict[str, Any] = {"id": game_id, "next_seq": len(game.log), "view": view(game, "host"),
                            "legal": [cmd.to_json() for cmd in legal], "next": None, "back": _back(game),
                            "deal": None, "judge": access.may_judge,
-                           "rules": {"fouls": game.rules.fouls, "sanctions": game.rules.sanctions,
-                                     "last_word_seconds": game.rules.last_word_seconds}}
+                           "rules": rule_values(game.rules)}
     if any(isinstance(cmd, Advance) for cmd in legal):
         out["next"] = _next(game)
     if game.step == "deal" and not game.over:
@@ -73,6 +73,14 @@ def _state(game_id: str, game: Game, access: GameAccess) -> dict[str, Any]:
         out["deal"] = {"black_options": list(rules.black_options(game.n)),
                        "decks": {str(b): list(rules.roles_for(game.n, b)) for b in rules.black_options(game.n)}}
     return out
+
+
+def rule_values(rules: RuleSet) -> dict[str, Any]:
+    """The rule set's values the pages' scripts use (never constants of their own): whether fouls and sanctions
+    are given, the foul that removes (A.foul.four: the console's and the table's foul dots), the black roles (a
+    physical deal's count of black cards) and the final minute's length (A.win)."""
+    return {"fouls": rules.fouls, "sanctions": rules.sanctions, "last_word_seconds": rules.last_word_seconds,
+            "foul_remove": rules.foul_remove, "black_roles": sorted(BLACK_ROLES)}
 
 
 _NIGHT_FALLS = ("Night falls", "Наступает ночь")

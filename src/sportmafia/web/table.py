@@ -2,7 +2,7 @@
 
 It is built only from the spectator view (``view(game, "spectator")``): the page follows the game over the
 live WebSocket with ``view=table`` (``live.py``) and never reads the host's API, so it shows public facts
-only. Login required, and only for the user's own club's games (others: "no such game")."""
+only; the page carries the rule set's values its script needs (``games.rule_values``: the foul dots). Login required, and only for the user's own club's games (others: "no such game")."""
 
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ from fastapi import Path as PathParam
 from fastapi.responses import Response
 
 from ..engine.describe import HOW_NAMES, RESULT_NAMES, TEAM_NAMES, t
+from .games import rule_values
 from .i18n import request_lang
 from .pages import _render, club_game
 
@@ -31,4 +32,5 @@ def table_page(request: Request, game_id: Annotated[str, PathParam(max_length=64
         "teams": {str(k).lower(): t(TEAM_NAMES, k, lang) for k in TEAM_NAMES},
         "results": {k: t(RESULT_NAMES, k, lang) for k in RESULT_NAMES},
     }
-    return _render(request, "table.html", user=user, game_id=game_id, labels=labels)
+    rules = rule_values(request.app.state.store.load(game_id).rules)
+    return _render(request, "table.html", user=user, game_id=game_id, labels=labels, rules=rules)

@@ -2,12 +2,13 @@
 judge's desk), ``/tournaments/{id}/print`` (the standings to print), and, without login, ``/t/{id}`` (the live
 standings of a published tournament) and ``/t/{id}/players/{pid}`` (a participant's games).
 
-The pages are shells: their scripts (``tournament.js``, ``standings.js``) read and change everything through
-the JSON API of ``tournaments.py``. What the API does not give and a page needs is read here: the club's users
-(login and role, nothing else) to pick the tournament's hosts and judges from."""
+The pages are shells: their scripts (``tournament*.js``, ``desk-*.js``, ``standings.js``) read and change
+everything through the JSON API of ``tournaments.py``. What the API does not give and a page needs is read
+here: the club's users (login and role, nothing else) to pick the tournament's hosts and judges from."""
 
 from __future__ import annotations
 
+from dataclasses import asdict
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Request
@@ -21,6 +22,7 @@ from ..services.tournament import Refusal, TournamentService
 from ..store import Store, UserRecord
 from ..store.models import User
 from ..store.tournaments import TournamentRecord
+from ..tournament import DEFAULT_TIE_BREAKS, FinalSettings
 from ..tournament.results import REMOVAL_SCOPES
 from ..tournament.standings import TIE_BREAKS
 from .edge import MAX_ID
@@ -45,12 +47,14 @@ def club_users(store: Store, club_id: int) -> list[dict[str, Any]]:
 
 
 def labels(lang: str) -> dict[str, Any]:
-    """The engine's names the pages show: roles, teams, results, removal scopes."""
+    """The engine's names the pages show: roles, teams, results, removal scopes; the tie-breaks, and a new
+    tournament's defaults (its tie-breaks and final: the settings form's, never constants of the script)."""
     return {"roles": {k: t(ROLE_NAMES, k, lang) for k in ROLE_NAMES},
             "teams": {str(k).lower(): t(TEAM_NAMES, k, lang) for k in TEAM_NAMES},
             "results": {k: t(RESULT_NAMES, k, lang) for k in RESULT_NAMES},
             "scopes": {k: t(_SCOPES, k, lang) for k in REMOVAL_SCOPES},
-            "tie_breaks": list(TIE_BREAKS)}
+            "tie_breaks": list(TIE_BREAKS),
+            "defaults": {"tie_breaks": list(DEFAULT_TIE_BREAKS), "final": asdict(FinalSettings())}}
 
 
 def _own(store: Store, user: UserRecord, tournament_id: int) -> TournamentRecord | None:

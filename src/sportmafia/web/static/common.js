@@ -12,6 +12,22 @@
   SM.fmt = function (text, params) {
     return String(text).replace(/%\((\w+)\)s/g, (_, k) => (params && k in params ? String(params[k]) : ""));
   };
+  /* a player's fouls as dots: ● for each given, ○ for each left up to `limit` (the rule set's removing foul) */
+  SM.dots = function (n, limit) {
+    return "●".repeat(Math.min(n, limit)) + "○".repeat(Math.max(0, limit - n));
+  };
+  /* a <select> of `values` (null: the empty choice), each shown as `text(value)`, `chosen(value)` the selected one */
+  SM.select = function (values, text, chosen) {
+    const select = document.createElement("select");
+    for (const v of values) {
+      const o = document.createElement("option");
+      o.textContent = String(text(v));
+      o.value = v === null ? "" : v;
+      if (chosen(v)) o.selected = true;
+      select.append(o);
+    }
+    return select;
+  };
   SM.uuid = function () {
     if (window.crypto && crypto.randomUUID) return crypto.randomUUID();
     const b = crypto.getRandomValues(new Uint8Array(16)); // randomUUID needs a secure context (https)

@@ -168,13 +168,7 @@
     const choices = choicesFor(f);
     let input;
     if (choices) {
-      input = el("select");
-      for (const v of choices) {
-        const o = el("option", "", shown(f, v));
-        o.value = v === null ? "" : v;
-        if (v === now || (v === null && now === null)) o.selected = true;
-        input.append(o);
-      }
+      input = SM.select(choices, (v) => shown(f, v), (v) => v === now || (v === null && now === null));
     } else if (f === "removal_reason") {
       input = el("input");
       input.type = "text";

@@ -10,7 +10,7 @@
   const $ = (id) => document.getElementById(id);
   const fmt = SM.fmt;
   const NO = T.no;
-  const MAX_FOULS = 4;
+  const RULES = SM.strings("table-rules");   // the rule set's values (web/games.py rule_values)
   const SPEECH_STEPS = new Set(["speech", "muted", "last_word", "tie_speech", "defence"]);
   let V = null;           // the spectator view now
   let nextSeq = 0;
@@ -46,7 +46,7 @@
     const fouls = document.createElement("span");
     fouls.className = "t-fouls";
     const f = Math.max(0, seat.fouls || 0);
-    fouls.textContent = "●".repeat(Math.min(f, MAX_FOULS)) + "○".repeat(Math.max(0, MAX_FOULS - f));
+    fouls.textContent = SM.dots(f, RULES.foul_remove);   // A.foul.four: the foul that removes is the last dot
     fouls.title = fmt(T.fouls, { n: f });
     fouls.setAttribute("aria-label", fmt(T.fouls, { n: f }));
     head.append(num, fouls);

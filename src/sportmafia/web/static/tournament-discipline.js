@@ -5,35 +5,11 @@
   "use strict";
   const root = document.getElementById("judge");
   if (!root || root.dataset.canJudge !== "yes") return;
-  const $ = (id) => document.getElementById(id);
+  const { $, el, show, call } = SM.tour;
   const S = SM.strings("discipline-i18n");
   const base = `/api/tournaments/${root.dataset.tournament}`;
   const what = (o) => (S.offences || {})[o] || o;
   const step = (s) => (S.steps || {})[s] || s;
-
-  function show(id, text) {
-    const p = $(id);
-    if (!p) return;
-    p.textContent = text || "";
-    p.hidden = !text;
-  }
-  function el(tag, cls, text) {
-    const e = document.createElement(tag);
-    if (cls) e.className = cls;
-    if (text !== undefined) e.textContent = text;
-    return e;
-  }
-  async function call(method, path, body, errorId) {
-    show(errorId, "");
-    try {
-      const r = await SM.api(method, path, body);
-      if (r.status === 200 || r.status === 201) return r.body || {};
-      show(errorId, SM.errorText(r.body));
-    } catch (e) {
-      show(errorId, SM.strings("common-i18n").network);
-    }
-    return null;
-  }
 
   function entryLine(e) {
     const params = { n: e.number || "·", what: what(e.offence), round: e.round ?? "—", table: e.table ?? "—",

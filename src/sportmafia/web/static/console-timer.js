@@ -1,0 +1,114 @@
+/* The console's speech timer: the step's seconds from the state (the final minute's from the rule set), start
+   and pause, +10 s, reset, the beeps at 10 s and 0, the screen kept awake, and the timer shared with the table's
+   screen (static/live.js). */
+"use strict";
+(function () {
+  const K = SM.console;
+  const { T, $ } = K;
+
+  // ---------------------------------------------------------------- the timer
+  const timer = { key: "", left: 0, total: 0, running: false, last: 0, beeped10: false, beeped0: false };
+  let audio = null;
+  let wakeLock = null;
+
+  function beep(freq, ms) {
+    try {
+      audio = audio || new (window.AudioContext || window.webkitAudioContext)();
+      const osc = audio.createOscillator();
+      const gain = audio.createGain();
+      osc.frequency.value = freq;
+      gain.gain.value = 0.2;
+      osc.connect(gain).connect(audio.destination);
+      osc.start();
+      osc.stop(audio.currentTime + ms / 1000);
+    } catch (e) { /* no audio */ }
+    if (navigator.vibrate) navigator.vibrate(ms);
+  }
+
+  async function keepAwake() {
+    if (!("wakeLock" in navigator) || wakeLock) return;
+    try {
+      wakeLock = await navigator.wakeLock.request("screen");
+      wakeLock.addEventListener("release", () => { wakeLock = null; });
+    } catch (e) { wakeLock = null; }
+  }
+  document.addEventListener("visibilitychange", () => { if (document.visibilityState === "visible") keepAwake(); });
+  document.addEventListener("pointerdown", keepAwake, { once: true });
+
+  /* the timer's state for the table's screen (static/live.js, when loaded) */
+  function shareTimer() {
+    if (SM.live && SM.live.sendTimer) {
+      SM.live.sendTimer({ running: timer.running, left: Math.max(0, Math.ceil(timer.left)), total: timer.total, key: timer.key });
+    }
+  }
+
+  function timerSync() {
+    const v = K.S.view;
+    // A.win: the players whose departure ended the game still speak their final minute
+    const seconds = v.over ? (v.final_words && v.final_words.length ? K.S.rules.last_word_seconds : 0) : v.seconds || 0;
+    const key = `${v.step}|${v.day}|${v.seat}|${v.round}|${seconds}`;
+    if (key !== timer.key) {
+      const wasRunning = timer.running;
+      timer.key = key;
+      timer.total = seconds;
+      timer.left = timer.total;
+      timer.running = false;
+      timer.beeped10 = timer.beeped0 = false;
+      if (wasRunning || timer.total) shareTimer();
+    }
+    drawTimer();
+  }
+
+  function drawTimer() {
+    const s = Math.max(0, Math.ceil(timer.left));
+    $("timer-value").textContent = `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
+    $("timer-state").textContent = timer.running ? "▶ " + T.running : "■ " + T.paused;
+    const el = $("timer");
+    el.classList.toggle("running", timer.running);
+    el.classList.toggle("low", s <= 10 && timer.total > 0);
+    el.classList.toggle("zero", s === 0 && timer.total > 0);
+  }
+
+  function tick() {
+    if (timer.running) {
+      const now = performance.now();
+      timer.left -= (now - timer.last) / 1000;
+      timer.last = now;
+      if (!timer.beeped10 && timer.left <= 10 && timer.total > 10) { timer.beeped10 = true; beep(880, 150); }
+      if (timer.left <= 0) {
+        timer.left = 0;
+        timer.running = false;
+        if (!timer.beeped0) { timer.beeped0 = true; beep(440, 600); }
+        shareTimer();
+      }
+      drawTimer();
+    }
+  }
+  setInterval(tick, 200);
+
+  function toggleTimer() {
+    if (timer.left <= 0) return;
+    timer.running = !timer.running;
+    timer.last = performance.now();
+    drawTimer();
+    shareTimer();
+  }
+  $("timer").addEventListener("click", toggleTimer);
+  $("timer-plus").addEventListener("click", () => {
+    timer.left += 10;
+    timer.total = Math.max(timer.total, timer.left);
+    if (timer.left > 10) timer.beeped10 = false;
+    timer.beeped0 = false;
+    drawTimer();
+    shareTimer();
+  });
+  $("timer-reset").addEventListener("click", () => {
+    timer.left = timer.total = K.S ? Number(timer.key.split("|").pop()) || 0 : 0;
+    timer.running = false;
+    timer.beeped10 = timer.beeped0 = false;
+    drawTimer();
+    shareTimer();
+  });
+
+  Object.assign(K, { timerSync, toggleTimer });
+})();

@@ -1,0 +1,130 @@
+/* The judge's desk, Seating tab: the hosts to seat (tapped in table order), generating or regenerating the seating,
+   its quality, a round's tables and a player's seats across the rounds. Registered as SM.deskTabs.seating
+   (tournament-desk.js). */
+"use strict";
+(function () {
+  const { $, el, num, call } = SM.tour;
+  (SM.deskTabs = SM.deskTabs || {}).seating = function (d) {
+    const { base, S, loginOf, state, picks, nameOf, loadAll, hostChips } = d;
+
+    /* --- seating --- */
+    function renderSeating() {
+      const n = hostChips("seat-hosts", "seat");
+      $("no-hosts").hidden = n > 0;
+      const plan = state.seating;
+      const mainGames = state.games.filter((g) => g.stage === "main");
+      $("generate").disabled = mainGames.length > 0;
+      $("regenerate").hidden = !plan || !mainGames.length;
+      $("seating-view").hidden = !plan;
+      if (!plan) return;
+      if (plan.request && plan.request.rounds) $("seat-rounds").value = plan.request.rounds;
+      renderQuality($("quality"), plan.quality || {});
+      const sel = $("view-round");
+      const keep = sel.value;
+      sel.replaceChildren();
+      for (const r of plan.plan) {
+        const o = el("option", "", SM.fmt(S.round_n, { n: r.round }));
+        o.value = String(r.round);
+        sel.append(o);
+      }
+      if (keep && plan.plan.some((r) => String(r.round) === keep)) sel.value = keep;
+      const who = $("view-player");
+      const keepWho = who.value;
+      who.replaceChildren(el("option", "", "—"));
+      who.firstChild.value = "";
+      for (const pid of plan.participants) {
+        const o = el("option", "", nameOf(pid));
+        o.value = String(pid);
+        who.append(o);
+      }
+      who.value = keepWho;
+      renderRoundTables();
+      renderPlayerSeats();
+    }
+    function renderQuality(dl, q) {
+      dl.replaceChildren();
+      const add = (term, value) => { dl.append(el("dt", "", term), el("dd", "", value)); };
+      if (q.pair_min !== undefined) {
+        add(S.q_pairs, SM.fmt(S.q_pairs_value, { min: q.pair_min, max: q.pair_max, rmse: num(q.pair_rmse),
+          bound: num(q.pair_rmse_bound) }));
+      }
+      if (q.seat_rmse !== undefined) {
+        add(S.q_seats, SM.fmt(S.q_seats_value, { rmse: num(q.seat_rmse), floor: num(q.seat_rmse_floor) }));
+      }
+      const plan = state.seating;
+      if (plan) {
+        const counts = {};
+        for (const r of plan.plan) for (const tb of r.tables) for (const p of tb.seats) counts[p] = (counts[p] || 0) + 1;
+        const values = plan.participants.map((p) => counts[p] || 0);
+        if (values.length) add(S.q_games, `${Math.min(...values)}–${Math.max(...values)}`);
+        const sizes = plan.plan.length ? plan.plan[0].tables.map((tb) => tb.seats.length).join(", ") : "";
+        add(S.q_tables, sizes);
+      }
+    }
+    function tableCard(round, tb, hosts) {
+      const card = el("div", "table-card");
+      card.append(el("h3", "", SM.fmt(S.table_n, { n: tb.table })));
+      const host = hosts && hosts[tb.table - 1];
+      card.append(el("p", "note", host ? SM.fmt(S.hosted_by, { login: loginOf(host) }) : S.no_host));
+      const ol = el("ol", "seat-order");
+      tb.seats.forEach((pid, i) => {
+        const li = el("li");
+        li.append(el("span", "seat-no", i + 1), el("span", "", tb.names ? tb.names[i] : nameOf(pid)));
+        ol.append(li);
+      });
+      card.append(ol);
+      return card;
+    }
+    function renderRoundTables() {
+      const plan = state.seating;
+      const box = $("round-tables");
+      box.replaceChildren();
+      const r = plan.plan.find((x) => String(x.round) === $("view-round").value) || plan.plan[0];
+      if (!r) return;
+      for (const tb of r.tables) box.append(tableCard(r.round, tb, r.hosts));
+      if (r.sitting_out.length) {
+        box.append(el("p", "note sitting-out", SM.fmt(S.sitting_out, { names: r.sitting_out.map(nameOf).join(", ") })));
+      }
+    }
+    function renderPlayerSeats() {
+      const box = $("player-seats");
+      const pid = Number($("view-player").value);
+      box.hidden = !pid;
+      box.replaceChildren();
+      if (!pid) return;
+      const ul = el("ul", "plain-list");
+      for (const r of state.seating.plan) {
+        const tb = r.tables.find((x) => x.seats.includes(pid));
+        ul.append(el("li", "", tb
+          ? SM.fmt(S.player_seat, { round: r.round, table: tb.table, seat: tb.seats.indexOf(pid) + 1 })
+          : SM.fmt(S.player_out, { round: r.round })));
+      }
+      box.append(ul);
+    }
+    $("view-round").addEventListener("change", renderRoundTables);
+    $("view-player").addEventListener("change", renderPlayerSeats);
+    $("seating-form").addEventListener("submit", async (ev) => {
+      ev.preventDefault();
+      const body = { rounds: Number($("seat-rounds").value), seed: Number($("seat-seed").value) || 0,
+        hosts: picks.seat.slice(), apart_by: [] };
+      if ($("apart-team").checked) body.apart_by.push("team");
+      if ($("apart-club").checked) body.apart_by.push("club");
+      if ($("seat-games").value) body.games_per_player = Number($("seat-games").value);
+      $("generate").disabled = true;
+      $("seating-busy").hidden = false;
+      const r = await call("POST", `${base}/seating`, body, "seating-error");
+      $("seating-busy").hidden = true;
+      $("generate").disabled = false;
+      if (r) loadAll();
+    });
+    $("regenerate").addEventListener("click", async () => {
+      $("seating-busy").hidden = false;
+      const r = await call("POST", `${base}/seating/regenerate`, { seed: Number($("seat-seed").value) || 0 },
+        "seating-error");
+      $("seating-busy").hidden = true;
+      if (r) loadAll();
+    });
+
+    return { render() { renderSeating(); } };
+  };
+})();

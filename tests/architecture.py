@@ -112,10 +112,9 @@ def import_cycles(root: Path = SRC) -> list[list[str]]:
             target = imp.target
             while target not in modules and "." in target:
                 target = target.rsplit(".", 1)[0]
-            if imp.top and target in modules and target != imp.source:
-                # a package's __init__ that re-exports its submodules is not a cycle with them
-                if not imp.source.startswith(target + "."):
-                    graph[imp.source].add(target)
+            # a package's __init__ that re-exports its submodules is not a cycle with them
+            if imp.top and target in modules and target != imp.source and not imp.source.startswith(target + "."):
+                graph[imp.source].add(target)
     index: dict[str, int] = {}
     low: dict[str, int] = {}
     stack: list[str] = []

@@ -113,7 +113,7 @@ def another_thread_writing(store: Store, timeout: float = 10.0) -> Iterator[None
     inside, release = threading.Event(), threading.Event()
 
     def hold() -> None:
-        with store._write_conn():
+        with store.write_conn():
             inside.set()
             release.wait(timeout)
     thread = threading.Thread(target=hold)

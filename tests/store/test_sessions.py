@@ -16,7 +16,7 @@ DAY = timedelta(days=1)
 
 
 def _rows(store: Store) -> int:
-    with store._read() as s:
+    with store.read() as s:
         return int(s.scalar(select(func.count()).select_from(LoginSession)) or 0)
 
 

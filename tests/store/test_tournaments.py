@@ -98,7 +98,7 @@ def test_games_link_once_per_table_and_are_accepted_once(store: Store) -> None:
     g2 = store.create_game(club, "tournament", 12, names)
     with pytest.raises(RoundOpen):
         db.link_games(tid, "main", [(g2, 1, 1, None, [p.id for p in people])])
-    with store._read() as s:
+    with store.read() as s:
         assert s.scalar(select(StoredGame.id).where(StoredGame.id == g2)) is None
     # the final's round 1 is another table
     g3 = store.create_game(club, "tournament", 12, names)

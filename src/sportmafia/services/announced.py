@@ -15,7 +15,7 @@ from typing import Any
 
 from ..store import UserRecord
 from ..store.tournaments import NewRuleChanges, RuleChangeRecord, TournamentRecord
-from .tournament import Refusal
+from .errors import Refusal
 
 ANNOUNCED = ("scoring", "tie_breaks", "final_settings")
 """The settings announced before round 1 (their column names)."""
@@ -42,7 +42,7 @@ def announced_changes(user: UserRecord, t: TournamentRecord, out: Mapping[str, A
     reason = (reason or "").strip()
     if not reason:
         names = ", ".join(k for k, _, _ in changes)
-        raise Refusal(409, "announced",
+        raise Refusal("conflict", "announced",
                       f"Round 1 has started: the players were told the tournament's scheme ({names}) before it "
                       f"(B.announce, regulation 7.2). Give the reason for the change; it is shown on the public "
                       f"standings.",

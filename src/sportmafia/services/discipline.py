@@ -24,9 +24,10 @@ from ..store import UserRecord
 from ..store.bans import BanRecord, Bans, OffenceRecord
 from ..store.tournaments import NewParticipant, TournamentRecord
 from ..tournament.offences import LADDERS, RANK, Entry, Offence, automatic, from_sheet, history, next_step
+from .errors import Refusal
 
 if TYPE_CHECKING:
-    from .tournament import TournamentService
+    from .tournament.base import TournamentBase
 
 STAGES = {"main": 0, "final": 1}
 STEP_KINDS = {"round": "round", "tournament": "tournament", "disqualification": "disqualification",
@@ -35,16 +36,14 @@ STEP_KINDS = {"round": "round", "tournament": "tournament", "disqualification": 
 MAX_REASON = 1000
 
 
-def _refusal(status: int, code: str, en: str, ru: str, **extra: Any) -> Exception:
-    from .tournament import Refusal
-
-    return Refusal(status, code, en, ru, extra=extra, clause="B.sanctions")
+def _refusal(kind: str, code: str, en: str, ru: str, **extra: Any) -> Exception:
+    return Refusal(kind, code, en, ru, extra=extra, clause="B.sanctions")
 
 
 class Discipline:
     """Offences, their steps and the club's bans, for one tournament service."""
 
-    def __init__(self, svc: TournamentService) -> None:
+    def __init__(self, svc: TournamentBase) -> None:
         self.svc = svc
         self.db = Bans(svc.store)
 
@@ -53,7 +52,7 @@ class Discipline:
         """Every offence of the tournament (the sheets' and the judge's) and the escalations applied."""
         out: list[Offence] = []
         for g in self.svc.db.games(t.id):
-            sheet = self.svc._sheet(g)
+            sheet = self.svc.link_sheet(g)
             if sheet.result is not None:
                 out += from_sheet(sheet.result, (STAGES[g.stage], g.round, 0, g.table), round_=g.round,
                                   table=g.table, by=g.host_id, accepted=g.accepted_at is not None)
@@ -78,18 +77,18 @@ class Discipline:
         """The judge records an offence: a new one (its step is the next due for the participant), or, with
         ``game_id``, the confirmation of the step due for that game's offence."""
         self.svc.require_judge(user, t)
-        p = self.svc._participant(t, participant_id)
+        p = self.svc.participant(t, participant_id)
         reason = (reason or "").strip()
         if not reason:
-            raise _refusal(422, "reason-required", "An offence needs a reason.", "Для нарушения нужна причина.")
+            raise _refusal("invalid", "reason-required", "An offence needs a reason.", "Для нарушения нужна причина.")
         if offence not in LADDERS:
-            raise _refusal(422, "bad-offence", f"Unknown offence {offence!r}; known: {', '.join(LADDERS)}.",
+            raise _refusal("invalid", "bad-offence", f"Unknown offence {offence!r}; known: {', '.join(LADDERS)}.",
                            f"Неизвестное нарушение {offence!r}; есть: {', '.join(LADDERS)}.")
         entries = self.history(t).get(str(p.id), [])
         if game_id is not None:
             due = [e for e in entries if e.offence.game_id == game_id and e.offence.offence == offence and e.pending]
             if not due:
-                raise _refusal(409, "nothing-due", "Nothing is due for this offence of that game.",
+                raise _refusal("conflict", "nothing-due", "Nothing is due for this offence of that game.",
                                "За это нарушение в той игре ничего не причитается.")
             entry = due[0]
             return self._apply(user, t, p.id, p.nickname, p.user_id, offence, entry.due.step, reason,
@@ -100,7 +99,7 @@ class Discipline:
             opened = [g.round for g in self.svc.db.games(t.id, "main")]
             round_ = max(opened, default=1)
         if not 1 <= round_ <= max(rounds, 1):
-            raise _refusal(422, "bad-sanction", f"There is no round {round_}.", f"Тура {round_} нет.")
+            raise _refusal("invalid", "bad-sanction", f"There is no round {round_}.", f"Тура {round_} нет.")
         return self._apply(user, t, p.id, p.nickname, p.user_id, offence, step.step, reason, round_=round_,
                            number=number)
 
@@ -127,7 +126,7 @@ class Discipline:
         ("при повторе") on the accepted sheets is applied."""
         applied: list[dict[str, Any]] = []
         by_id = {str(p.id): p for p in self.svc.db.participants(t.id)}
-        sheet = self.svc._sheet(self.svc.db.game(game_id))  # type: ignore[arg-type]
+        sheet = self.svc.link_sheet(self.svc.db.game(game_id))  # type: ignore[arg-type]
         if sheet.result is not None:
             banned = {(b.tournament_id, (b.nickname or "").casefold()) for b in self.db.bans(t.club_id)}
             for pl in sheet.result.players:
@@ -160,7 +159,7 @@ class Discipline:
             when = b.created_at.date().isoformat()
             where = f"tournament {b.tournament_name!r}" if b.tournament_name else "the club"
             where_ru = f"турнир «{b.tournament_name}»" if b.tournament_name else "клуб"
-            raise _refusal(409, "banned",
+            raise _refusal("conflict", "banned",
                            f"{e.nickname} is banned from the club's tournaments (B.sanctions, \"с запрещением "
                            f"участия в дальнейших турнирах\"): ban {b.id}, {where}, {when}, reason: {b.reason}. A "
                            "judge may register him anyway, giving a reason (ban_override).",

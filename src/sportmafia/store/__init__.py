@@ -9,7 +9,7 @@ See ``docs/store.md``. The usual start::
 from .db import database_url, make_engine
 from .migrate import current_revision, head_revision, upgrade
 from .models import USER_ROLES, Base, Club, ClubPlayer, GameEvent, StoredGame, User
-from .store import (
+from .records import (
     AppendResult,
     ClubNotFound,
     CorrectionRecord,
@@ -19,18 +19,17 @@ from .store import (
     GameSummary,
     LoginTaken,
     RosterPlayer,
-    Sheet,
-    SheetRefused,
     StaleSequence,
-    Store,
     StoreError,
     UserRecord,
-    open_store,
+    VariantRecord,
+    VariantTaken,
 )
+from .store import Store, open_store
 
 __all__ = [
     "USER_ROLES", "AppendResult", "Base", "Club", "ClubNotFound", "ClubPlayer", "CorrectionRecord", "CorruptLog",
-    "GameEvent", "GameLocked", "GameNotFound", "GameSummary", "LoginTaken", "RosterPlayer", "Sheet", "SheetRefused", "StaleSequence", "Store", "StoreError",
-    "StoredGame", "User", "UserRecord", "current_revision", "database_url", "head_revision", "make_engine",
-    "open_store", "upgrade",
+    "GameEvent", "GameLocked", "GameNotFound", "GameSummary", "LoginTaken", "RosterPlayer", "StaleSequence",
+    "Store", "StoreError", "StoredGame", "User", "UserRecord", "VariantRecord", "VariantTaken", "current_revision",
+    "database_url", "head_revision", "make_engine", "open_store", "upgrade",
 ]

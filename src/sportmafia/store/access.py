@@ -20,7 +20,8 @@ from sqlalchemy import Table, bindparam, select
 from sqlalchemy.exc import IntegrityError
 
 from .models import ClubPlayer, StoredGame, TournamentGame, TournamentParticipant, TournamentStaff, User
-from .store import PARSED_GAMES, GameNotFound, Store, StoreError, UserRecord
+from .records import GameNotFound, StoreError, UserRecord
+from .store import PARSED_GAMES, Store
 
 _GAMES = cast(Table, StoredGame.__table__)
 _LINKS = cast(Table, TournamentGame.__table__)
@@ -74,28 +75,27 @@ class PlayerTaken(StoreError):
 
 def game_facts(store: Store, game_id: str) -> GameFacts:
     """The game's :class:`GameFacts` (raises :class:`GameNotFound`); kept for the games asked about last."""
-    with store._parsed_lock:
-        known: GameFacts | None = store._facts.get(game_id)
+    known: GameFacts | None = store.kept_facts(game_id)
     if known is not None:
         return known
-    with store._read_conn() as conn:
+    with store.read_conn() as conn:
         rows = conn.execute(_FACTS, {"game_id": game_id}).all()
     if not rows:
         raise GameNotFound(game_id)
     facts = _facts(rows)
-    _keep(store, [facts])
+    store.keep_facts([(game_id, facts)])
     return facts
 
 
 def club_game_facts(store: Store, club_id: int) -> dict[str, GameFacts]:
     """The :class:`GameFacts` of every game of the club, by game id, in one query (for the list of games)."""
-    with store._read_conn() as conn:
+    with store.read_conn() as conn:
         rows = conn.execute(_CLUB_FACTS, {"club_id": club_id}).all()
     by_game: dict[str, list[Any]] = {}
     for row in rows:
         by_game.setdefault(row.id, []).append(row)
     out = {game_id: _facts(game_rows) for game_id, game_rows in by_game.items()}
-    _keep(store, list(out.values())[-PARSED_GAMES:])
+    store.keep_facts(list(out.items())[-PARSED_GAMES:])
     return out
 
 
@@ -107,15 +107,6 @@ def _facts(rows: Sequence[Any]) -> GameFacts:
                      frozenset(r.user_id for r in rows if r.participant_id in seats))
 
 
-def _keep(store: Store, facts: Sequence[GameFacts]) -> None:
-    with store._parsed_lock:
-        for f in facts:
-            store._facts[f.game_id] = f
-            store._facts.move_to_end(f.game_id)
-        while len(store._facts) > 4 * PARSED_GAMES:
-            store._facts.popitem(last=False)
-
-
 def seated(store: Store, game_id: str, user: UserRecord) -> bool:
     """Whether ``user`` plays in the game ``game_id`` (raises :class:`GameNotFound`)."""
     return game_facts(store, game_id).seats(user)
@@ -123,7 +114,7 @@ def seated(store: Store, game_id: str, user: UserRecord) -> bool:
 
 def is_tournament_judge(store: Store, tournament_id: int, user_id: int) -> bool:
     """Whether the user is one of the tournament's judges (its staff; read each time: the staff changes)."""
-    with store._read_conn() as conn:
+    with store.read_conn() as conn:
         found = conn.scalar(select(TournamentStaff.user_id).where(
             TournamentStaff.tournament_id == tournament_id, TournamentStaff.user_id == user_id,
             TournamentStaff.role == "judge"))
@@ -134,7 +125,7 @@ def link_player(store: Store, club_id: int, user_id: int, player_id: int | None)
     """Link the club's account ``user_id`` to the club's roster player ``player_id`` (None: unlink). Raises
     :class:`UserNotFound`, :class:`PlayerNotFound` (both also for another club's), :class:`PlayerTaken`."""
     try:
-        with store._write.begin() as s:
+        with store.write() as s:
             user = s.get(User, user_id)
             if user is None or user.club_id != club_id:
                 raise UserNotFound(f"no user {user_id} in club {club_id}")
@@ -153,6 +144,5 @@ def link_player(store: Store, club_id: int, user_id: int, player_id: int | None)
     fresh = store.get_user(user_id)
     assert fresh is not None
     updated = replace(fresh, player_id=player_id)
-    with store._parsed_lock:
-        store._users[user_id] = updated
+    store.keep_user(updated)
     return updated

@@ -10,13 +10,14 @@ next lookup of every process.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 from typing import Any, cast
 
 from sqlalchemy import Table, delete, select, update
 
-from .models import LoginSession, User, utcnow
-from .store import Store, UserRecord, _user
+from .models import LoginSession, User, as_utc, utcnow
+from .records import UserRecord, user_record
+from .store import Store
 
 SESSIONS = cast(Table, LoginSession.__table__)
 USERS = cast(Table, User.__table__)
@@ -34,13 +35,9 @@ class SessionRecord:
     expires_at: datetime
 
 
-def _utc(moment: datetime) -> datetime:
-    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
-
-
 def _session(row: Any) -> SessionRecord:
-    return SessionRecord(row.key, row.user_id, row.csrf, _utc(row.created_at), _utc(row.last_seen),
-                         _utc(row.expires_at))
+    return SessionRecord(row.key, row.user_id, row.csrf, as_utc(row.created_at), as_utc(row.last_seen),
+                         as_utc(row.expires_at))
 
 
 def create_session(store: Store, key: str, user_id: int, csrf: str, lifetime: timedelta, *,
@@ -48,7 +45,7 @@ def create_session(store: Store, key: str, user_id: int, csrf: str, lifetime: ti
     """A new live session of ``user_id`` under ``key``; the session ``replaces`` (the browser's previous one)
     is revoked, and the rows of expired sessions and of sessions revoked over a day ago are purged."""
     now = now or utcnow()
-    with store._write_conn() as conn:
+    with store.write_conn() as conn:
         if replaces is not None:
             conn.execute(update(SESSIONS).where(SESSIONS.c.key == replaces, SESSIONS.c.revoked_at.is_(None))
                          .values(revoked_at=now))
@@ -65,7 +62,7 @@ def find_session(store: Store, key: str, *, now: datetime | None = None) -> Sess
     statement = (select(SESSIONS).join(USERS, USERS.c.id == SESSIONS.c.user_id)
                  .where(SESSIONS.c.key == key, SESSIONS.c.revoked_at.is_(None), SESSIONS.c.expires_at > now,
                         USERS.c.disabled_at.is_(None)))
-    with store._read_conn() as conn:
+    with store.read_conn() as conn:
         row = conn.execute(statement).one_or_none()
     return None if row is None else _session(row)
 
@@ -73,13 +70,13 @@ def find_session(store: Store, key: str, *, now: datetime | None = None) -> Sess
 def touch_session(store: Store, key: str, lifetime: timedelta, *, now: datetime | None = None) -> None:
     """Record that the session was used now: it expires ``lifetime`` after this use."""
     now = now or utcnow()
-    with store._write_conn() as conn:
+    with store.write_conn() as conn:
         conn.execute(update(SESSIONS).where(SESSIONS.c.key == key, SESSIONS.c.revoked_at.is_(None))
                      .values(last_seen=now, expires_at=now + lifetime))
 
 
 def revoke_session(store: Store, key: str) -> None:
-    with store._write_conn() as conn:
+    with store.write_conn() as conn:
         conn.execute(update(SESSIONS).where(SESSIONS.c.key == key, SESSIONS.c.revoked_at.is_(None))
                      .values(revoked_at=utcnow()))
 
@@ -90,7 +87,7 @@ def revoke_user_sessions(store: Store, user_id: int, *, keep: str | None = None)
     where = [SESSIONS.c.user_id == user_id, SESSIONS.c.revoked_at.is_(None)]
     if keep is not None:
         where.append(SESSIONS.c.key != keep)
-    with store._write_conn() as conn:
+    with store.write_conn() as conn:
         keys = [str(k) for k in conn.scalars(select(SESSIONS.c.key).where(*where))]
         conn.execute(update(SESSIONS).where(*where).values(revoked_at=now))
     return keys
@@ -99,7 +96,7 @@ def revoke_user_sessions(store: Store, user_id: int, *, keep: str | None = None)
 def live_sessions(store: Store, user_id: int) -> int:
     """How many live sessions the user has."""
     now = utcnow()
-    with store._read_conn() as conn:
+    with store.read_conn() as conn:
         keys = conn.scalars(select(SESSIONS.c.key).where(SESSIONS.c.user_id == user_id,
                                                          SESSIONS.c.revoked_at.is_(None),
                                                          SESSIONS.c.expires_at > now))
@@ -113,7 +110,7 @@ def set_password(store: Store, user_id: int, password_hash: str, *, keep_session
     where = [SESSIONS.c.user_id == user_id, SESSIONS.c.revoked_at.is_(None)]
     if keep_session is not None:
         where.append(SESSIONS.c.key != keep_session)
-    with store._write_conn() as conn:
+    with store.write_conn() as conn:
         conn.execute(update(USERS).where(USERS.c.id == user_id).values(password_hash=password_hash))
         keys = [str(k) for k in conn.scalars(select(SESSIONS.c.key).where(*where))]
         conn.execute(update(SESSIONS).where(*where).values(revoked_at=now))
@@ -126,7 +123,7 @@ def set_disabled(store: Store, user_id: int, disabled: bool) -> list[str]:
     the keys revoked."""
     now = utcnow()
     keys: list[str] = []
-    with store._write_conn() as conn:
+    with store.write_conn() as conn:
         conn.execute(update(USERS).where(USERS.c.id == user_id).values(disabled_at=now if disabled else None))
         if disabled:
             where = [SESSIONS.c.user_id == user_id, SESSIONS.c.revoked_at.is_(None)]
@@ -138,11 +135,11 @@ def set_disabled(store: Store, user_id: int, disabled: bool) -> list[str]:
 
 def club_users(store: Store, club_id: int) -> list[UserRecord]:
     """The club's users, by login."""
-    with store._read_conn() as conn:
+    with store.read_conn() as conn:
         rows = conn.execute(select(USERS.c.id, USERS.c.club_id, USERS.c.login, USERS.c.password_hash,
                                    USERS.c.role, USERS.c.created_at, USERS.c.player_id, USERS.c.disabled_at)
                             .where(USERS.c.club_id == club_id).order_by(USERS.c.login))
-        return [_user(row) for row in rows]
+        return [user_record(row) for row in rows]
 
 
 def user_by_id(store: Store, user_id: int) -> UserRecord | None:

@@ -12,9 +12,8 @@ from typing import Any
 
 from sqlalchemy import select
 
-from .models import BanOverride, ClubBan, Tournament, TournamentOffence, TournamentParticipant, User, utcnow
+from .models import BanOverride, ClubBan, Tournament, TournamentOffence, TournamentParticipant, User, as_utc, utcnow
 from .store import Store
-from .tournaments import _utc
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,20 +60,19 @@ class OverrideRecord:
 
 def _offence(r: TournamentOffence) -> OffenceRecord:
     return OffenceRecord(r.id, r.tournament_id, r.participant_id, r.offence, r.step, r.game_id, r.round, r.reason,
-                         r.user_id, _utc(r.created_at) or utcnow())
+                         r.user_id, as_utc(r.created_at) or utcnow())
 
 
 class Bans:
     """The offence and ban tables of ``store``'s database."""
 
     def __init__(self, store: Store) -> None:
-        self._read = store._read
-        self._write = store._write
+        self.store = store
 
     # --- offences -------------------------------------------------------------------------------------
     def add_offence(self, tournament_id: int, participant_id: int, offence: str, step: str, reason: str,
                     user_id: int, *, game_id: str | None = None, round_: int | None = None) -> OffenceRecord:
-        with self._write.begin() as s:
+        with self.store.write() as s:
             p = s.get(TournamentParticipant, participant_id)
             if p is None or p.tournament_id != tournament_id:
                 raise LookupError(f"no participant {participant_id} in tournament {tournament_id}")
@@ -86,7 +84,7 @@ class Bans:
             return _offence(row)
 
     def offences(self, tournament_id: int) -> list[OffenceRecord]:
-        with self._read() as s:
+        with self.store.read() as s:
             rows = s.scalars(select(TournamentOffence).where(TournamentOffence.tournament_id == tournament_id)
                              .order_by(TournamentOffence.id))
             return [_offence(r) for r in rows]
@@ -96,7 +94,7 @@ class Bans:
                 user_id: int | None = None, tournament_id: int | None = None) -> BanRecord:
         if nickname is None and user_id is None:
             raise ValueError("a ban names a nickname or a user")
-        with self._write.begin() as s:
+        with self.store.write() as s:
             row = ClubBan(club_id=club_id, nickname=nickname, user_id=user_id, tournament_id=tournament_id,
                           reason=reason, created_by=created_by, created_at=utcnow())
             s.add(row)
@@ -108,7 +106,7 @@ class Bans:
 
     def lift(self, club_id: int, ban_id: int, reason: str, user_id: int) -> BanRecord | None:
         """Lift an active ban (None when the club has no such active ban)."""
-        with self._write.begin() as s:
+        with self.store.write() as s:
             row = s.get(ClubBan, ban_id)
             if row is None or row.club_id != club_id or row.lifted_at is not None:
                 return None
@@ -124,16 +122,16 @@ class Bans:
     @staticmethod
     def _record(r: ClubBan, tname: str | None, login: str | None) -> BanRecord:
         return BanRecord(r.id, r.club_id, r.nickname, r.user_id, r.tournament_id, tname, r.reason, r.created_by,
-                         login, _utc(r.created_at) or utcnow(), _utc(r.lifted_at), r.lifted_by, r.lift_reason)
+                         login, as_utc(r.created_at) or utcnow(), as_utc(r.lifted_at), r.lifted_by, r.lift_reason)
 
     def ban(self, club_id: int, ban_id: int) -> BanRecord | None:
-        with self._read() as s:
+        with self.store.read() as s:
             q = self._query(club_id).where(ClubBan.id == ban_id)
             row = s.execute(q).first()
             return None if row is None else self._record(row[0], row[1], row[2])
 
     def bans(self, club_id: int, *, active: bool | None = None) -> list[BanRecord]:
-        with self._read() as s:
+        with self.store.read() as s:
             q = self._query(club_id)
             if active is True:
                 q = q.where(ClubBan.lifted_at.is_(None))
@@ -153,20 +151,20 @@ class Bans:
 
     def add_override(self, ban_id: int, tournament_id: int, nickname: str, reason: str,
                      user_id: int) -> OverrideRecord:
-        with self._write.begin() as s:
+        with self.store.write() as s:
             row = BanOverride(ban_id=ban_id, tournament_id=tournament_id, nickname=nickname, reason=reason,
                               user_id=user_id, created_at=utcnow())
             s.add(row)
             s.flush()
             return OverrideRecord(row.id, ban_id, tournament_id, nickname, reason, user_id,
-                                  _utc(row.created_at) or utcnow())
+                                  as_utc(row.created_at) or utcnow())
 
     def overrides(self, tournament_id: int) -> list[OverrideRecord]:
-        with self._read() as s:
+        with self.store.read() as s:
             rows = s.scalars(select(BanOverride).where(BanOverride.tournament_id == tournament_id)
                              .order_by(BanOverride.id))
             return [OverrideRecord(r.id, r.ban_id, r.tournament_id, r.nickname, r.reason, r.user_id,
-                                   _utc(r.created_at) or utcnow()) for r in rows]
+                                   as_utc(r.created_at) or utcnow()) for r in rows]
 
 
 __all__ = ["BanRecord", "Bans", "OffenceRecord", "OverrideRecord"]

@@ -8,11 +8,15 @@ import os
 import sqlite3
 import threading
 import time
+from collections import OrderedDict
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from sqlalchemy import Engine, create_engine, event
 from sqlalchemy.engine import URL, make_url
+from sqlalchemy.orm import Session, sessionmaker
 from sqlalchemy.pool import ConnectionPoolEntry
 
 URL_ENV = "SPORTMAFIA_DATABASE_URL"
@@ -27,6 +31,8 @@ CHECKPOINT_SECONDS = 1.0
 """How often a store's own thread copies SQLite's write-ahead log into the database file (see Checkpointer)."""
 
 log = logging.getLogger("sportmafia.store")
+K = TypeVar("K")
+V = TypeVar("V")
 
 IMMEDIATE = "sportmafia_sqlite_immediate"
 """Execution option: on SQLite, begin the transaction with ``BEGIN IMMEDIATE`` (take the write lock first)."""
@@ -198,3 +204,28 @@ class Checkpointer:
             self.checkpoint()
         except Exception as exc:
             log.warning("store: the last SQLite checkpoint failed: %s", exc)
+
+
+def bounded(cache: OrderedDict[K, V], items: Sequence[tuple[K, V]], bound: int) -> None:
+    """Put ``items`` last in ``cache`` and drop its oldest entries beyond ``bound`` (under the caller's lock)."""
+    for key, value in items:
+        cache[key] = value
+        cache.move_to_end(key)
+    while len(cache) > bound:
+        cache.popitem(last=False)
+
+
+class QueuedWriter:
+    """SQLite write sessions that queue on a lock of this process before ``BEGIN IMMEDIATE``. SQLite's own busy
+    handler makes a waiting writer sleep and retry (sleeps of up to 100 ms), so under a burst the slowest append
+    waited far longer than the writers ahead of it; a lock hands over at once. Writers in other processes still
+    wait on the busy timeout."""
+
+    def __init__(self, sessions: sessionmaker[Session], lock: threading.RLock) -> None:
+        self._sessions = sessions
+        self._lock = lock
+
+    @contextmanager
+    def begin(self) -> Iterator[Session]:
+        with self._lock, self._sessions.begin() as session:
+            yield session

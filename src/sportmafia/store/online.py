@@ -11,15 +11,16 @@ import hashlib
 import secrets
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 from typing import Any, TypeVar, cast
 
 from sqlalchemy import Connection, Table, bindparam, func, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from .models import JoinRequest, OnlineTable, SeatToken, StoredGame, utcnow
-from .store import GameNotFound, Store
+from .models import JoinRequest, OnlineTable, SeatToken, StoredGame, as_utc, utcnow
+from .records import GameNotFound
+from .store import Store
 
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
 """Table codes: no 0/O, 1/I/L, so that a code read aloud or from a screen is typed right."""
@@ -39,10 +40,6 @@ def new_secret() -> str:
 def hash_secret(secret: str) -> str:
     """The SHA-256 (hex) under which a secret is stored and looked up."""
     return hashlib.sha256(secret.encode("utf-8", "surrogatepass")).hexdigest()
-
-
-def _utc(moment: datetime) -> datetime:
-    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,12 +86,12 @@ class OnlineRefused(Exception):
 
 
 def _table(row: OnlineTable, game: StoredGame) -> TableRecord:
-    return TableRecord(row.game_id, game.club_id, row.code, game.players, _utc(row.created_at),
+    return TableRecord(row.game_id, game.club_id, row.code, game.players, as_utc(row.created_at),
                        row.stream_hash is not None, row.stream_delay, game.next_seq, row.watch_closed_at is not None)
 
 
 def _join(row: JoinRequest) -> JoinRecord:
-    return JoinRecord(row.id, row.game_id, row.seat, row.name, row.status, _utc(row.created_at))
+    return JoinRecord(row.id, row.game_id, row.seat, row.name, row.status, as_utc(row.created_at))
 
 
 def _fresh_code() -> str:
@@ -106,7 +103,7 @@ def _drawing_codes(store: Store, work: Callable[[Session], R]) -> R:
     another request opened the same table meanwhile)."""
     for _ in range(8):
         try:
-            with store._write.begin() as s:
+            with store.write() as s:
                 return work(s)
         except IntegrityError:
             continue
@@ -181,11 +178,11 @@ _TABLE_OF_CODE = _TABLE_ROW.where(_TABLES.c.code == bindparam("code"))
 
 def _table_row(store: Store, statement: Any, params: dict[str, str]) -> TableRecord | None:
     """A table read with a plain statement (every spectator's socket that opens asks for one)."""
-    with store._read_conn() as conn:
+    with store.read_conn() as conn:
         row = conn.execute(statement, params).one_or_none()
     if row is None:
         return None
-    return TableRecord(row.game_id, row.club_id, row.code, row.players, _utc(row.created_at),
+    return TableRecord(row.game_id, row.club_id, row.code, row.players, as_utc(row.created_at),
                        row.stream_hash is not None, row.stream_delay, row.next_seq, row.watch_closed_at is not None)
 
 
@@ -225,7 +222,7 @@ def _issue(s: Session, game_id: str, seats: Sequence[int]) -> list[tuple[str, Se
                       revoked_at=None) for seat in seats]
     s.add_all(rows)
     s.flush()
-    return [(tokens[r.seat], SeatAuth(r.id, game_id, r.seat, _utc(r.created_at)), live.get(r.seat, []))
+    return [(tokens[r.seat], SeatAuth(r.id, game_id, r.seat, as_utc(r.created_at)), live.get(r.seat, []))
             for r in rows]
 
 
@@ -240,7 +237,7 @@ def _table_players(s: Session, game_id: str) -> int:
 def issue_seat(store: Store, game_id: str, seat: int) -> tuple[str, SeatAuth, list[int]]:
     """A new personal link for ``seat``: returns the token (shown once, never stored), its record, and the
     ids of the seat's tokens it revoked. Raises :class:`OnlineRefused` (no-table, bad-seat)."""
-    with store._write.begin() as s:
+    with store.write() as s:
         if not 1 <= seat <= _table_players(s, game_id):
             raise OnlineRefused("bad-seat")
         return _issue(s, game_id, [seat])[0]
@@ -250,7 +247,7 @@ def issue_seats(store: Store, game_id: str, seats: Sequence[int] | None = None) 
     """New personal links for ``seats`` (default: every seat without a live link), in one transaction: per seat
     as :func:`issue_seat`, in seat order. Raises :class:`OnlineRefused` (no-table, bad-seat) with nothing
     issued."""
-    with store._write.begin() as s:
+    with store.write() as s:
         players = _table_players(s, game_id)
         if seats is None:
             linked = set(s.scalars(select(SeatToken.seat).where(SeatToken.game_id == game_id,
@@ -265,7 +262,7 @@ def issue_seats(store: Store, game_id: str, seats: Sequence[int] | None = None) 
 
 def revoke_seat(store: Store, game_id: str, seat: int) -> list[int]:
     """End the seat's live link; returns the ids of the tokens revoked."""
-    with store._write.begin() as s:
+    with store.write() as s:
         return _revoke_seat(s, game_id, seat)
 
 
@@ -279,11 +276,11 @@ def resolve_seat(store: Store, token: str) -> tuple[SeatAuth, int] | None:
     None (unknown or revoked)."""
     if not token or len(token) > 256:
         return None
-    with store._read_conn() as s:
+    with store.read_conn() as s:
         row = s.execute(_LIVE_SEAT, {"token_hash": hash_secret(token)}).one_or_none()
     if row is None:
         return None
-    return SeatAuth(row.id, row.game_id, row.seat, _utc(row.created_at)), row.next_seq
+    return SeatAuth(row.id, row.game_id, row.seat, as_utc(row.created_at)), row.next_seq
 
 
 def resolve_token(store: Store, token: str) -> SeatAuth | None:
@@ -310,16 +307,16 @@ def link_still_live(token_id: int) -> Callable[[Connection], None]:
 
 def live_token_ids(store: Store, game_id: str) -> frozenset[int]:
     """The ids of the game's seat links that are not revoked."""
-    with store._read_conn() as s:
+    with store.read_conn() as s:
         return frozenset(s.scalars(select(SeatToken.id).where(SeatToken.game_id == game_id,
                                                               SeatToken.revoked_at.is_(None))))
 
 
 def linked_seats(store: Store, game_id: str) -> dict[int, SeatAuth]:
     """The seats that have a live link, with it."""
-    with store._read() as s:
+    with store.read() as s:
         rows = s.scalars(select(SeatToken).where(SeatToken.game_id == game_id, SeatToken.revoked_at.is_(None)))
-        return {r.seat: SeatAuth(r.id, r.game_id, r.seat, _utc(r.created_at)) for r in rows}
+        return {r.seat: SeatAuth(r.id, r.game_id, r.seat, as_utc(r.created_at)) for r in rows}
 
 
 # --- joining by the table code -----------------------------------------------------------------------------
@@ -331,7 +328,7 @@ def request_join(store: Store, game_id: str, seat: int, name: str, max_pending: 
     seats; a name the host denied less than ``cooldown`` seconds ago may not ask again yet. Raises
     :class:`OnlineRefused` (no-table, bad-seat, taken, full, cooldown)."""
     secret = new_secret()
-    with store._write.begin() as s:
+    with store.write() as s:
         game = s.get(StoredGame, game_id, with_for_update={"key_share": True})
         if game is None or s.get(OnlineTable, game_id) is None:
             raise OnlineRefused("no-table")
@@ -347,7 +344,7 @@ def request_join(store: Store, game_id: str, seat: int, name: str, max_pending: 
         if cooldown > 0 and name:
             now = utcnow()
             folded = name.casefold()
-            denied = [_utc(at) for n, at in s.execute(select(JoinRequest.name, JoinRequest.decided_at).where(
+            denied = [as_utc(at) for n, at in s.execute(select(JoinRequest.name, JoinRequest.decided_at).where(
                 JoinRequest.game_id == game_id, JoinRequest.status == "denied",
                 JoinRequest.decided_at >= now - timedelta(seconds=cooldown))) if at is not None and n.casefold() == folded]
             if denied:
@@ -370,18 +367,18 @@ def free_seats_in(s: Session, game_id: str, players: int) -> list[int]:
 
 def request_state(store: Store, request_id: int) -> tuple[str, datetime | None] | None:
     """A join request's status and when it was decided (None: no such request)."""
-    with store._read() as s:
+    with store.read() as s:
         row = s.execute(select(JoinRequest.status, JoinRequest.decided_at).where(JoinRequest.id == request_id)).first()
-        return None if row is None else (row[0], None if row[1] is None else _utc(row[1]))
+        return None if row is None else (row[0], None if row[1] is None else as_utc(row[1]))
 
 
 def free_seats(store: Store, game_id: str, players: int) -> list[int]:
-    with store._read() as s:
+    with store.read() as s:
         return free_seats_in(s, game_id, players)
 
 
 def join_requests(store: Store, game_id: str, status: str | None = "pending") -> list[JoinRecord]:
-    with store._read() as s:
+    with store.read() as s:
         q = select(JoinRequest).where(JoinRequest.game_id == game_id)
         if status is not None:
             q = q.where(JoinRequest.status == status)
@@ -390,7 +387,7 @@ def join_requests(store: Store, game_id: str, status: str | None = "pending") ->
 
 def decide(store: Store, game_id: str, request_id: int, approve: bool) -> JoinRecord:
     """The host approves or denies a pending request. Raises :class:`OnlineRefused` (no-request, decided)."""
-    with store._write.begin() as s:
+    with store.write() as s:
         row = s.get(JoinRequest, request_id)
         if row is None or row.game_id != game_id:
             raise OnlineRefused("no-request")
@@ -412,7 +409,7 @@ def claim(store: Store, secret: str) -> tuple[JoinRecord, str | None, list[int]]
     (no-request) for an unknown secret."""
     if not secret or len(secret) > 256:
         raise OnlineRefused("no-request")
-    with store._write.begin() as s:
+    with store.write() as s:
         row = s.scalar(select(JoinRequest).where(JoinRequest.secret_hash == hash_secret(secret)))
         if row is None:
             raise OnlineRefused("no-request")
@@ -430,7 +427,7 @@ def claim(store: Store, secret: str) -> tuple[JoinRecord, str | None, list[int]]
 def set_watch_closed(store: Store, game_id: str, closed: bool) -> TableRecord:
     """Close the table to observers (its spectators' page and overlay) or open it again (B.observers). Raises
     :class:`OnlineRefused` (no-table)."""
-    with store._write.begin() as s:
+    with store.write() as s:
         row = s.get(OnlineTable, game_id)
         if row is None:
             raise OnlineRefused("no-table")
@@ -445,7 +442,7 @@ def set_stream(store: Store, game_id: str, delay_minutes: int) -> str:
     """Turn the open stream on with a new link (any older link ends) and ``delay_minutes``; returns the
     token, shown once. Raises :class:`OnlineRefused` (no-table)."""
     token = new_secret()
-    with store._write.begin() as s:
+    with store.write() as s:
         row = s.get(OnlineTable, game_id)
         if row is None:
             raise OnlineRefused("no-table")
@@ -455,7 +452,7 @@ def set_stream(store: Store, game_id: str, delay_minutes: int) -> str:
 
 
 def stream_off(store: Store, game_id: str) -> None:
-    with store._write.begin() as s:
+    with store.write() as s:
         row = s.get(OnlineTable, game_id)
         if row is not None:
             row.stream_hash = None
@@ -464,7 +461,7 @@ def stream_off(store: Store, game_id: str) -> None:
 def resolve_stream(store: Store, token: str) -> TableRecord | None:
     if not token or len(token) > 256:
         return None
-    with store._read() as s:
+    with store.read() as s:
         row = s.scalar(select(OnlineTable).where(OnlineTable.stream_hash == hash_secret(token)))
         if row is None:
             return None

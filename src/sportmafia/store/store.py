@@ -13,9 +13,8 @@ import threading
 import uuid
 from collections import OrderedDict
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
-from dataclasses import dataclass
-from datetime import UTC, datetime
+from contextlib import AbstractContextManager, contextmanager
+from datetime import datetime
 from typing import Any, cast
 
 from sqlalchemy import Connection, Engine, Table, bindparam, func, insert, select, update
@@ -23,23 +22,27 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
 from ..engine import Command, Event, Game, RuleViolation, event_from_json, feed_events, to_record
-from ..engine.describe import RESULT_NAMES
 from ..engine.game import Rng
-from ..errors import BilingualError
 from ..rules import RuleSet, get_ruleset
-from ..tournament.groups import TournamentError
-from ..tournament.results import GameResult, apply_changes, check_changes, from_game
-from .db import IMMEDIATE, Checkpointer, make_engine, sqlite_file
-from .models import (
-    USER_ROLES,
-    Club,
-    ClubPlayer,
-    ClubVariant,
-    GameEvent,
-    SheetCorrection,
-    StoredGame,
-    User,
-    utcnow,
+from .db import IMMEDIATE, Checkpointer, QueuedWriter, bounded, make_engine, sqlite_file
+from .models import USER_ROLES, Club, ClubPlayer, ClubVariant, GameEvent, StoredGame, User, as_utc, utcnow
+from .records import (
+    USER_BY_ID,
+    AppendResult,
+    ClubNotFound,
+    CorruptLog,
+    GameLocked,
+    GameNotFound,
+    GameSummary,
+    LoginTaken,
+    RosterPlayer,
+    StaleSequence,
+    UserRecord,
+    VariantRecord,
+    VariantTaken,
+    game_summary,
+    user_record,
+    variant_record,
 )
 
 PARSED_GAMES = 512
@@ -52,7 +55,7 @@ EVENTS = cast(Table, GameEvent.__table__)
 _HEAD = (select(GAMES.c.id, GAMES.c.next_seq, GAMES.c.signed_at, GAMES.c.ruleset, GAMES.c.ruleset_options,
                 GAMES.c.players, GAMES.c.names)
          .where(GAMES.c.id == bindparam("game_id")).with_for_update(key_share=True))
-"""What an append reads of the game's row, locked (the columns ``_folded`` needs, and where the log stands)."""
+"""What an append reads of the game's row, locked (the columns ``folded`` needs, and where the log stands)."""
 _SUMMARY = select(GAMES.c.id, GAMES.c.club_id, GAMES.c.ruleset, GAMES.c.players, GAMES.c.names, GAMES.c.status,
                   GAMES.c.winner, GAMES.c.result, GAMES.c.next_seq, GAMES.c.created_at, GAMES.c.updated_at,
                   GAMES.c.signed_at, GAMES.c.signed_by).where(GAMES.c.id == bindparam("game_id"))
@@ -70,244 +73,10 @@ COMMAND_ID_MAX = 64
 """The longest command id the store keeps (a UUID is 36 characters)."""
 
 
-class StoreError(Exception):
-    """Base of the store's own errors."""
-
-
-class GameNotFound(StoreError, LookupError):
-    """No game with this id."""
-
-    def __init__(self, game_id: str) -> None:
-        super().__init__(f"no game with id {game_id!r}")
-        self.game_id = game_id
-
-
-class ClubNotFound(StoreError, LookupError):
-    """No club with this id."""
-
-    def __init__(self, club_id: int) -> None:
-        super().__init__(f"no club with id {club_id!r}")
-        self.club_id = club_id
-
-
-class StaleSequence(StoreError):
-    """The game has moved on: the command was written against ``expected`` but the log is at
-    ``next_seq`` (another device got there first). Nothing was written; reload and decide again."""
-
-    def __init__(self, game_id: str, expected: int, next_seq: int) -> None:
-        super().__init__(f"game {game_id}: expected seq {expected}, but the log is at {next_seq}")
-        self.game_id = game_id
-        self.expected = expected
-        self.next_seq = next_seq
-
-
-class LoginTaken(StoreError):
-    """Another user already has this login."""
-
-    def __init__(self, login: str) -> None:
-        super().__init__(f"the login {login!r} is taken")
-        self.login = login
-
-
-class VariantTaken(StoreError):
-    """The club already has a variant with this name."""
-
-    def __init__(self, name: str) -> None:
-        super().__init__(f"the variant name {name!r} is taken")
-        self.name = name
-
-
-class CorruptLog(StoreError):
-    """The stored log does not hang together (a gap in ``seq``, or ``next_seq`` that disagrees)."""
-
-
-class GameLocked(StoreError):
-    """The game's result sheet is signed (B.sheet): the game takes no more commands. Nothing was written."""
-
-    def __init__(self, game_id: str, signed_at: datetime) -> None:
-        super().__init__(f"game {game_id} is locked: its result sheet was signed at {signed_at.isoformat()}")
-        self.game_id = game_id
-        self.signed_at = signed_at
-
-
-class SheetRefused(StoreError, BilingualError):
-    """A result sheet's signature or correction refused (B.sheet); nothing was written. ``code``:
-    ``not-over`` (the game goes on), ``signed`` (signed already), ``unsigned`` (a correction before the
-    signature), ``bad-correction`` (no reason, or a change the sheet does not allow)."""
-
-    def __init__(self, code: str, message_en: str, message_ru: str) -> None:
-        BilingualError.__init__(self, message_en, message_ru)
-        self.code = code
-
-
-@dataclass(frozen=True, slots=True)
-class AppendResult:
-    """What an append wrote (or, when ``replayed``, what the first try with this command id wrote).
-
-    ``events`` have the seqs ``first_seq .. next_seq - 1``. ``head_seq`` is the game's next seq now: equal to
-    ``next_seq``, unless this is a replayed answer and the game has moved on since. ``after``: what the
-    append's ``after`` callable made of the game as committed (None when not asked, and for a replay).
-    """
-
-    events: tuple[Event, ...]
-    first_seq: int
-    next_seq: int
-    head_seq: int
-    replayed: bool = False
-    after: Any = None
-
-    def numbered(self) -> list[tuple[int, Event]]:
-        return list(enumerate(self.events, self.first_seq))
-
-
-@dataclass(frozen=True, slots=True)
-class GameSummary:
-    """A game's row, without its log."""
-
-    id: str
-    club_id: int
-    ruleset: str
-    players: int
-    names: tuple[str, ...]
-    status: str
-    winner: str | None
-    result: str | None
-    next_seq: int
-    created_at: datetime
-    updated_at: datetime
-    signed_at: datetime | None = None
-    """When the result sheet was signed (the game is locked since), or None."""
-    signed_by: int | None = None
-    """The id of the user who signed it."""
-
-
-@dataclass(frozen=True, slots=True)
-class CorrectionRecord:
-    """A stored correction of a result sheet: who, when, why, and each change with its old value."""
-
-    id: int
-    game_id: str
-    user_id: int
-    login: str
-    reason: str
-    changes: tuple[dict[str, Any], ...]
-    created_at: datetime
-
-
-@dataclass(frozen=True, slots=True)
-class Sheet:
-    """A finished game's result sheet (B.sheet): ``result`` is the game's own result with every correction
-    applied in order; participant ids are the seats' names (``#<seat> <name>`` when a name is not unique)."""
-
-    game: GameSummary
-    result: GameResult
-    signed_by_login: str | None
-    corrections: tuple[CorrectionRecord, ...]
-    roles: tuple[str, ...]
-    """The roles of the game's rule set: the values a correction may give a seat."""
-    max_fouls: int
-    """The most fouls a seat's line may show (the rule set's removing foul)."""
-
-
-@dataclass(frozen=True, slots=True)
-class UserRecord:
-    """A user's row. ``password_hash`` is what the web layer stored (argon2); never a password."""
-
-    id: int
-    club_id: int
-    login: str
-    password_hash: str
-    role: str
-    created_at: datetime
-    player_id: int | None = None
-    """The club roster player this account is (``users.player_id``), or None."""
-    disabled_at: datetime | None = None
-    """When an admin disabled the account (store/accounts.py); None while it is enabled."""
-
-
-@dataclass(frozen=True, slots=True)
-class RosterPlayer:
-    """A name on a club's roster."""
-
-    id: int
-    club_id: int
-    name: str
-
-
-@dataclass(frozen=True, slots=True)
-class VariantRecord:
-    """A club's saved rule set: ``options`` are a whole ``RuleSet.options()``."""
-
-    id: int
-    club_id: int
-    name: str
-    options: dict[str, Any]
-    created_at: datetime
-
-
-def _variant(row: ClubVariant) -> VariantRecord:
-    return VariantRecord(row.id, row.club_id, row.name, dict(row.options), _utc(row.created_at))
-
-
-_USER = select(User.id, User.club_id, User.login, User.password_hash, User.role, User.created_at, User.player_id,
-               User.disabled_at) \
-    .where(User.id == bindparam("user_id"))
-
-
-def _user(row: Any) -> UserRecord:
-    return UserRecord(row.id, row.club_id, row.login, row.password_hash, row.role, _utc(row.created_at),
-                      row.player_id, None if row.disabled_at is None else _utc(row.disabled_at))
-
-
 def _status(game: Game) -> str:
     if game.over:
         return "over"
     return "dealing" if game.step == "deal" else "playing"
-
-
-def _utc(moment: datetime) -> datetime:
-    """SQLite gives back naive datetimes; every time the store writes is UTC."""
-    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
-
-
-def _summary(row: Any) -> GameSummary:
-    """A ``StoredGame``, or a row of ``_SUMMARY``, as a summary."""
-    return GameSummary(row.id, row.club_id, row.ruleset, row.players, tuple(row.names), row.status, row.winner,
-                       row.result, row.next_seq, _utc(row.created_at), _utc(row.updated_at),
-                       None if row.signed_at is None else _utc(row.signed_at), row.signed_by)
-
-
-_SHEET_TOP = ("winner", "result", "first_killed", "best_move_black")
-
-
-def participant_ids(names: Sequence[str]) -> list[str]:
-    """The sheet's participant ids for a game's seats: the names, or ``#<seat> <name>`` for a name that is
-    not unique at the table (or that is a field name of the sheet)."""
-    counts = {name: names.count(name) for name in names}
-    return [name if counts[name] == 1 and name not in _SHEET_TOP else f"#{seat} {name}"
-            for seat, name in enumerate(names, 1)]
-
-
-def _sheet_rules(rules: RuleSet, players: int) -> tuple[tuple[str, ...], int]:
-    deck = rules.roles_for(players)
-    roles = tuple(r for r in dict.fromkeys(("civilian", rules.checker, "mafia", "don")) if r in deck)
-    return roles, max(rules.foul_remove, 1)
-
-
-class _QueuedWriter:
-    """SQLite write sessions that queue on a lock of this process before ``BEGIN IMMEDIATE``. SQLite's own busy
-    handler makes a waiting writer sleep and retry (sleeps of up to 100 ms), so under a burst the slowest append
-    waited far longer than the writers ahead of it; a lock hands over at once. Writers in other processes still
-    wait on the busy timeout."""
-
-    def __init__(self, sessions: sessionmaker[Session], lock: threading.RLock) -> None:
-        self._sessions = sessions
-        self._lock = lock
-
-    @contextmanager
-    def begin(self) -> Iterator[Session]:
-        with self._lock, self._sessions.begin() as session:
-            yield session
 
 
 class Store:
@@ -344,7 +113,7 @@ class Store:
         self.local = engine.dialect.name == "sqlite"
         """Whether the database is SQLite (a file, or memory) in this process: its reads wait on no network and,
         in WAL mode, on no writer."""
-        self._write = _QueuedWriter(writer, self._writer_lock) if self._writer_lock is not None else writer
+        self._write = QueuedWriter(writer, self._writer_lock) if self._writer_lock is not None else writer
         # plain connections (no ORM session) for the statements every request makes
         self._reader_engine, self._writer_engine = reader, immediate
         self._parsed: OrderedDict[str, tuple[Event, ...]] = OrderedDict()
@@ -357,15 +126,27 @@ class Store:
         # SQLite file: its checkpoints in a thread of their own, not in an append's commit (see Checkpointer)
         self.checkpointer = Checkpointer(engine) if sqlite_file(engine) else None
 
+    # --- transactions (public: every repository module of this package works through them) -----------------
+    def read(self) -> Session:
+        """A read session: ``with store.read() as s:`` sees one snapshot of what is committed (PostgreSQL:
+        REPEATABLE READ) and writes nothing."""
+        return self._read()
+
+    def write(self) -> AbstractContextManager[Session]:
+        """A write transaction: ``with store.write() as s:`` commits at the end of the block, or rolls back
+        what an exception left. SQLite: ``BEGIN IMMEDIATE``, after this process's other writers (a lock)."""
+        return self._write.begin()
+
     @contextmanager
-    def _read_conn(self) -> Iterator[Connection]:
-        """A read transaction on a plain connection (one snapshot, like ``_read``)."""
+    def read_conn(self) -> Iterator[Connection]:
+        """A read transaction on a plain connection (one snapshot, like :meth:`read`): for the statements
+        every request makes, without an ORM session."""
         with self._reader_engine.begin() as conn:
             yield conn
 
     @contextmanager
-    def _write_conn(self) -> Iterator[Connection]:
-        """A write transaction on a plain connection, queued like ``_write`` (SQLite: this process's writers
+    def write_conn(self) -> Iterator[Connection]:
+        """A write transaction on a plain connection, queued like :meth:`write` (SQLite: this process's writers
         take turns on a lock before ``BEGIN IMMEDIATE``)."""
         if self._writer_lock is None:
             with self._writer_engine.begin() as conn:
@@ -373,6 +154,22 @@ class Store:
         else:
             with self._writer_lock, self._writer_engine.begin() as conn:
                 yield conn
+
+    # --- what is kept in memory between calls ------------------------------------------------------------
+    def kept_facts(self, game_id: str) -> Any:
+        """The ``store.access.GameFacts`` of the game kept by :meth:`keep_facts`, or None."""
+        with self._parsed_lock:
+            return self._facts.get(game_id)
+
+    def keep_facts(self, facts: Sequence[tuple[str, Any]]) -> None:
+        """Keep games' ``store.access.GameFacts`` (``(game_id, facts)`` pairs), for the games asked about last."""
+        with self._parsed_lock:
+            bounded(self._facts, facts, 4 * PARSED_GAMES)
+
+    def keep_user(self, user: UserRecord) -> None:
+        """Keep a user's record as it is now committed (after changing its row), for :meth:`get_user`."""
+        with self._parsed_lock:
+            bounded(self._users, [(user.id, user)], PARSED_GAMES)
 
     @contextmanager
     def write_turn(self, wait: float = 0.0) -> Iterator[bool]:
@@ -405,7 +202,7 @@ class Store:
 
     # --- clubs and games ------------------------------------------------------------------------------
     def create_club(self, name: str) -> int:
-        with self._write.begin() as s:
+        with self.write() as s:
             club = Club(name=name, created_at=utcnow())
             s.add(club)
             s.flush()
@@ -423,7 +220,7 @@ class Store:
         game = Game(rules, players, names)  # checks the table size and the names
         new_id = game_id or str(uuid.uuid4())
         now = utcnow()
-        with self._write.begin() as s:
+        with self.write() as s:
             if s.get(Club, club_id) is None:
                 raise ClubNotFound(club_id)
             s.add(StoredGame(
@@ -441,31 +238,29 @@ class Store:
             club = self._clubs.get(game_id)
         if club is not None:
             return club
-        with self._read_conn() as s:
+        with self.read_conn() as s:
             stored = s.scalar(_CLUB_OF_GAME, {"game_id": game_id})
         if stored is None:
             raise GameNotFound(game_id)
         club = int(stored)
         with self._parsed_lock:
-            self._clubs[game_id] = club
-            while len(self._clubs) > 4 * PARSED_GAMES:
-                self._clubs.popitem(last=False)
+            bounded(self._clubs, [(game_id, club)], 4 * PARSED_GAMES)
         return club
 
     def game(self, game_id: str) -> GameSummary:
         """The game's summary row (a plain statement: every socket that opens asks it)."""
-        with self._read_conn() as conn:
+        with self.read_conn() as conn:
             row = conn.execute(_SUMMARY, {"game_id": game_id}).one_or_none()
         if row is None:
             raise GameNotFound(game_id)
-        return _summary(row)
+        return game_summary(row)
 
     def list_games(self, club_id: int) -> list[GameSummary]:
         """The club's games, newest first."""
         with self._read() as s:
             rows = s.scalars(select(StoredGame).where(StoredGame.club_id == club_id)
                              .order_by(StoredGame.created_at.desc(), StoredGame.id))
-            return [_summary(row) for row in rows]
+            return [game_summary(row) for row in rows]
 
     # --- users and rosters ----------------------------------------------------------------------------
     def create_user(self, club_id: int, login: str, password_hash: str, role: str) -> UserRecord:
@@ -474,7 +269,7 @@ class Store:
         if role not in USER_ROLES:
             raise ValueError(f"a role is one of {', '.join(USER_ROLES)}, not {role!r}")
         try:
-            with self._write.begin() as s:
+            with self.write() as s:
                 if s.get(Club, club_id) is None:
                     raise ClubNotFound(club_id)
                 if s.scalar(select(User.id).where(User.login == login)) is not None:
@@ -483,7 +278,7 @@ class Store:
                             created_at=utcnow())
                 s.add(user)
                 s.flush()
-                return _user(user)
+                return user_record(user)
         except IntegrityError:
             raise LoginTaken(login) from None
 
@@ -491,7 +286,7 @@ class Store:
         """The user with this login, or None."""
         with self._read() as s:
             row = s.scalar(select(User).where(User.login == login))
-            return None if row is None else _user(row)
+            return None if row is None else user_record(row)
 
     def get_user(self, user_id: int) -> UserRecord | None:
         """The user with this id, or None. Asked on every request that needs a login, so the users asked about
@@ -501,15 +296,12 @@ class Store:
         known = self.known_user(user_id)
         if known is not None:
             return known
-        with self._read_conn() as s:
-            row = s.execute(_USER, {"user_id": user_id}).one_or_none()
+        with self.read_conn() as s:
+            row = s.execute(USER_BY_ID, {"user_id": user_id}).one_or_none()
         if row is None:
             return None
-        user = _user(row)
-        with self._parsed_lock:
-            self._users[user_id] = user
-            while len(self._users) > PARSED_GAMES:
-                self._users.popitem(last=False)
+        user = user_record(row)
+        self.keep_user(user)
         return user
 
     def forget_user(self, user_id: int) -> None:
@@ -528,7 +320,7 @@ class Store:
 
     def add_club_players(self, club_id: int, names: Sequence[str]) -> list[int]:
         """Put names on the club's roster; returns their ids in order. Raises :class:`ClubNotFound`."""
-        with self._write.begin() as s:
+        with self.write() as s:
             if s.get(Club, club_id) is None:
                 raise ClubNotFound(club_id)
             rows = [ClubPlayer(club_id=club_id, name=name) for name in names]
@@ -547,7 +339,7 @@ class Store:
         """Save a rule set (``RuleSet.options()``, checked by the caller) under a name new in the club.
         Raises :class:`ClubNotFound` or :class:`VariantTaken`."""
         try:
-            with self._write.begin() as s:
+            with self.write() as s:
                 if s.get(Club, club_id) is None:
                     raise ClubNotFound(club_id)
                 taken = select(ClubVariant.id).where(ClubVariant.club_id == club_id, ClubVariant.name == name)
@@ -556,7 +348,7 @@ class Store:
                 row = ClubVariant(club_id=club_id, name=name, options=dict(options), created_at=utcnow())
                 s.add(row)
                 s.flush()
-                return _variant(row)
+                return variant_record(row)
         except IntegrityError:
             raise VariantTaken(name) from None
 
@@ -565,114 +357,26 @@ class Store:
         with self._read() as s:
             rows = s.scalars(select(ClubVariant).where(ClubVariant.club_id == club_id)
                              .order_by(ClubVariant.name, ClubVariant.id))
-            return [_variant(row) for row in rows]
+            return [variant_record(row) for row in rows]
 
     def variant(self, club_id: int, variant_id: int) -> VariantRecord | None:
         """The club's variant with this id, or None (also for another club's variant)."""
         with self._read() as s:
             row = s.get(ClubVariant, variant_id)
-            return None if row is None or row.club_id != club_id else _variant(row)
-
-    # --- result sheets (B.sheet) ----------------------------------------------------------------------
-    def sign(self, game_id: str, user_id: int) -> GameSummary:
-        """The host (or an admin) signs the finished game's result sheet: ``signed_at``/``signed_by`` are
-        recorded and the game is locked (:meth:`append` refuses it from now on). Raises
-        :class:`SheetRefused` (``signed``, ``not-over``), :class:`GameNotFound`, or ``ValueError`` for a
-        user who is not of the game's club; nothing is written then."""
-        with self._write.begin() as s:
-            row = self._get(s, game_id, lock=True)  # waits for a running append of this game
-            self._club_user(s, row, user_id)
-            if row.signed_at is not None:
-                raise SheetRefused("signed", "The result sheet is signed already.", "Лист результатов уже подписан.")
-            if row.status != "over":
-                raise SheetRefused("not-over", "The game is not over: there is no result sheet to sign yet.",
-                                   "Игра не окончена: подписывать пока нечего.")
-            row.signed_at = utcnow()
-            row.signed_by = user_id
-            s.flush()
-            return _summary(row)
-
-    def correct(self, game_id: str, user_id: int, reason: str,
-                changes: Sequence[dict[str, Any]]) -> CorrectionRecord:
-        """A judge's (or an admin's) correction of a signed result sheet, with its reason (B.sheet).
-        ``changes``: ``{"field", "seat" (for a seat's line), "new"}`` each, checked against the sheet as it
-        stands (:func:`sportmafia.tournament.results.check_changes`) and kept with their old values.
-        Raises :class:`SheetRefused` (``unsigned``, ``bad-correction``, ``not-over``) and writes nothing then."""
-        with self._write.begin() as s:
-            row = self._get(s, game_id, lock=True)  # corrections of one game are made one after another
-            user = self._club_user(s, row, user_id)
-            if row.signed_at is None:
-                raise SheetRefused("unsigned", "Only a signed result sheet is corrected; sign it first.",
-                                   "Исправляют только подписанный лист результатов; сначала подпишите его.")
-            if not reason or not reason.strip():
-                raise SheetRefused("bad-correction", "A correction needs a reason.",
-                                   "Исправление требует указать причину.")
-            sheet = self._sheet(s, row)
-            try:
-                checked = check_changes(sheet.result, changes, roles=sheet.roles, results=tuple(RESULT_NAMES),
-                                        max_fouls=sheet.max_fouls)
-            except TournamentError as exc:
-                raise SheetRefused("bad-correction", f"The correction is refused: {exc.message_en}.",
-                                   f"Исправление отклонено: {exc.message_ru}.") from None
-            record = SheetCorrection(game_id=game_id, user_id=user_id, reason=reason.strip(), changes=checked,
-                                     created_at=utcnow())
-            s.add(record)
-            s.flush()
-            return CorrectionRecord(record.id, game_id, user_id, user.login, record.reason, tuple(checked),
-                                    _utc(record.created_at))
-
-    def corrections(self, game_id: str) -> list[CorrectionRecord]:
-        """The game's sheet corrections, oldest first, with the logins of their authors."""
-        with self._read() as s:
-            self._get(s, game_id)
-            return self._corrections(s, game_id)
-
-    def sheet(self, game_id: str) -> Sheet:
-        """The finished game's result sheet with every correction applied in order. Raises
-        :class:`SheetRefused` (``not-over``) while the game goes on: its roles are not to be seen yet."""
-        with self._read() as s:
-            return self._sheet(s, self._get(s, game_id))
-
-    def _sheet(self, s: Session, row: StoredGame) -> Sheet:
-        if row.status != "over":
-            raise SheetRefused("not-over", "The game is not over: its result sheet is made at the end.",
-                               "Игра не окончена: лист результатов появится в конце.")
-        game = self._folded(s, row)
-        result = from_game(game, participant_ids(row.names), game_id=row.id)
-        corrections = self._corrections(s, row.id)
-        for c in corrections:
-            result = apply_changes(result, c.changes, c.reason, by=c.login)
-        signer = None if row.signed_by is None else s.get(User, row.signed_by)
-        roles, max_fouls = _sheet_rules(game.rules, row.players)
-        return Sheet(_summary(row), result, signer.login if signer else None, tuple(corrections), roles, max_fouls)
-
-    @staticmethod
-    def _corrections(s: Session, game_id: str) -> list[CorrectionRecord]:
-        rows = s.execute(select(SheetCorrection, User.login).join(User, User.id == SheetCorrection.user_id)
-                         .where(SheetCorrection.game_id == game_id)
-                         .order_by(SheetCorrection.id)).all()
-        return [CorrectionRecord(c.id, c.game_id, c.user_id, login, c.reason, tuple(c.changes), _utc(c.created_at))
-                for c, login in rows]
-
-    @staticmethod
-    def _club_user(s: Session, row: StoredGame, user_id: int) -> User:
-        user = s.get(User, user_id)
-        if user is None or user.club_id != row.club_id:
-            raise ValueError(f"user {user_id} is not of the club of game {row.id}")
-        return user
+            return None if row is None or row.club_id != club_id else variant_record(row)
 
     # --- reading logs ---------------------------------------------------------------------------------
     def load(self, game_id: str) -> Game:
         """The game as its stored log folds (raises :class:`GameNotFound`)."""
         with self._read() as s:
-            row = self._get(s, game_id)
-            return self._folded(s, row)
+            row = self.game_row(s, game_id)
+            return self.folded(s, row)
 
     def events_since(self, game_id: str, seq: int = 0) -> list[tuple[int, Event]]:
         """The events numbered ``seq`` and later, as ``(seq, event)``: a client that holds events up to
         ``n - 1`` asks for ``events_since(game_id, n)``."""
         with self._read() as s:
-            self._get(s, game_id)
+            self.game_row(s, game_id)
             rows = s.execute(select(GameEvent.seq, GameEvent.data)
                              .where(GameEvent.game_id == game_id, GameEvent.seq >= seq)
                              .order_by(GameEvent.seq))
@@ -691,16 +395,16 @@ class Store:
     def timeline(self, game_id: str) -> list[tuple[int, Event, datetime]]:
         """The whole log as ``(seq, event, created_at)``: when each event was recorded (UTC)."""
         with self._read() as s:
-            self._get(s, game_id)
+            self.game_row(s, game_id)
             rows = s.execute(select(GameEvent.seq, GameEvent.data, GameEvent.created_at)
                              .where(GameEvent.game_id == game_id).order_by(GameEvent.seq))
-            return [(n, event_from_json(data), _utc(at)) for n, data, at in rows]
+            return [(n, event_from_json(data), as_utc(at)) for n, data, at in rows]
 
     def record(self, game_id: str, meta: dict[str, Any] | None = None) -> dict[str, Any]:
         """The game record (``docs/game-record.md``), with the game and club ids in its ``meta``."""
         with self._read() as s:
-            row = self._get(s, game_id)
-            game = self._folded(s, row)
+            row = self.game_row(s, game_id)
+            game = self.folded(s, row)
             club_id = row.club_id
         return to_record(game, {"game_id": game_id, "club_id": club_id, **(meta or {})})
 
@@ -739,7 +443,7 @@ class Store:
         if not command_id or len(command_id) > COMMAND_ID_MAX:
             raise ValueError(f"a command id is a non-empty string of at most {COMMAND_ID_MAX} characters")
         try:
-            with self._write_conn() as s:
+            with self.write_conn() as s:
                 # PostgreSQL: FOR NO KEY UPDATE makes appenders of one game wait for each other.
                 # SQLite: BEGIN IMMEDIATE (the write session) has already taken the database's write lock.
                 # Plain statements rather than ORM objects: this is the hot path of every host's action.
@@ -752,7 +456,7 @@ class Store:
                 if prior is not None:
                     return self._replayed(s, game_id, head.next_seq, prior)
                 if head.signed_at is not None:
-                    raise GameLocked(game_id, _utc(head.signed_at))
+                    raise GameLocked(game_id, as_utc(head.signed_at))
                 game = self._take_folded(s, head)
                 if feed_of is not None:
                     # what the player saw is his feed: the command stands if every entry of it since he decided is
@@ -796,7 +500,7 @@ class Store:
             # Lost a race that the lock did not prevent: the (game_id, seq) key or the command id is taken.
             pass
         with self._read() as s:
-            row = self._get(s, game_id)
+            row = self.game_row(s, game_id)
             prior = self._seq_of_command(s, game_id, command_id)
             if prior is not None:
                 return self._replayed(s, game_id, row.next_seq, prior)
@@ -806,7 +510,9 @@ class Store:
 
     # --- helpers --------------------------------------------------------------------------------------
     @staticmethod
-    def _get(s: Session, game_id: str, lock: bool = False) -> StoredGame:
+    def game_row(s: Session, game_id: str, lock: bool = False) -> StoredGame:
+        """The game's row in the session ``s`` (``lock``: FOR NO KEY UPDATE, after a running append of the game);
+        raises :class:`GameNotFound`."""
         row = s.get(StoredGame, game_id, with_for_update={"key_share": True} if lock else None)
         if row is None:
             raise GameNotFound(game_id)
@@ -843,16 +549,14 @@ class Store:
             game = self._writable.pop(row.id, None)
         if game is not None and len(game.log) == row.next_seq:
             return game
-        return self._folded(s, row)
+        return self.folded(s, row)
 
     def _keep_folded(self, game_id: str, game: Game) -> None:
         with self._parsed_lock:
-            self._writable[game_id] = game
-            self._writable.move_to_end(game_id)
-            while len(self._writable) > PARSED_GAMES:
-                self._writable.popitem(last=False)
+            bounded(self._writable, [(game_id, game)], PARSED_GAMES)
 
-    def _folded(self, s: Session | Connection, row: Any) -> Game:
+    def folded(self, s: Session | Connection, row: Any) -> Game:
+        """The game of ``row`` (a ``StoredGame``) as its log, read in ``s``, folds."""
         rules = RuleSet.from_options({**row.ruleset_options, "name": row.ruleset})
         return Game.from_events(rules, row.players, list(self._events(s, row)), row.names)
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import UTC, date, datetime
+from datetime import date, datetime
 from typing import Any
 
 from sqlalchemy import delete, select, update
@@ -33,9 +33,11 @@ from .models import (
     TournamentSanction,
     TournamentStaff,
     User,
+    as_utc,
     utcnow,
 )
-from .store import ClubNotFound, Store, StoreError
+from .records import ClubNotFound, StoreError
+from .store import Store
 
 
 class TournamentNotFound(StoreError, LookupError):
@@ -64,12 +66,6 @@ class AlreadyAccepted(StoreError):
     def __init__(self, game_id: str) -> None:
         super().__init__(f"the sheet of game {game_id} is accepted already")
         self.game_id = game_id
-
-
-def _utc(moment: datetime | None) -> datetime | None:
-    if moment is None:
-        return None
-    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
 
 
 @dataclass(frozen=True, slots=True)
@@ -177,7 +173,7 @@ def _tournament(row: Tournament) -> TournamentRecord:
         None if row.seating is None else dict(row.seating),
         None if row.finalists is None else tuple(int(p) for p in row.finalists),
         None if row.final_seating is None else dict(row.final_seating),
-        _utc(row.created_at) or utcnow(), _utc(row.updated_at) or utcnow())
+        as_utc(row.created_at) or utcnow(), as_utc(row.updated_at) or utcnow())
 
 
 def _participant(row: TournamentParticipant) -> ParticipantRecord:
@@ -186,17 +182,17 @@ def _participant(row: TournamentParticipant) -> ParticipantRecord:
 
 def _game(row: TournamentGame) -> TournamentGameRecord:
     return TournamentGameRecord(row.game_id, row.tournament_id, row.stage, row.round, row.table_no, row.host_id,
-                                tuple(int(p) for p in row.seats), _utc(row.accepted_at), row.accepted_by)
+                                tuple(int(p) for p in row.seats), as_utc(row.accepted_at), row.accepted_by)
 
 
 def _rule_change(row: TournamentRuleChange) -> RuleChangeRecord:
     return RuleChangeRecord(row.id, row.tournament_id, row.setting, row.old, row.new, row.reason, row.user_id,
-                            row.login, _utc(row.created_at) or utcnow())
+                            row.login, as_utc(row.created_at) or utcnow())
 
 
 def _sanction(row: TournamentSanction) -> SanctionRecord:
     return SanctionRecord(row.id, row.tournament_id, row.participant_id, row.kind, row.round, row.reason,
-                          row.user_id, _utc(row.created_at) or utcnow())
+                          row.user_id, as_utc(row.created_at) or utcnow())
 
 
 SETTINGS = ("name", "starts_on", "ends_on", "ruleset", "ruleset_options", "scoring", "tie_breaks",
@@ -209,15 +205,13 @@ class Tournaments:
 
     def __init__(self, store: Store) -> None:
         self.store = store
-        self._read = store._read
-        self._write = store._write
 
     # --- tournaments ----------------------------------------------------------------------------------
     def create(self, club_id: int, name: str, *, ruleset: str, ruleset_options: dict[str, Any],
                scoring: dict[str, Any], tie_breaks: Sequence[str], final_settings: dict[str, Any],
                starts_on: date | None = None, ends_on: date | None = None) -> TournamentRecord:
         now = utcnow()
-        with self._write.begin() as s:
+        with self.store.write() as s:
             if s.get(Club, club_id) is None:
                 raise ClubNotFound(club_id)
             row = Tournament(club_id=club_id, name=name, starts_on=starts_on, ends_on=ends_on, ruleset=ruleset,
@@ -231,7 +225,7 @@ class Tournaments:
 
     def get(self, tournament_id: int) -> TournamentRecord:
         """The tournament (raises :class:`TournamentNotFound`)."""
-        with self._read() as s:
+        with self.store.read() as s:
             row = s.get(Tournament, tournament_id)
             if row is None:
                 raise TournamentNotFound(tournament_id)
@@ -239,7 +233,7 @@ class Tournaments:
 
     def of_club(self, club_id: int) -> list[TournamentRecord]:
         """The club's tournaments, newest first."""
-        with self._read() as s:
+        with self.store.read() as s:
             rows = s.scalars(select(Tournament).where(Tournament.club_id == club_id)
                              .order_by(Tournament.created_at.desc(), Tournament.id.desc()))
             return [_tournament(r) for r in rows]
@@ -257,7 +251,7 @@ class Tournaments:
             changes["tie_breaks"] = list(changes["tie_breaks"])
         if "finalists" in changes and changes["finalists"] is not None:
             changes["finalists"] = [int(p) for p in changes["finalists"]]
-        with self._write.begin() as s:
+        with self.store.write() as s:
             row = s.get(Tournament, tournament_id)
             if row is None:
                 raise TournamentNotFound(tournament_id)
@@ -274,7 +268,7 @@ class Tournaments:
 
     def rule_changes(self, tournament_id: int) -> list[RuleChangeRecord]:
         """The changes of announced settings after round 1, oldest first."""
-        with self._read() as s:
+        with self.store.read() as s:
             rows = s.scalars(select(TournamentRuleChange).where(TournamentRuleChange.tournament_id == tournament_id)
                              .order_by(TournamentRuleChange.id))
             return [_rule_change(r) for r in rows]
@@ -284,7 +278,7 @@ class Tournaments:
         """Add participants, all or none: a nickname already in the tournament (or twice in ``entries``)
         raises :class:`NicknameTaken` and writes nothing. Nicknames compare case-insensitively."""
         try:
-            with self._write.begin() as s:
+            with self.store.write() as s:
                 if s.get(Tournament, tournament_id) is None:
                     raise TournamentNotFound(tournament_id)
                 taken = {n.casefold() for n in s.scalars(
@@ -305,7 +299,7 @@ class Tournaments:
 
     def participants(self, tournament_id: int) -> list[ParticipantRecord]:
         """The participants in the order they were added."""
-        with self._read() as s:
+        with self.store.read() as s:
             rows = s.scalars(select(TournamentParticipant).where(TournamentParticipant.tournament_id == tournament_id)
                              .order_by(TournamentParticipant.id))
             return [_participant(r) for r in rows]
@@ -313,7 +307,7 @@ class Tournaments:
     def set_participant_status(self, tournament_id: int, participant_id: int, status: str) -> ParticipantRecord:
         if status not in PARTICIPANT_STATUSES:
             raise ValueError(f"a participant's status is one of {PARTICIPANT_STATUSES}")
-        with self._write.begin() as s:
+        with self.store.write() as s:
             row = s.get(TournamentParticipant, participant_id)
             if row is None or row.tournament_id != tournament_id:
                 raise LookupError(f"no participant {participant_id} in tournament {tournament_id}")
@@ -323,7 +317,7 @@ class Tournaments:
 
     def delete_participant(self, tournament_id: int, participant_id: int) -> None:
         """Remove a participant entered by mistake (only while he has no game and no sanction)."""
-        with self._write.begin() as s:
+        with self.store.write() as s:
             row = s.get(TournamentParticipant, participant_id)
             if row is None or row.tournament_id != tournament_id:
                 raise LookupError(f"no participant {participant_id} in tournament {tournament_id}")
@@ -333,7 +327,7 @@ class Tournaments:
     def set_staff(self, tournament_id: int, staff: Sequence[tuple[int, str]]) -> list[StaffRecord]:
         """Replace the tournament's hosts and judges with ``staff`` (user id, role) pairs; every user must
         belong to the tournament's club (ValueError otherwise, nothing written)."""
-        with self._write.begin() as s:
+        with self.store.write() as s:
             t = s.get(Tournament, tournament_id)
             if t is None:
                 raise TournamentNotFound(tournament_id)
@@ -349,7 +343,7 @@ class Tournaments:
         return self.staff(tournament_id)
 
     def staff(self, tournament_id: int) -> list[StaffRecord]:
-        with self._read() as s:
+        with self.store.read() as s:
             rows = s.execute(select(TournamentStaff.user_id, User.login, TournamentStaff.role)
                              .join(User, User.id == TournamentStaff.user_id)
                              .where(TournamentStaff.tournament_id == tournament_id)
@@ -358,7 +352,7 @@ class Tournaments:
 
     def tournaments_of_staff(self, user_id: int) -> list[int]:
         """The ids of the tournaments where the user hosts or judges."""
-        with self._read() as s:
+        with self.store.read() as s:
             return sorted(set(s.scalars(select(TournamentStaff.tournament_id)
                                         .where(TournamentStaff.user_id == user_id))))
 
@@ -371,20 +365,20 @@ class Tournaments:
         if stage not in STAGES:
             raise ValueError(f"a stage is one of {STAGES}")
         try:
-            with self._write.begin() as s:
+            with self.store.write() as s:
                 for game_id, rnd, table, host, seats in games:
                     s.add(TournamentGame(game_id=game_id, tournament_id=tournament_id, stage=stage, round=rnd,
                                          table_no=table, host_id=host, seats=[int(p) for p in seats]))
             return
         except IntegrityError:
             pass
-        with self._write.begin() as s:
+        with self.store.write() as s:
             s.execute(delete(StoredGame).where(StoredGame.id.in_([g[0] for g in games])))
         raise RoundOpen(f"{stage} round {games[0][1] + 1 if games else '?'} is open already")
 
     def games(self, tournament_id: int, stage: str | None = None) -> list[TournamentGameRecord]:
         """The tournament's games by stage (main first), round and table."""
-        with self._read() as s:
+        with self.store.read() as s:
             q = select(TournamentGame).where(TournamentGame.tournament_id == tournament_id)
             if stage is not None:
                 q = q.where(TournamentGame.stage == stage)
@@ -394,14 +388,14 @@ class Tournaments:
 
     def game(self, game_id: str) -> TournamentGameRecord | None:
         """The tournament link of a game, or None when the game is not a tournament's."""
-        with self._read() as s:
+        with self.store.read() as s:
             row = s.get(TournamentGame, game_id)
             return None if row is None else _game(row)
 
     def accept(self, game_id: str, user_id: int) -> TournamentGameRecord:
         """Mark the game's sheet accepted by ``user_id`` now; a second acceptance raises
         :class:`AlreadyAccepted` (the check and the write are one conditional UPDATE)."""
-        with self._write.begin() as s:
+        with self.store.write() as s:
             done = s.execute(update(TournamentGame)
                              .where(TournamentGame.game_id == game_id, TournamentGame.accepted_at.is_(None))
                              .values(accepted_at=utcnow(), accepted_by=user_id))
@@ -421,7 +415,7 @@ class Tournaments:
         round keeps him active for later rounds)."""
         if kind not in SANCTION_KINDS:
             raise ValueError(f"a sanction is one of {SANCTION_KINDS}")
-        with self._write.begin() as s:
+        with self.store.write() as s:
             p = s.get(TournamentParticipant, participant_id)
             if p is None or p.tournament_id != tournament_id:
                 raise LookupError(f"no participant {participant_id} in tournament {tournament_id}")
@@ -436,7 +430,7 @@ class Tournaments:
             return _sanction(row)
 
     def sanctions(self, tournament_id: int) -> list[SanctionRecord]:
-        with self._read() as s:
+        with self.store.read() as s:
             rows = s.scalars(select(TournamentSanction).where(TournamentSanction.tournament_id == tournament_id)
                              .order_by(TournamentSanction.id))
             return [_sanction(r) for r in rows]

@@ -10,6 +10,7 @@ from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from ..engine import RuleViolation
+from ..services.errors import Refusal
 from ..store import GameNotFound
 
 RULE_VIOLATION_STATUS = 409
@@ -58,6 +59,16 @@ def forbidden(en: str = "Your account may not do this.", ru: str = "Вашей �
     return ApiError(403, "forbidden", en, ru)
 
 
+REFUSAL_STATUS = {"not-found": 404, "forbidden": 403, "conflict": 409, "invalid": 422}
+"""A service's refusal (``services.errors.Refusal``) -> the HTTP status it is answered with, by its kind."""
+
+
+def refused(exc: Refusal) -> ApiError:
+    """A service's refusal as the API's error: the status of its kind, its code, reason, clause and extra."""
+    return ApiError(REFUSAL_STATUS[exc.kind], exc.code, exc.message_en, exc.message_ru, clause=exc.clause,
+                    extra=exc.extra)
+
+
 _HTTP_CODES: dict[int, tuple[str, str, str]] = {
     404: ("not-found", "Not found.", "Не найдено."),
     405: ("method-not-allowed", "This method is not allowed here.", "Этот метод здесь не поддерживается."),
@@ -88,6 +99,10 @@ def install_error_handlers(app: FastAPI) -> None:
         assert isinstance(exc, RuleViolation)
         return JSONResponse({"error": exc.to_json()}, status_code=RULE_VIOLATION_STATUS)
 
+    async def refusal(_request: Request, exc: Exception) -> JSONResponse:
+        assert isinstance(exc, Refusal)
+        return refused(exc).response()
+
     async def game_missing(_request: Request, _exc: Exception) -> JSONResponse:
         return game_not_found().response()
 
@@ -99,5 +114,6 @@ def install_error_handlers(app: FastAPI) -> None:
     app.add_exception_handler(ApiError, api_error)
     app.add_exception_handler(RequestValidationError, validation_error)
     app.add_exception_handler(RuleViolation, rule_violation)
+    app.add_exception_handler(Refusal, refusal)
     app.add_exception_handler(GameNotFound, game_missing)
     app.add_exception_handler(StarletteHTTPException, http_error)

@@ -15,7 +15,6 @@ from ..engine import (
     BLACK_ROLES,
     Advance,
     Game,
-    RuleViolation,
     command_from_json,
     describe_event_line,
     feed_item,
@@ -24,8 +23,8 @@ from ..engine import (
 )
 from ..engine import events as E
 from ..engine.describe import STEP_NAMES, step_banner, t
-from ..engine.game import NIGHT_STEPS
-from ..rules import RuleSet, RuleSetError, get_ruleset
+from ..rules import RuleSet
+from ..services import games as game_service
 from ..store import GameNotFound, GameSummary, StaleSequence, Store, UserRecord
 from ..store.access import club_game_facts
 from .access import GameAccess, decide_on, game_access
@@ -67,7 +66,7 @@ def _state(game_id: str, game: Game, access: GameAccess) -> dict[str, Any]:
                            "deal": None, "judge": access.may_judge,
                            "rules": rule_values(game.rules)}
     if any(isinstance(cmd, Advance) for cmd in legal):
-        out["next"] = _next(game)
+        out["next"] = game_service.next_step(game)
     if game.step == "deal" and not game.over:
         rules = game.rules
         out["deal"] = {"black_options": list(rules.black_options(game.n)),
@@ -81,39 +80,6 @@ def rule_values(rules: RuleSet) -> dict[str, Any]:
     physical deal's count of black cards) and the final minute's length (A.win)."""
     return {"fouls": rules.fouls, "sanctions": rules.sanctions, "last_word_seconds": rules.last_word_seconds,
             "foul_remove": rules.foul_remove, "black_roles": sorted(BLACK_ROLES)}
-
-
-_NIGHT_FALLS = ("Night falls", "Наступает ночь")
-_DAY_BREAKS = ("Morning", "Наступает утро")
-_GAME_ENDS = ("The end of the game", "Конец игры")
-
-
-def _next(game: Game) -> dict[str, Any] | None:
-    """The phase the game would show after the host's "Next": one fold of a copy of the log, then Advance."""
-    after = Game.from_events(game.rules, game.n, game.log, game.names)
-    try:
-        after.execute(Advance())
-    except RuleViolation:  # pragma: no cover - called only when Advance is legal
-        return None
-    night = after.step in NIGHT_STEPS
-    was_night = game.step in NIGHT_STEPS
-    label: dict[str, str] = {}
-    for i, lang in enumerate(("en", "ru")):
-        banner = step_banner(after.step, after.day, after.seat, lang)
-        step = banner.split(" · ", 1)[1] if " · " in banner else banner
-        step = step[:1].upper() + step[1:]
-        if after.over:
-            label[lang] = _GAME_ENDS[i]
-        elif night and not was_night:
-            label[lang] = f"{_NIGHT_FALLS[i]} · {step}"
-        elif was_night and not night:
-            label[lang] = f"{_DAY_BREAKS[i]} · {step}"
-        else:
-            label[lang] = step
-    return {"step": after.step, "day": after.day, "seat": after.seat, "phase": after.phase, "over": after.over,
-            "banner": {"en": step_banner(after.step, after.day, after.seat, "en"),
-                       "ru": step_banner(after.step, after.day, after.seat, "ru")},
-            "label": label}
 
 
 def _back(game: Game) -> dict[str, Any] | None:
@@ -153,25 +119,6 @@ def _back(game: Game) -> dict[str, Any] | None:
     return {"seq": seq, "type": ev.type, "text": text}
 
 
-def _bad_game(en: str, ru: str) -> ApiError:
-    return ApiError(422, "bad-game", en, ru)
-
-
-def _ruleset(body: NewGameIn) -> RuleSet:
-    try:
-        rules = get_ruleset(body.preset)
-        if body.options:
-            options = {**rules.options(), "name": f"{rules.name}-variant", **body.options}
-            rules = RuleSet.from_options(options)
-        rules.check_table(body.players)
-    except RuleSetError as exc:
-        raise _bad_game(exc.message("en"), exc.message("ru")) from None
-    except (TypeError, ValueError) as exc:
-        raise _bad_game(f"These rule set options are not valid: {exc}.",
-                        f"Эти параметры правил неверны: {exc}.") from None
-    return rules
-
-
 @router.post("", status_code=201, summary="Create a game at the deal (a preset or rule set options, the seats)")
 async def create_game(body: NewGameIn, request: Request, user: UserDep, store: StoreDep) -> dict[str, Any]:
     result: dict[str, Any] = await run_writer(request.app, _create_game, body, user, store)
@@ -179,42 +126,8 @@ async def create_game(body: NewGameIn, request: Request, user: UserDep, store: S
 
 
 def _create_game(body: NewGameIn, user: UserRecord, store: Store) -> dict[str, Any]:
-    if body.variant is None:
-        rules = _ruleset(body)
-    else:  # a club's saved variant, with body.options (if any) changing it further
-        saved = store.variant(user.club_id, body.variant)
-        if saved is None:
-            raise _bad_game(f"Your club has no saved variant {body.variant}.",
-                            f"У клуба нет сохранённого варианта {body.variant}.")
-        try:
-            rules = RuleSet.from_options({**saved.options, **(body.options or {}), "name": saved.name})
-            rules.check_table(body.players)
-        except RuleSetError as exc:
-            raise _bad_game(exc.message("en"), exc.message("ru")) from None
-        except (TypeError, ValueError) as exc:
-            raise _bad_game(f"These rule set options are not valid: {exc}.",
-                            f"Эти параметры правил неверны: {exc}.") from None
-    names: list[str] | None = list(body.names) if body.names is not None else None
-    seat_players: list[int | None] | None = None
-    if body.roster is not None:
-        roster = {p.id: p.name for p in store.club_players(user.club_id)}
-        missing = [pid for pid in body.roster if pid not in roster]
-        if missing:
-            raise _bad_game(f"Not on your club's roster: {missing}.", f"Нет в составе клуба: {missing}.")
-        if len(set(body.roster)) != len(body.roster):
-            raise _bad_game("A roster player sits at one seat only.", "Игрок состава занимает одно место.")
-        if user.player_id is not None and user.player_id in body.roster:
-            raise _bad_game("You are seated at this table: a game you play in is hosted by someone else.",
-                            "Вы сидите за этим столом: игру, в которой вы играете, ведёт другой ведущий.")
-        names = [roster[pid] for pid in body.roster]
-        seat_players = list(body.roster)
-    if names is not None and len(names) != body.players:
-        raise _bad_game(f"{len(names)} names for {body.players} seats.", f"{len(names)} имён на {body.players} мест.")
-    try:
-        game_id = store.create_game(user.club_id, rules, body.players, names, host_id=user.id,
-                                    seat_players=seat_players)
-    except ValueError as exc:
-        raise _bad_game(f"The game cannot be created: {exc}.", f"Игру нельзя создать: {exc}.") from None
+    game_id = game_service.create_game(store, user, preset=body.preset, variant=body.variant, options=body.options,
+                                       players=body.players, names=body.names, roster=body.roster)
     return {"id": game_id, "next_seq": 0}
 
 

@@ -20,8 +20,7 @@ from ..engine.describe import REASON_NAMES, SANCTION_NAMES, describe, t
 from ..engine.game import NIGHT_STEPS
 from ..rules import PRESETS, RuleSet, RuleSetError, get_ruleset
 from ..rules.docs_ru import DOCS_RU
-from ..store import Store
-from ..store.store import VariantRecord, VariantTaken
+from ..store import Store, VariantRecord, VariantTaken
 from .auth import StoreDep, UserDep
 from .edge import path_id
 from .errors import ApiError, forbidden

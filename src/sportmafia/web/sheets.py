@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import io
 import json
-from datetime import datetime
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, FastAPI, Query, Request
@@ -18,8 +17,10 @@ from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
 from ..engine.describe import HOW_NAMES, RESULT_NAMES, ROLE_NAMES, TEAM_NAMES, t
-from ..store import CorrectionRecord, GameLocked, GameSummary, Sheet, SheetRefused, Store, UserRecord
-from ..tournament.results import MAX_CHANGES, MAX_TEXT, REMOVAL_SCOPES, SEAT_FIELDS, SHEET_FIELDS, PlayerResult
+from ..services import sheets
+from ..services.sheets import Sheet, correction_json, sheet_json, won
+from ..store import GameLocked, GameSummary, Store, UserRecord
+from ..tournament.results import MAX_CHANGES, MAX_TEXT, SHEET_FIELDS
 from . import pages
 from .auth import StoreDep, UserDep
 from .errors import ApiError, error_body, forbidden
@@ -62,58 +63,10 @@ class CorrectionIn(BaseModel):
     changes: list[SheetChangeIn] = Field(min_length=1, max_length=MAX_CHANGES)
 
 
-def _sheet_error(exc: SheetRefused) -> ApiError:
-    status = 422 if exc.code == "bad-correction" else 409
-    return ApiError(status, exc.code, exc.message_en, exc.message_ru, clause="B.sheet")
-
-
-def _sheet_of(store: Store, game_id: str) -> Sheet:
-    try:
-        return store.sheet(game_id)
-    except SheetRefused as exc:
-        raise _sheet_error(exc) from None
-
-
-def _iso(moment: datetime | None) -> str | None:
-    return None if moment is None else moment.isoformat()
-
-
-def _won(p: PlayerResult, winner: str | None) -> bool:
-    return winner is not None and p.team == winner
-
-
-def _row_json(p: PlayerResult, winner: str | None) -> dict[str, Any]:
-    return {"seat": p.seat, "nick": p.name, "role": p.role, "team": p.team, "fouls": p.fouls,
-            "warnings": p.warnings, "left": None if p.left is None else {"how": p.left, "day": p.left_day},
-            "removed": p.removed, "removal_reason": p.removal_reason, "won": _won(p, winner)}
-
-
-def _correction_json(c: CorrectionRecord) -> dict[str, Any]:
-    return {"id": c.id, "by": {"id": c.user_id, "login": c.login}, "at": c.created_at.isoformat(),
-            "reason": c.reason, "changes": [dict(change) for change in c.changes]}
-
-
-def sheet_json(sheet: Sheet) -> dict[str, Any]:
-    """The JSON of ``GET /api/games/{id}/sheet``."""
-    r, g = sheet.result, sheet.game
-    return {
-        "game_id": g.id, "ruleset": g.ruleset, "players": g.players, "created_at": g.created_at.isoformat(),
-        "winner": r.winner, "result": r.result, "first_killed": r.first_killed,
-        "best_move_black": r.best_move_black,
-        "rows": [_row_json(p, r.winner) for p in r.players],
-        "signed": None if g.signed_at is None else {
-            "at": g.signed_at.isoformat(), "by": {"id": g.signed_by, "login": sheet.signed_by_login}},
-        "corrections": [_correction_json(c) for c in sheet.corrections],
-        "choices": {"roles": list(sheet.roles), "results": list(RESULT_NAMES), "removed": list(REMOVAL_SCOPES),
-                    "max_fouls": sheet.max_fouls, "sheet_fields": list(SHEET_FIELDS),
-                    "seat_fields": list(SEAT_FIELDS)},
-    }
-
-
 @router.get("/api/games/{game_id}/sheet", summary="The result sheet of a finished game, corrections applied")
 def get_sheet(game_id: GameId, user: UserDep, store: StoreDep) -> dict[str, Any]:
     _own(store, user, game_id)
-    return sheet_json(_sheet_of(store, game_id))
+    return sheet_json(sheets.sheet(store, game_id))
 
 
 @router.post("/api/games/{game_id}/sheet/sign", summary="Sign the result sheet (a host or an admin); locks the game")
@@ -122,11 +75,8 @@ def sign_sheet(game_id: GameId, user: UserDep, store: StoreDep) -> dict[str, Any
     if user.role not in SIGNERS:
         raise forbidden("Only the host or an admin signs a result sheet.",
                         "Подписывает лист результатов ведущий или администратор.")
-    try:
-        store.sign(game_id, user.id)
-    except SheetRefused as exc:
-        raise _sheet_error(exc) from None
-    return sheet_json(_sheet_of(store, game_id))
+    sheets.sign(store, game_id, user.id)
+    return sheet_json(sheets.sheet(store, game_id))
 
 
 @router.post("/api/games/{game_id}/sheet/corrections", status_code=201,
@@ -140,11 +90,8 @@ def correct_sheet(game_id: GameId, body: CorrectionIn, user: UserDep, store: Sto
     for change in changes:
         if change["field"] in SHEET_FIELDS and change["seat"] is None:
             del change["seat"]
-    try:
-        correction = store.correct(game_id, user.id, body.reason, changes)
-    except SheetRefused as exc:
-        raise _sheet_error(exc) from None
-    return {"correction": _correction_json(correction), "sheet": sheet_json(_sheet_of(store, game_id))}
+    correction = sheets.correct(store, game_id, user.id, body.reason, changes)
+    return {"correction": correction_json(correction), "sheet": sheet_json(sheets.sheet(store, game_id))}
 
 
 def _lang(request: Request, lang: str | None) -> str:
@@ -174,7 +121,7 @@ def sheet_csv(sheet: Sheet, lang: str) -> tuple[str, str]:
     Russian regional settings), ``,`` for English. A few lines about the game, an empty line, the table."""
     words = _CSV_META[lang]
     delimiter = ";" if lang == "ru" else ","
-    r, g = sheet.result, sheet.game
+    r, g = sheet.final(), sheet.game
     out = io.StringIO()
     w = SafeCsvWriter(out, delimiter=delimiter)
     w.writerow([words["game"], g.id])
@@ -191,7 +138,7 @@ def sheet_csv(sheet: Sheet, lang: str) -> tuple[str, str]:
         removed = "" if p.removed is None else t(_SCOPES, p.removed, lang) + (
             f": {p.removal_reason}" if p.removal_reason else "")
         w.writerow([p.seat, p.name, t(ROLE_NAMES, p.role, lang), t(TEAM_NAMES, p.team, lang), p.fouls,
-                    p.warnings, left, removed, words["yes" if _won(p, r.winner) else "no"]])
+                    p.warnings, left, removed, words["yes" if won(p, r.winner) else "no"]])
     return out.getvalue(), delimiter
 
 
@@ -201,7 +148,7 @@ def get_sheet_csv(game_id: GameId, request: Request, user: UserDep, store: Store
                   lang: Annotated[Literal["ru", "en"] | None, Query(description="ru or en (default: the page's)")]
                   = None) -> Response:
     _own(store, user, game_id)
-    text, _delimiter = sheet_csv(_sheet_of(store, game_id), _lang(request, lang))
+    text, _delimiter = sheet_csv(sheets.sheet(store, game_id), _lang(request, lang))
     return Response(("\ufeff" + text).encode("utf-8"), media_type="text/csv; charset=utf-8",
                     headers={"Content-Disposition": f'attachment; filename="sheet-{_short(game_id)}.csv"',
                              "Cache-Control": "no-store"})

@@ -23,7 +23,7 @@ from ..tournament.offences import LADDERS
 from .auth import StoreDep, UserDep
 from .edge import Id, path_id
 from .errors import ApiError
-from .tournaments import _Ctx, _run
+from .tournaments import _Ctx
 
 router = APIRouter(tags=["tournaments"])
 
@@ -74,7 +74,7 @@ def _reason(reason: str) -> str:
 @router.get("/api/tournaments/{tournament_id}/offences", summary="Each participant's offences and the steps due")
 def get_offences(tournament_id: TournamentId, user: UserDep, store: StoreDep) -> dict[str, Any]:
     c = _Ctx(store, user, tournament_id)
-    _run(c.svc.require_judge, user, c.t)
+    c.svc.require_judge(user, c.t)
     names = c.names()
     hist = Discipline(c.svc).history(c.t)
     logins: dict[int, str] = {}
@@ -95,15 +95,15 @@ def get_offences(tournament_id: TournamentId, user: UserDep, store: StoreDep) ->
              summary="Record an offence (the step due applies) or confirm the step due for a game's offence")
 def post_offence(tournament_id: TournamentId, body: OffenceIn, user: UserDep, store: StoreDep) -> dict[str, Any]:
     c = _Ctx(store, user, tournament_id)
-    out: dict[str, Any] = _run(Discipline(c.svc).record, user, c.t, body.participant_id, body.offence, body.reason,
-                               game_id=body.game_id, round_=body.round)
+    out: dict[str, Any] = Discipline(c.svc).record(user, c.t, body.participant_id, body.offence, body.reason,
+                                                   game_id=body.game_id, round_=body.round)
     return out
 
 
 @router.get("/api/tournaments/{tournament_id}/bans", summary="The club's bans, for the tournament's judge")
 def tournament_bans(tournament_id: TournamentId, user: UserDep, store: StoreDep) -> dict[str, Any]:
     c = _Ctx(store, user, tournament_id)
-    _run(c.svc.require_judge, user, c.t)
+    c.svc.require_judge(user, c.t)
     bans = Bans(store)
     return {"bans": [ban_json(b) for b in bans.bans(c.t.club_id)],
             "overrides": [{"ban_id": o.ban_id, "nickname": o.nickname, "reason": o.reason, "by": o.user_id,

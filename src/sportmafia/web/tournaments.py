@@ -20,7 +20,6 @@ from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
 from ..services.announced import rule_change_json
 from ..services.tournament import (
-    Refusal,
     TournamentService,
     link_json,
     parse_csv,
@@ -28,8 +27,8 @@ from ..services.tournament import (
     participant_json,
     row_json,
     sanction_json,
-    sheet_json,
     tournament_json,
+    tournament_sheet_json,
 )
 from ..store import Store, UserRecord
 from ..store.tournaments import NewParticipant, TournamentRecord
@@ -186,30 +185,16 @@ class FinalStartIn(_Body):
 
 # --- helpers -----------------------------------------------------------------------------------------------
 
-def _api(exc: Refusal) -> ApiError:
-    return ApiError(exc.status, exc.code, exc.message_en, exc.message_ru, clause=exc.clause, extra=exc.extra)
-
-
 class _Ctx:
     """The service, the tournament (of the user's club) and the user."""
 
     def __init__(self, store: Store, user: UserRecord, tournament_id: int) -> None:
         self.svc = TournamentService(store)
         self.user = user
-        try:
-            self.t = self.svc.get(tournament_id, user.club_id)
-        except Refusal as exc:
-            raise _api(exc) from None
+        self.t = self.svc.get(tournament_id, user.club_id)  # a refusal is answered by web.errors
 
     def names(self) -> dict[int, str]:
         return {p.id: p.nickname for p in self.svc.db.participants(self.t.id)}
-
-
-def _run(fn: Any, *args: Any, **kwargs: Any) -> Any:
-    try:
-        return fn(*args, **kwargs)
-    except Refusal as exc:
-        raise _api(exc) from None
 
 
 def _detail(svc: TournamentService, t: TournamentRecord, user: UserRecord | None) -> dict[str, Any]:
@@ -276,10 +261,11 @@ def list_tournaments(user: UserDep, store: StoreDep) -> dict[str, Any]:
 @api.post("", status_code=201, summary="Create a tournament (a judge or an admin of the club)")
 def create_tournament(body: TournamentIn, user: UserDep, store: StoreDep) -> dict[str, Any]:
     svc = TournamentService(store)
-    t = _run(svc.create, user, body.name, preset=body.preset, variant=body.variant, options=body.options,
-             scoring=body.scoring, tie_breaks=body.tie_breaks or ("points", "wins", "fewer_games", "head_to_head"),
-             final=body.final.model_dump(exclude_none=True) if body.final else None,
-             starts_on=body.starts_on, ends_on=body.ends_on)
+    t = svc.create(user, body.name, preset=body.preset, variant=body.variant, options=body.options,
+                   scoring=body.scoring,
+                   tie_breaks=body.tie_breaks or ("points", "wins", "fewer_games", "head_to_head"),
+                   final=body.final.model_dump(exclude_none=True) if body.final else None,
+                   starts_on=body.starts_on, ends_on=body.ends_on)
     return _detail(svc, t, user)
 
 
@@ -298,7 +284,7 @@ def patch_tournament(tournament_id: TournamentId, body: TournamentPatch, user: U
                if v is not None or k in ("starts_on", "ends_on")}
     if "final" in changes:
         changes["final"] = {k: v for k, v in (changes["final"] or {}).items() if v is not None}
-    t = _run(c.svc.update, user, c.t, changes)
+    t = c.svc.update(user, c.t, changes)
     return _detail(c.svc, t, user)
 
 
@@ -313,12 +299,12 @@ def get_participants(tournament_id: TournamentId, user: UserDep, store: StoreDep
 def add_participants(tournament_id: TournamentId, body: ParticipantsIn, user: UserDep,
                      store: StoreDep) -> dict[str, Any]:
     c = _Ctx(store, user, tournament_id)
-    _run(c.svc.require_judge, user, c.t)
+    c.svc.require_judge(user, c.t)
     if (body.participants is None) == (body.text is None):
         raise ApiError(422, "bad-participants", "Give either participants or text.",
                        "Укажите либо participants, либо text.")
     if body.text is not None:
-        entries = _run(parse_pasted, body.text)
+        entries = parse_pasted(body.text)
     else:
         assert body.participants is not None
         seen: dict[str, int] = {}
@@ -330,7 +316,7 @@ def add_participants(tournament_id: TournamentId, body: ParticipantsIn, user: Us
                                extra={"line": number})
             seen[key] = number
         entries = [NewParticipant(p.nickname, p.club or None, p.team or None, p.user_id) for p in body.participants]
-    added = _run(c.svc.add_participants, user, c.t, entries, body.ban_override)
+    added = c.svc.add_participants(user, c.t, entries, body.ban_override)
     return {"added": [participant_json(p) for p in added]}
 
 
@@ -340,17 +326,17 @@ async def upload_participants(tournament_id: TournamentId, user: UserDep, store:
                               file: Annotated[UploadFile, File(description="UTF-8 CSV with a header line.")],
                               ) -> dict[str, Any]:
     c = _Ctx(store, user, tournament_id)
-    _run(c.svc.require_judge, user, c.t)
+    c.svc.require_judge(user, c.t)
     data = await file.read(MAX_FILE + 1)
     if len(data) > MAX_FILE:
         raise ApiError(413, "too-large", "The file is too large.", "Файл слишком велик.")
-    entries = _run(parse_csv, data)
+    entries = parse_csv(data)
     for e in entries:
         check_cells("file", (e.nickname, e.club, e.team))
     if len(entries) > MAX_PARTICIPANTS:
         raise ApiError(422, "bad-participants", f"At most {MAX_PARTICIPANTS} participants.",
                        f"Не больше {MAX_PARTICIPANTS} участников.")
-    added = _run(c.svc.add_participants, user, c.t, entries)
+    added = c.svc.add_participants(user, c.t, entries)
     return {"added": [participant_json(p) for p in added]}
 
 
@@ -358,23 +344,24 @@ async def upload_participants(tournament_id: TournamentId, user: UserDep, store:
 def delete_participant(tournament_id: TournamentId, participant_id: ParticipantId, user: UserDep,
                        store: StoreDep) -> dict[str, Any]:
     c = _Ctx(store, user, tournament_id)
-    _run(c.svc.delete_participant, user, c.t, participant_id)
+    c.svc.delete_participant(user, c.t, participant_id)
     return {"ok": True}
 
 
 @api.put("/{tournament_id}/staff", summary="Set the tournament's hosts and judges (users of the club)")
 def put_staff(tournament_id: TournamentId, body: StaffIn, user: UserDep, store: StoreDep) -> dict[str, Any]:
     c = _Ctx(store, user, tournament_id)
-    staff = _run(c.svc.set_staff, user, c.t, [(m.user_id, m.role) for m in body.staff])
+    staff = c.svc.set_staff(user, c.t, [(m.user_id, m.role) for m in body.staff])
     return {"staff": [{"user_id": s.user_id, "login": s.login, "role": s.role} for s in staff]}
 
 
 @api.post("/{tournament_id}/seating", summary="Generate the seating of every round (judge)")
 def post_seating(tournament_id: TournamentId, body: SeatingIn, user: UserDep, store: StoreDep) -> dict[str, Any]:
     c = _Ctx(store, user, tournament_id)
-    t = _run(c.svc.generate_seating, user, c.t, rounds=body.rounds, seed=body.seed, hosts=body.hosts,
-             round_hosts=body.round_hosts, absent=body.absent, pinned=body.pinned, apart_by=body.apart_by,
-             apart=body.apart, games_per_player=body.games_per_player, steps=body.steps)
+    t = c.svc.generate_seating(user, c.t, rounds=body.rounds, seed=body.seed, hosts=body.hosts,
+                               round_hosts=body.round_hosts, absent=body.absent, pinned=body.pinned,
+                               apart_by=body.apart_by, apart=body.apart, games_per_player=body.games_per_player,
+                               steps=body.steps)
     return {"seating": _seating_json(t.seating, c.names())}
 
 
@@ -383,7 +370,7 @@ def post_seating(tournament_id: TournamentId, body: SeatingIn, user: UserDep, st
 def regenerate_seating(tournament_id: TournamentId, body: RegenerateIn, user: UserDep,
                        store: StoreDep) -> dict[str, Any]:
     c = _Ctx(store, user, tournament_id)
-    t = _run(c.svc.regenerate_seating, user, c.t, seed=body.seed, steps=body.steps)
+    t = c.svc.regenerate_seating(user, c.t, seed=body.seed, steps=body.steps)
     return {"seating": _seating_json(t.seating, c.names())}
 
 
@@ -409,7 +396,7 @@ def _games_out(c: _Ctx, games: list[Any]) -> list[dict[str, Any]]:
 def open_round(tournament_id: TournamentId, number: RoundNo, user: UserDep, store: StoreDep,
                body: OpenRoundIn | None = None) -> dict[str, Any]:
     c = _Ctx(store, user, tournament_id)
-    games = _run(c.svc.open_round, user, c.t, number, "main", body.hosts if body else None)
+    games = c.svc.open_round(user, c.t, number, "main", body.hosts if body else None)
     return {"games": _games_out(c, games)}
 
 
@@ -417,7 +404,7 @@ def open_round(tournament_id: TournamentId, number: RoundNo, user: UserDep, stor
 def open_final_round(tournament_id: TournamentId, number: RoundNo, user: UserDep, store: StoreDep,
                      body: OpenRoundIn | None = None) -> dict[str, Any]:
     c = _Ctx(store, user, tournament_id)
-    games = _run(c.svc.open_round, user, c.t, number, "final", body.hosts if body else None)
+    games = c.svc.open_round(user, c.t, number, "final", body.hosts if body else None)
     return {"games": _games_out(c, games)}
 
 
@@ -432,23 +419,23 @@ def get_games(tournament_id: TournamentId, user: UserDep, store: StoreDep,
 @api.get("/{tournament_id}/inbox", summary="Signed sheets not accepted yet (judge)")
 def get_inbox(tournament_id: TournamentId, user: UserDep, store: StoreDep) -> dict[str, Any]:
     c = _Ctx(store, user, tournament_id)
-    sheets = _run(c.svc.inbox, user, c.t)
+    sheets = c.svc.inbox(user, c.t)
     names = c.names()
-    return {"sheets": [sheet_json(s, names) for s in sheets]}
+    return {"sheets": [tournament_sheet_json(s, names) for s in sheets]}
 
 
 @api.get("/{tournament_id}/games/{game_id}/sheet", summary="A game's sheet with participants and corrections")
 def get_sheet(tournament_id: TournamentId, game_id: GameId, user: UserDep, store: StoreDep) -> dict[str, Any]:
     c = _Ctx(store, user, tournament_id)
     game_access(store, user, game_id)  # not for one who plays in it, nor for another table's host
-    return sheet_json(_run(c.svc.sheet, c.t, game_id), c.names())
+    return tournament_sheet_json(c.svc.sheet(c.t, game_id), c.names())
 
 
 @api.post("/{tournament_id}/games/{game_id}/accept", summary="Accept a signed sheet (once; judge)")
 def accept_sheet(tournament_id: TournamentId, game_id: GameId, user: UserDep, store: StoreDep) -> dict[str, Any]:
     c = _Ctx(store, user, tournament_id)
     require_judge(game_access(store, user, game_id), "B.sheet")  # a judge who does not play in it
-    return sheet_json(_run(c.svc.accept, user, c.t, game_id), c.names())
+    return tournament_sheet_json(c.svc.accept(user, c.t, game_id), c.names())
 
 
 @api.post("/{tournament_id}/games/{game_id}/corrections", status_code=201,
@@ -457,9 +444,9 @@ def correct_sheet(tournament_id: TournamentId, game_id: GameId, body: Correction
                   store: StoreDep) -> dict[str, Any]:
     c = _Ctx(store, user, tournament_id)
     require_judge(game_access(store, user, game_id), "B.sheet")  # a judge who does not play in it
-    sheet = _run(c.svc.correct, user, c.t, game_id, body.reason,
-                 [ch.model_dump() for ch in body.changes])
-    return sheet_json(sheet, c.names())
+    sheet = c.svc.correct(user, c.t, game_id, body.reason,
+                          [ch.model_dump() for ch in body.changes])
+    return tournament_sheet_json(sheet, c.names())
 
 
 @api.get("/{tournament_id}/sanctions", summary="Sanctions beyond a game")
@@ -472,28 +459,28 @@ def get_sanctions(tournament_id: TournamentId, user: UserDep, store: StoreDep) -
              summary="Record a removal from a round or the tournament, or a disqualification (judge)")
 def post_sanction(tournament_id: TournamentId, body: SanctionIn, user: UserDep, store: StoreDep) -> dict[str, Any]:
     c = _Ctx(store, user, tournament_id)
-    s = _run(c.svc.add_sanction, user, c.t, body.participant_id, body.kind, body.reason, body.round)
+    s = c.svc.add_sanction(user, c.t, body.participant_id, body.kind, body.reason, body.round)
     return sanction_json(s)
 
 
 @api.get("/{tournament_id}/standings", summary="The standings over the accepted sheets (and the final's)")
 def get_standings(tournament_id: TournamentId, user: UserDep, store: StoreDep) -> dict[str, Any]:
     c = _Ctx(store, user, tournament_id)
-    return dict(_run(_standings_doc, c.svc, c.t))
+    return dict(_standings_doc(c.svc, c.t))
 
 
 @api.post("/{tournament_id}/final", summary="Choose the top K finalists and seat the final (judge)")
 def start_final(tournament_id: TournamentId, body: FinalStartIn, user: UserDep, store: StoreDep) -> dict[str, Any]:
     c = _Ctx(store, user, tournament_id)
-    t = _run(c.svc.start_final, user, c.t, k=body.k, include_ties=body.include_ties, tie_pick=body.tie_pick, seed=body.seed,
-             hosts=body.hosts, steps=body.steps)
+    t = c.svc.start_final(user, c.t, k=body.k, include_ties=body.include_ties, tie_pick=body.tie_pick, seed=body.seed,
+                          hosts=body.hosts, steps=body.steps)
     return {"finalists": list(t.finalists or ()), "seating": _seating_json(t.final_seating, c.names())}
 
 
 @api.post("/{tournament_id}/finish", summary="Close the tournament once every sheet is accepted (judge)")
 def finish(tournament_id: TournamentId, user: UserDep, store: StoreDep) -> dict[str, Any]:
     c = _Ctx(store, user, tournament_id)
-    t = _run(c.svc.finish, user, c.t)
+    t = c.svc.finish(user, c.t)
     return tournament_json(t)
 
 
@@ -501,7 +488,7 @@ def finish(tournament_id: TournamentId, user: UserDep, store: StoreDep) -> dict[
 def get_player(tournament_id: TournamentId, participant_id: ParticipantId, user: UserDep,
                store: StoreDep) -> dict[str, Any]:
     c = _Ctx(store, user, tournament_id)
-    return dict(_run(c.svc.player_games, c.t, participant_id))
+    return dict(c.svc.player_games(c.t, participant_id))
 
 
 # --- exports ------------------------------------------------------------------------------------------------
@@ -524,7 +511,7 @@ def _filename(t: TournamentRecord, ext: str) -> dict[str, str]:
          response_class=Response, responses=download("text/csv", "The standings, one participant a line."))
 def standings_csv(tournament_id: TournamentId, user: UserDep, store: StoreDep) -> Response:
     c = _Ctx(store, user, tournament_id)
-    rows = _run(_export_rows, c.svc, c.t)
+    rows = _export_rows(c.svc, c.t)
     buf = io.StringIO()
     w = SafeCsvWriter(buf)
     w.writerow(EXPORT_COLUMNS)
@@ -540,7 +527,7 @@ def standings_xlsx(tournament_id: TournamentId, user: UserDep, store: StoreDep) 
     from openpyxl import Workbook
 
     c = _Ctx(store, user, tournament_id)
-    rows = _run(_export_rows, c.svc, c.t)
+    rows = _export_rows(c.svc, c.t)
     wb = Workbook()
     ws = wb.active
     assert ws is not None
@@ -559,7 +546,7 @@ def standings_xlsx(tournament_id: TournamentId, user: UserDep, store: StoreDep) 
             "every game record")
 def archive(tournament_id: TournamentId, user: UserDep, store: StoreDep) -> Response:
     c = _Ctx(store, user, tournament_id)
-    doc = _run(c.svc.archive, c.t)
+    doc = c.svc.archive(c.t)
     return Response(json.dumps(doc, ensure_ascii=False, indent=1), media_type="application/json",
                     headers={"Content-Disposition": f'attachment; filename="tournament-{c.t.id}.json"'})
 
@@ -568,10 +555,7 @@ def archive(tournament_id: TournamentId, user: UserDep, store: StoreDep) -> Resp
 
 def _published(store: Store, tournament_id: int) -> tuple[TournamentService, TournamentRecord]:
     svc = TournamentService(store)
-    try:
-        t = svc.get(tournament_id)
-    except Refusal as exc:
-        raise _api(exc) from None
+    t = svc.get(tournament_id)
     if not t.published:
         raise ApiError(404, "not-found", "No such tournament.", "Такого турнира нет.")
     return svc, t
@@ -589,14 +573,14 @@ def public_tournament(tournament_id: TournamentId, store: StoreDep) -> dict[str,
 @public.get("/{tournament_id}/standings", summary="The live standings of a published tournament (no login)")
 def public_standings(tournament_id: TournamentId, store: StoreDep) -> dict[str, Any]:
     svc, t = _published(store, tournament_id)
-    return dict(_run(_standings_doc, svc, t))
+    return dict(_standings_doc(svc, t))
 
 
 @public.get("/{tournament_id}/players/{participant_id}",
             summary="A participant's games; roles and results only of accepted sheets (no login)")
 def public_player(tournament_id: TournamentId, participant_id: ParticipantId, store: StoreDep) -> dict[str, Any]:
     svc, t = _published(store, tournament_id)
-    doc = dict(_run(svc.player_games, t, participant_id))
+    doc = dict(svc.player_games(t, participant_id))
     doc["participant"] = {k: v for k, v in doc["participant"].items() if k != "user_id"}
     return doc
 

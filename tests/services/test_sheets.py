@@ -1,4 +1,4 @@
-"""Result sheets in the store (B.sheet): signing a finished game once, the lock that follows, the judge's
+"""Result sheets (B.sheet, services/sheets.py): signing a finished game once, the lock that follows, the judge's
 corrections (checked against the sheet, kept in order, applied), on SQLite and PostgreSQL."""
 
 from __future__ import annotations
@@ -13,9 +13,11 @@ from sportmafia.bots import play_random
 from sportmafia.engine import Award, DealCards, Game, Undo, view
 from sportmafia.engine.record import command_for
 from sportmafia.rules import get_ruleset
-from sportmafia.store import GameEvent, GameLocked, SheetRefused, Store
+from sportmafia.services import sheets
+from sportmafia.services.sheets import SheetRefused, participant_ids
+from sportmafia.store import GameEvent, GameLocked, Store
 from sportmafia.store.models import SheetCorrection
-from sportmafia.store.store import participant_ids
+from sportmafia.store.sheets import corrections
 from sportmafia.tournament.results import RULE_RESULTS
 
 NAMES = [f"Ник {i}" for i in range(1, 11)]
@@ -68,23 +70,23 @@ def test_only_a_finished_game_is_signed_and_only_once(store: Store) -> None:
     game_id = store.create_game(club, "club", 10, NAMES)
     store.append(game_id, DealCards(), expected_seq=0, command_id=cid(), rng=random.Random(1))
     with pytest.raises(SheetRefused) as info:
-        store.sign(game_id, host)
+        sheets.sign(store, game_id, host)
     assert info.value.code == "not-over" and info.value.message_ru
     assert store.game(game_id).signed_at is None
     with pytest.raises(SheetRefused) as info:
-        store.sheet(game_id)  # no sheet (and no roles) while the game goes on
+        sheets.sheet(store, game_id)  # no sheet (and no roles) while the game goes on
     assert info.value.code == "not-over"
     head = store.game(game_id).next_seq
     store.append(game_id, Award("black", "judge's decision"), expected_seq=head, command_id=cid())
     with pytest.raises(ValueError):
-        store.sign(game_id, stranger)  # a user of another club
+        sheets.sign(store, game_id, stranger)  # a user of another club
     assert store.game(game_id).signed_at is None
-    summary = store.sign(game_id, host)
+    summary = sheets.sign(store, game_id, host)
     assert summary.signed_by == host and summary.signed_at is not None and summary.signed_at.tzinfo is not None
     assert store.game(game_id) == summary
     assert [(g.id, g.signed_by) for g in store.list_games(club)] == [(game_id, host)]
     with pytest.raises(SheetRefused) as info:
-        store.sign(game_id, judge)
+        sheets.sign(store, game_id, judge)
     assert info.value.code == "signed"
     assert store.game(game_id).signed_by == host and store.game(game_id).signed_at == summary.signed_at
 
@@ -94,7 +96,7 @@ def test_a_signed_game_is_locked(store: Store) -> None:
     club, host, _judge, _stranger = setup(store)
     game_id = awarded(store, club)
     before = store.game(game_id)
-    store.sign(game_id, host)
+    sheets.sign(store, game_id, host)
     events = count(store, GameEvent, game_id)
     # the undo that would reopen the game, and any new command: refused
     for command, command_id in ((Undo(), cid()), (DealCards(), cid())):
@@ -114,7 +116,7 @@ def test_a_signed_game_is_locked(store: Store) -> None:
 def test_the_sheet_of_a_whole_game(store: Store) -> None:
     club, host, _judge, _stranger = setup(store)
     game_id, game = played(store, club, seed=3)
-    sheet = store.sheet(game_id)
+    sheet = sheets.sheet(store, game_id)
     after = view(game, "after")
     result = sheet.result
     assert (result.winner, result.result, result.game_id) == (after["winner"], after["result"], game_id)
@@ -124,8 +126,8 @@ def test_the_sheet_of_a_whole_game(store: Store) -> None:
     assert any(p.left for p in result.players)
     assert sheet.roles == ("civilian", "sheriff", "mafia", "don") and sheet.max_fouls == 4
     assert sheet.game.signed_at is None and sheet.signed_by_login is None and sheet.corrections == ()
-    store.sign(game_id, host)
-    assert store.sheet(game_id).signed_by_login == "host"
+    sheets.sign(store, game_id, host)
+    assert sheets.sheet(store, game_id).signed_by_login == "host"
 
 
 @pytest.mark.clause("B.sheet")
@@ -133,23 +135,23 @@ def test_corrections_are_checked_kept_in_order_and_applied(store: Store) -> None
     club, host, judge, stranger = setup(store)
     game_id = awarded(store, club, "red")
     with pytest.raises(SheetRefused) as info:
-        store.correct(game_id, judge, "wrong team", [{"field": "winner", "new": "black"}])
+        sheets.correct(store, game_id, judge, "wrong team", [{"field": "winner", "new": "black"}])
     assert info.value.code == "unsigned"
-    store.sign(game_id, host)
-    role1 = store.sheet(game_id).result.by_seat(1).role
+    sheets.sign(store, game_id, host)
+    role1 = sheets.sheet(store, game_id).result.by_seat(1).role
     new_role = "don" if role1 != "don" else "mafia"
-    first = store.correct(game_id, judge, "  the host marked the wrong team ",
+    first = sheets.correct(store, game_id, judge, "  the host marked the wrong team ",
                           [{"field": "winner", "new": "black"}, {"field": "role", "seat": 1, "new": new_role}])
     assert first.reason == "the host marked the wrong team" and first.login == "judge"
     assert first.changes == ({"field": "winner", "seat": None, "old": "red", "new": "black"},
                              {"field": "role", "seat": 1, "old": role1, "new": new_role})
-    second = store.correct(game_id, judge, "fouls were missed",
+    second = sheets.correct(store, game_id, judge, "fouls were missed",
                            [{"field": "fouls", "seat": 2, "new": 3}, {"field": "winner", "new": None}])
     assert second.changes[1]["old"] == "black"  # checked against the sheet as corrected so far
-    listed = store.corrections(game_id)
+    listed = corrections(store, game_id)
     assert [c.id for c in listed] == [first.id, second.id]
     assert [c.reason for c in listed] == ["the host marked the wrong team", "fouls were missed"]
-    sheet = store.sheet(game_id)
+    sheet = sheets.sheet(store, game_id)
     assert sheet.result.winner is None
     assert sheet.result.by_seat(1).role == new_role and sheet.result.by_seat(1).team == "black"
     assert sheet.result.by_seat(2).fouls == 3
@@ -183,13 +185,13 @@ def test_corrections_are_checked_kept_in_order_and_applied(store: Store) -> None
     ]
     for reason, changes in bad:
         with pytest.raises(SheetRefused) as info:
-            store.correct(game_id, judge, reason, changes)
+            sheets.correct(store, game_id, judge, reason, changes)
         assert info.value.code == "bad-correction", (reason, changes)
         assert info.value.message_en and info.value.message_ru
     with pytest.raises(ValueError):
-        store.correct(game_id, stranger, "typo", [{"field": "winner", "new": "red"}])
+        sheets.correct(store, game_id, stranger, "typo", [{"field": "winner", "new": "red"}])
     assert count(store, SheetCorrection, game_id) == 2
-    assert store.sheet(game_id).result == sheet.result
+    assert sheets.sheet(store, game_id).result == sheet.result
 
 
 def test_participant_ids_are_the_names_unless_a_name_repeats() -> None:
@@ -205,15 +207,15 @@ def test_correcting_only_the_winner_of_a_game_won_by_the_rules_records_the_judge
     club, host, judge, _stranger = setup(store)
     game_id, game = next((g, game) for g, game in (played(store, club, seed) for seed in range(40))
                          if game.result in RULE_RESULTS and game.winner is not None)
-    store.sign(game_id, host)
+    sheets.sign(store, game_id, host)
     other = "black" if game.winner == "red" else "red"
-    first = store.correct(game_id, judge, "the host mixed up the teams", [{"field": "winner", "new": other}])
+    first = sheets.correct(store, game_id, judge, "the host mixed up the teams", [{"field": "winner", "new": other}])
     assert first.changes == ({"field": "winner", "seat": None, "old": game.winner, "new": other},
                              {"field": "result", "seat": None, "old": game.result, "new": "override"})
-    sheet = store.sheet(game_id).result
+    sheet = sheets.sheet(store, game_id).result
     assert (sheet.winner, sheet.result) == (other, "override")
     # the judge's decision stands with any winner; a correction that names the result keeps it
-    second = store.correct(game_id, judge, "back as it was", [{"field": "winner", "new": game.winner},
+    second = sheets.correct(store, game_id, judge, "back as it was", [{"field": "winner", "new": game.winner},
                                                               {"field": "result", "new": game.result}])
     assert [c["field"] for c in second.changes] == ["winner", "result"]
-    assert (store.sheet(game_id).result.winner, store.sheet(game_id).result.result) == (game.winner, game.result)
+    assert (sheets.sheet(store, game_id).result.winner, sheets.sheet(store, game_id).result.result) == (game.winner, game.result)

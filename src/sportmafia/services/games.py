@@ -1,0 +1,122 @@
+"""Games' use cases: a game's rule set assembled from a preset or a club's saved variant and changed options,
+a new game created at the deal (typed names or the club's roster), and what the host's "Next" leads to."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from ..engine import Advance, Game, RuleViolation
+from ..engine.describe import step_banner
+from ..engine.game import NIGHT_STEPS
+from ..rules import RuleSet, RuleSetError, get_ruleset
+from ..store import Store, UserRecord
+from .errors import invalid, refusal_from
+
+
+def _checked(make: Callable[[], RuleSet], players: int | None, code: str) -> RuleSet:
+    """The rule set ``make`` gives (checked for a table of ``players``), its errors as refusals ``code``."""
+    try:
+        rules = make()
+        if players is not None:
+            rules.check_table(players)
+    except RuleSetError as exc:
+        raise refusal_from(exc, code) from None
+    except (TypeError, ValueError) as exc:
+        raise invalid(code, f"These rule set options are not valid: {exc}.",
+                      f"Эти параметры правил неверны: {exc}.") from None
+    return rules
+
+
+def changed_rules(options: Mapping[str, Any], changes: Mapping[str, Any] | None, name: str | None, *,
+                  players: int | None = None, code: str = "bad-settings") -> RuleSet:
+    """The rule set of ``options`` (a whole ``RuleSet.options()``) with ``changes``, named ``name`` (None: the
+    name ``options`` or ``changes`` give)."""
+    named = {} if name is None else {"name": name}
+    return _checked(lambda: RuleSet.from_options({**options, **(changes or {}), **named}), players, code)
+
+
+def assemble_rules(store: Store, club_id: int, *, preset: str | None, variant: int | None,
+                   options: Mapping[str, Any] | None, players: int | None = None,
+                   code: str = "bad-settings") -> RuleSet:
+    """A game's or a tournament's rule set: the club's saved ``variant`` (an id), else the ``preset``, with
+    ``options`` changing it (a changed preset is named ``<preset>-variant``); checked for a table of
+    ``players`` when given. Refused (``invalid``, ``code``) for another club's or a missing variant, unknown
+    or bad options, a table size the rule set does not allow."""
+    if variant is not None:
+        saved = store.variant(club_id, variant)
+        if saved is None:
+            raise invalid(code, f"Your club has no saved variant {variant}.",
+                          f"У клуба нет сохранённого варианта {variant}.")
+        return changed_rules(saved.options, options, saved.name, players=players, code=code)
+    rules = _checked(lambda: get_ruleset(preset or "tournament"), None, code)
+    if options:
+        return changed_rules({**rules.options(), "name": f"{rules.name}-variant"}, options, None, players=players,
+                             code=code)
+    return _checked(lambda: rules, players, code)
+
+
+def _bad_game(en: str, ru: str) -> Exception:
+    return invalid("bad-game", en, ru)
+
+
+def create_game(store: Store, user: UserRecord, *, preset: str | None, variant: int | None,
+                options: Mapping[str, Any] | None, players: int, names: Sequence[str] | None,
+                roster: Sequence[int] | None) -> str:
+    """A new game of the user's club at the deal, hosted by ``user``: its seats are ``names``, or the club's
+    ``roster`` players (ids; the host may not sit at his own table). Refused ``bad-game``; returns its id."""
+    rules = assemble_rules(store, user.club_id, preset=preset, variant=variant, options=options, players=players,
+                           code="bad-game")
+    seats: list[str] | None = list(names) if names is not None else None
+    seat_players: list[int | None] | None = None
+    if roster is not None:
+        on_roster = {p.id: p.name for p in store.club_players(user.club_id)}
+        missing = [pid for pid in roster if pid not in on_roster]
+        if missing:
+            raise _bad_game(f"Not on your club's roster: {missing}.", f"Нет в составе клуба: {missing}.")
+        if len(set(roster)) != len(roster):
+            raise _bad_game("A roster player sits at one seat only.", "Игрок состава занимает одно место.")
+        if user.player_id is not None and user.player_id in roster:
+            raise _bad_game("You are seated at this table: a game you play in is hosted by someone else.",
+                            "Вы сидите за этим столом: игру, в которой вы играете, ведёт другой ведущий.")
+        seats = [on_roster[pid] for pid in roster]
+        seat_players = list(roster)
+    if seats is not None and len(seats) != players:
+        raise _bad_game(f"{len(seats)} names for {players} seats.", f"{len(seats)} имён на {players} мест.")
+    try:
+        return store.create_game(user.club_id, rules, players, seats, host_id=user.id, seat_players=seat_players)
+    except ValueError as exc:
+        raise _bad_game(f"The game cannot be created: {exc}.", f"Игру нельзя создать: {exc}.") from None
+
+
+_NIGHT_FALLS = ("Night falls", "Наступает ночь")
+_DAY_BREAKS = ("Morning", "Наступает утро")
+_GAME_ENDS = ("The end of the game", "Конец игры")
+
+
+def next_step(game: Game) -> dict[str, Any] | None:
+    """The phase the game would show after the host's "Next": one fold of a copy of the log, then Advance."""
+    after = Game.from_events(game.rules, game.n, game.log, game.names)
+    try:
+        after.execute(Advance())
+    except RuleViolation:  # pragma: no cover - called only when Advance is legal
+        return None
+    night = after.step in NIGHT_STEPS
+    was_night = game.step in NIGHT_STEPS
+    label: dict[str, str] = {}
+    for i, lang in enumerate(("en", "ru")):
+        banner = step_banner(after.step, after.day, after.seat, lang)
+        step = banner.split(" · ", 1)[1] if " · " in banner else banner
+        step = step[:1].upper() + step[1:]
+        if after.over:
+            label[lang] = _GAME_ENDS[i]
+        elif night and not was_night:
+            label[lang] = f"{_NIGHT_FALLS[i]} · {step}"
+        elif was_night and not night:
+            label[lang] = f"{_DAY_BREAKS[i]} · {step}"
+        else:
+            label[lang] = step
+    return {"step": after.step, "day": after.day, "seat": after.seat, "phase": after.phase, "over": after.over,
+            "banner": {"en": step_banner(after.step, after.day, after.seat, "en"),
+                       "ru": step_banner(after.step, after.day, after.seat, "ru")},
+            "label": label}

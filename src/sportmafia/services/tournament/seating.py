@@ -1,0 +1,269 @@
+"""A tournament's seating (the pure :mod:`sportmafia.tournament.seating` on its participants, hosts and
+constraints) and its rounds: every table's game created as the plan seats it.
+
+Rounds are counted from 1 here and in the stored links; the seating module counts them from 0.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from ...rules import RuleSetError
+from ...store import UserRecord
+from ...store.tournaments import ParticipantRecord, RoundOpen, TournamentGameRecord, TournamentRecord
+from ...tournament import seating as seating_mod
+from ...tournament.groups import plan_tables
+from ..errors import conflict, invalid
+from .base import TournamentBase
+from .settings import rules_of, table_sizes
+
+
+class Seating(TournamentBase):
+    """Generating and regenerating the seating; opening a round."""
+
+    def generate_seating(self, user: UserRecord, t: TournamentRecord, *, rounds: int, seed: int = 1,
+                         hosts: Sequence[int] = (), round_hosts: Mapping[int, Sequence[int]] | None = None,
+                         absent: Mapping[int, Sequence[int]] | None = None,
+                         pinned: Mapping[int, int] | None = None, apart_by: Sequence[str] = ("team",),
+                         apart: Sequence[Sequence[int]] = (), games_per_player: int | None = None,
+                         steps: int | None = None) -> TournamentRecord:
+        """Seat the active participants for ``rounds`` rounds at the rule set's table sizes.
+
+        ``hosts``: the host (user id) of each table in every round (a fixed host per table);
+        ``round_hosts``: round (from 1) -> hosts, for rounds with other hosts. A participant who hosts a
+        round sits it out. ``absent``: participant -> rounds (from 1) he misses. ``pinned``: participant ->
+        the table (from 1) he always sits at. ``apart_by``: participants of one ``team`` and/or ``club`` do
+        not meet; ``apart``: more groups of participant ids who must not meet."""
+        self.require_judge(user, t)
+        if self.db.games(t.id):
+            raise conflict("started", "Round 1 has begun: regenerate the seating for the remaining rounds.",
+                           "Первый тур начат: пересоставьте рассадку оставшихся туров.")
+        if not 1 <= rounds <= 100:
+            raise invalid("bad-seating", "The number of rounds is 1 to 100.", "Число туров: от 1 до 100.")
+        people = [p for p in self.db.participants(t.id) if p.status == "active"]
+        index = {p.id: i for i, p in enumerate(people)}
+        request = {"rounds": rounds, "seed": seed, "hosts": list(hosts),
+                   "round_hosts": {str(k): list(v) for k, v in (round_hosts or {}).items()},
+                   "absent": {str(k): list(v) for k, v in (absent or {}).items()},
+                   "pinned": {str(k): v for k, v in (pinned or {}).items()}, "apart_by": list(apart_by),
+                   "apart": [list(g) for g in apart], "games_per_player": games_per_player}
+        plan_hosts = self._hosts_by_round(t, rounds, hosts, round_hosts or {})
+        options = self._constraints(t, people, index, rounds, 0, plan_hosts, absent or {}, pinned or {},
+                                    apart_by, apart)
+        low, high = table_sizes(t)
+        seating = self._generate(people, options, lambda: seating_mod.generate(
+            len(people), rounds, (low, high), games_per_player=games_per_player, seed=seed, steps=steps,
+            **options))
+        self._check_hosts(seating, plan_hosts)
+        doc = {**seating.to_json(), "participants": [p.id for p in people], "rounds": rounds,
+               "table": [low, high], "hosts": {str(r): hs for r, hs in plan_hosts.items()}, "request": request,
+               "quality": _quality(seating)}
+        return self.db.update(t.id, seating=doc)
+
+    def regenerate_seating(self, user: UserRecord, t: TournamentRecord, *, seed: int = 1,
+                           steps: int | None = None) -> TournamentRecord:
+        """A new seating for the rounds not opened yet, keeping the opened ones: participants removed from
+        the tournament or disqualified sit out every remaining round, those removed from a round sit it out,
+        and the request's constraints hold as before."""
+        self.require_judge(user, t)
+        doc = self._seating(t)
+        opened = {g.round for g in self.db.games(t.id, "main")}
+        played = max(opened, default=0)
+        rounds = int(doc["rounds"])
+        if played >= rounds:
+            raise conflict("seated", "Every round is open already.", "Все туры уже начаты.")
+        ids: list[int] = list(doc["participants"])
+        by_id = {p.id: p for p in self.db.participants(t.id)}
+        index = {pid: i for i, pid in enumerate(ids)}
+        people = [by_id[pid] for pid in ids]
+        dropped = [i for i, p in enumerate(people) if p.status in ("removed-from-tournament", "disqualified")]
+        req = doc["request"]
+        plan_hosts = {int(r): list(h) for r, h in doc["hosts"].items()}
+        options = self._constraints(t, people, index, rounds, played, plan_hosts,
+                                    {int(k): v for k, v in req["absent"].items()},
+                                    {int(k): v for k, v in req["pinned"].items()}, req["apart_by"], req["apart"])
+        old = seating_mod.Seating.from_json(doc)
+        low, high = table_sizes(t)
+        seating = self._generate(people, options, lambda: seating_mod.regenerate(
+            old, played, rounds, (low, high), dropped=dropped, seed=seed, steps=steps, **options))
+        self._check_hosts(seating, plan_hosts, first=played + 1)
+        new = {**doc, **seating.to_json(), "quality": _quality(seating), "regenerated_from": played + 1}
+        return self.db.update(t.id, seating=new)
+
+    def _hosts_by_round(self, t: TournamentRecord, rounds: int, hosts: Sequence[int],
+                        round_hosts: Mapping[int, Sequence[int]]) -> dict[int, list[int]]:
+        staff = {s.user_id for s in self.db.staff(t.id) if s.role == "host"}
+        out: dict[int, list[int]] = {}
+        for r in range(1, rounds + 1):
+            hs = list(round_hosts.get(r, hosts))
+            if hs:
+                out[r] = hs
+        for r in round_hosts:
+            if not 1 <= r <= rounds:
+                raise invalid("bad-seating", f"Hosts are given for round {r}, but there are {rounds} rounds.",
+                              f"Ведущие указаны для тура {r}, а туров {rounds}.")
+        for r, hs in out.items():
+            if len(set(hs)) != len(hs):
+                raise invalid("bad-seating", f"Round {r}: a host is given for two tables.",
+                              f"Тур {r}: ведущий указан за двумя столами.")
+            strangers = [u for u in hs if u not in staff]
+            if strangers:
+                raise invalid("bad-seating", f"Round {r}: user {strangers[0]} is not a host of this tournament.",
+                              f"Тур {r}: пользователь {strangers[0]} не ведущий этого турнира.")
+        return out
+
+    def _constraints(self, t: TournamentRecord, people: Sequence[ParticipantRecord], index: Mapping[int, int],
+                     rounds: int, played: int, plan_hosts: Mapping[int, Sequence[int]],
+                     absent: Mapping[int, Sequence[int]], pinned: Mapping[int, int], apart_by: Sequence[str],
+                     apart: Sequence[Sequence[int]]) -> dict[str, Any]:
+        def idx(pid: int) -> int:
+            if pid not in index:
+                raise invalid("bad-seating", f"Participant {pid} is not an active participant of this tournament.",
+                              f"Участник {pid} не является действующим участником турнира.")
+            return index[pid]
+
+        away: dict[int, set[int]] = {}
+        for pid, rs in absent.items():
+            for r in rs:
+                if not 1 <= r <= rounds:
+                    raise invalid("bad-seating", f"Absent in round {r}: there are {rounds} rounds.",
+                                  f"Отсутствие в туре {r}: туров всего {rounds}.")
+                away.setdefault(r - 1, set()).add(idx(pid))
+        users = {p.user_id: index[p.id] for p in people if p.user_id is not None and p.id in index}
+        for r, hs in plan_hosts.items():
+            for u in hs:
+                if u in users:
+                    away.setdefault(r - 1, set()).add(users[u])  # a participant who hosts sits the round out
+        for s in self.db.sanctions(t.id):
+            if s.kind == "round" and s.round is not None and s.participant_id in index and s.round > played:
+                away.setdefault(s.round - 1, set()).add(index[s.participant_id])
+        groups: list[list[int]] = [[idx(pid) for pid in g] for g in apart]
+        for attr in apart_by:
+            if attr not in ("team", "club"):
+                raise invalid("bad-seating", f"Keep apart by team or club, not {attr!r}.",
+                              f"Разводить можно по команде или клубу, а не {attr!r}.")
+            by: dict[str, list[int]] = {}
+            for p in people:
+                value = getattr(p, attr)
+                if value and p.id in index:
+                    by.setdefault(value.casefold(), []).append(index[p.id])
+            groups += [g for g in by.values() if len(g) > 1]
+        pins = {idx(pid): table - 1 for pid, table in pinned.items()}
+        if any(t < 0 for t in pins.values()):
+            raise invalid("bad-seating", "Tables are numbered from 1.", "Столы нумеруются с 1.")
+        return {"apart": groups, "absent": {r: sorted(v) for r, v in away.items()}, "pinned": pins}
+
+    def _generate(self, people: Sequence[ParticipantRecord], options: Mapping[str, Any], run: Any) -> Any:
+        names = [p.nickname for p in people]
+        try:
+            return run()
+        except seating_mod.SeatingError as exc:
+            raise invalid("bad-seating", _named(exc.message("en"), names), _named(exc.message("ru"), names)) from None
+
+    def _check_hosts(self, seating: seating_mod.Seating, plan_hosts: Mapping[int, Sequence[int]],
+                     first: int = 1) -> None:
+        tables = Counter(g.round + 1 for g in seating.games)
+        for r, n in sorted(tables.items()):
+            if r >= first and r in plan_hosts and len(plan_hosts[r]) < n:
+                raise invalid("bad-seating", f"Round {r} has {n} tables but {len(plan_hosts[r])} hosts: each table "
+                              "needs a host.",
+                              f"В туре {r} столов {n}, а ведущих {len(plan_hosts[r])}: у каждого стола свой ведущий.")
+
+    def _seating(self, t: TournamentRecord, stage: str = "main") -> dict[str, Any]:
+        doc = t.seating if stage == "main" else t.final_seating
+        if doc is None:
+            raise conflict("no-seating", "There is no seating yet: generate it first.",
+                           "Рассадки ещё нет: сначала составьте её.")
+        return doc
+
+    # --- rounds -------------------------------------------------------------------------------------
+    def open_round(self, user: UserRecord, t: TournamentRecord, number: int, stage: str = "main",
+                   hosts: Sequence[int] | None = None) -> list[TournamentGameRecord]:
+        """Create every table's game of round ``number`` (from 1), seated as the plan says, under the
+        tournament's rule set, each assigned to its host (``hosts`` per table, else the plan's)."""
+        self.require_judge(user, t)
+        doc = self._seating(t, stage)
+        rounds = int(doc["rounds"])
+        if not 1 <= number <= rounds:
+            raise invalid("bad-round", f"There is no round {number}: the plan has {rounds}.",
+                          f"Тура {number} нет: в плане их {rounds}.")
+        if stage == "main" and t.status not in ("setup", "running"):
+            raise conflict("stage", "The main stage is over: the final is on.", "Основной этап окончен: идёт финал.")
+        if any(g.round == number for g in self.db.games(t.id, stage)):
+            raise conflict("round-open", f"Round {number} is open already.", f"Тур {number} уже начат.")
+        ids: list[int] = list(doc["participants"])
+        by_id = {p.id: p for p in self.db.participants(t.id)}
+        tables = sorted((g for g in seating_mod.Seating.from_json(doc).games if g.round == number - 1),
+                        key=lambda g: g.table)
+        host_list = list(hosts) if hosts is not None else list(doc.get("hosts", {}).get(str(number), []))
+        staff = {s.user_id for s in self.db.staff(t.id) if s.role == "host"}
+        if len(host_list) < len(tables):
+            raise invalid("bad-round", f"Round {number} has {len(tables)} tables and {len(host_list)} hosts: "
+                          "each table needs a host.",
+                          f"В туре {number} столов {len(tables)}, а ведущих {len(host_list)}: у каждого стола свой "
+                          "ведущий.")
+        if len(set(host_list)) != len(host_list) or any(u not in staff for u in host_list):
+            raise invalid("bad-round", "Each table's host is a different host of this tournament.",
+                          "У каждого стола свой ведущий из ведущих этого турнира.")
+        round_sanctioned = {s.participant_id for s in self.db.sanctions(t.id)
+                            if s.kind == "round" and s.round == number}
+        seated_users = {}
+        for g in tables:
+            for i in g.seats:
+                p = by_id[ids[i]]
+                if p.status != "active" or p.id in round_sanctioned:
+                    raise conflict("removed-seated",
+                                   f"{p.nickname} is seated in round {number} but was removed; regenerate the "
+                                   "seating for the remaining rounds first.",
+                                   f"{p.nickname} посажен в тур {number}, но снят; сначала пересоставьте рассадку "
+                                   "оставшихся туров.")
+                if p.user_id is not None:
+                    seated_users[p.user_id] = p.nickname
+        for u in host_list:
+            if u in seated_users:
+                raise invalid("bad-round", f"{seated_users[u]} plays in round {number} and cannot host it.",
+                              f"{seated_users[u]} играет в туре {number} и не может его вести.")
+        rules = rules_of(t)
+        created: list[tuple[str, int, int, int | None, list[int]]] = []
+        for g, host in zip(tables, host_list, strict=False):
+            seats = [ids[i] for i in g.seats]
+            names = [by_id[pid].nickname for pid in seats]
+            try:
+                game_id = self.store.create_game(t.club_id, rules, len(seats), names, host_id=host)
+            except (RuleSetError, ValueError) as exc:
+                raise invalid("bad-round", f"Table {g.table + 1}: the game cannot be created: {exc}.",
+                              f"Стол {g.table + 1}: игру нельзя создать: {exc}.") from None
+            created.append((game_id, number, g.table + 1, host, seats))
+        try:
+            self.db.link_games(t.id, stage, created)
+        except RoundOpen:
+            raise conflict("round-open", f"Round {number} is open already.", f"Тур {number} уже начат.") from None
+        if stage == "main" and t.status == "setup":
+            self.db.update(t.id, status="running")
+        return [g for g in self.db.games(t.id, stage) if g.round == number]
+
+
+def _seated_per_round(n: int, low: int, high: int) -> int:
+    tables, _out = plan_tables(n, (low, high))
+    return sum(tables)
+
+
+def _named(message: str, names: Sequence[str]) -> str:
+    """A seating refusal with its player indices replaced by nicknames."""
+    def sub(m: re.Match[str]) -> str:
+        i = int(m.group(2))
+        return f"{m.group(1)}{names[i]}" if 0 <= i < len(names) else m.group(0)
+
+    message = re.sub(r"(players? |игрок[иа]? |игроков? )(\d+)", sub, message)
+    return re.sub(r"( and | и )(\d+)", sub, message)
+
+
+def _quality(seating: seating_mod.Seating) -> dict[str, Any]:
+    try:
+        q = seating_mod.quality(seating)
+    except (ValueError, ZeroDivisionError):
+        return {}
+    return {k: v for k, v in q.items() if isinstance(v, int | float | str)}

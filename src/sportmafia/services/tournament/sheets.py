@@ -1,0 +1,87 @@
+"""A tournament's result sheets: the judge's inbox of signed sheets, their corrections and acceptance, and the
+sanctions he records beyond a game."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping, Sequence
+from datetime import UTC, datetime
+from typing import Any
+
+from ...store import UserRecord
+from ...store.tournaments import AlreadyAccepted, SanctionRecord, TournamentRecord
+from .. import sheets as game_sheets
+from ..discipline import Discipline
+from ..errors import Refusal, conflict, invalid
+from ..sheets import Sheet
+from .base import TournamentBase
+
+
+class Sheets(TournamentBase):
+    """The judge's desk: the sheets of the tournament's games, their acceptance, corrections and sanctions."""
+
+    def sheet(self, t: TournamentRecord, game_id: str) -> Sheet:
+        link = self.db.game(game_id)
+        if link is None or link.tournament_id != t.id:
+            raise Refusal("not-found", "not-found", "No such game in this tournament.",
+                          "В этом турнире нет такой игры.")
+        return self.link_sheet(link)
+
+    def inbox(self, user: UserRecord, t: TournamentRecord) -> list[Sheet]:
+        """The signed games of the tournament whose sheets are not accepted yet, oldest signature first."""
+        self.require_judge(user, t)
+        sheets = [self.link_sheet(g) for g in self.db.games(t.id) if g.accepted_at is None]
+        signed = [s for s in sheets if s.signed_at is not None]
+        return sorted(signed, key=lambda s: s.signed_at or datetime.min.replace(tzinfo=UTC))
+
+    def accept(self, user: UserRecord, t: TournamentRecord, game_id: str) -> Sheet:
+        self.require_judge(user, t)
+        sheet = self.sheet(t, game_id)
+        if sheet.signed_at is None or sheet.result is None:
+            raise conflict("not-signed", "The host has not signed this game's sheet yet.",
+                           "Ведущий ещё не подписал бланк этой игры.")
+        try:
+            link = self.db.accept(game_id, user.id)
+        except AlreadyAccepted:
+            raise conflict("accepted", "This sheet is accepted already.", "Этот бланк уже принят.") from None
+        # a removal from the tournament (or a ban) on the sheet takes the participant out of later seating
+        for p in sheet.result.players:
+            status = {"tournament": "removed-from-tournament", "ban": "disqualified"}.get(p.removed or "")
+            if status is not None:
+                self.db.set_participant_status(t.id, int(p.participant), status)
+        Discipline(self).after_accept(user, t, game_id)  # bans on the sheet; steps due by repetition
+        return dataclasses.replace(sheet, link=link)
+
+    def correct(self, user: UserRecord, t: TournamentRecord, game_id: str, reason: str,
+                changes: Sequence[Mapping[str, Any]]) -> Sheet:
+        """The judge's correction of a signed sheet (before it is accepted), with its reason."""
+        self.require_judge(user, t)
+        if not reason or not reason.strip():
+            raise invalid("reason-required", "A correction needs a reason.", "Для исправления нужна причина.")
+        sheet = self.sheet(t, game_id)
+        assert sheet.link is not None
+        if sheet.link.accepted_at is not None:
+            raise conflict("accepted", "This sheet is accepted already; it is not corrected any more.",
+                           "Этот бланк уже принят и больше не исправляется.")
+        if sheet.signed_at is None or sheet.result is None:
+            raise conflict("not-signed", "The host has not signed this game's sheet yet.",
+                           "Ведущий ещё не подписал бланк этой игры.")
+        game_sheets.correct(self.store, game_id, user.id, reason, [dict(c) for c in changes])  # SheetRefused: B.sheet
+        return self.sheet(t, game_id)
+
+    # --- sanctions ----------------------------------------------------------------------------------
+    def add_sanction(self, user: UserRecord, t: TournamentRecord, participant_id: int, kind: str, reason: str,
+                     round_: int | None = None) -> SanctionRecord:
+        self.require_judge(user, t)
+        self.participant(t, participant_id)
+        if not reason or not reason.strip():
+            raise invalid("reason-required", "A sanction needs a reason.", "Для санкции нужна причина.")
+        if kind == "round":
+            rounds = int((t.seating or {}).get("rounds", 0))
+            if round_ is None or not 1 <= round_ <= max(rounds, 1):
+                raise invalid("bad-sanction", "A removal from a round names the round.",
+                              "Снятие с тура указывает номер тура.")
+        elif round_ is not None:
+            raise invalid("bad-sanction", "Only a removal from a round names a round.",
+                          "Номер тура указывается только при снятии с тура.")
+        return self.db.add_sanction(t.id, participant_id, kind, reason.strip(), user.id, round_)

@@ -161,11 +161,22 @@ def long_modules(root: Path = SRC) -> list[tuple[str, int]]:
 _SKIP = re.compile(r"^(#|//|/\*|\*|\{#|from \S+ import|import |[\]\[(){};,:]+$|\"\"\"$|'''$|-->|<!--)")
 
 
+def _import_lines(text: str) -> set[int]:
+    """The lines of a Python module's import statements (a long ``from x import (...)`` spans several)."""
+    lines: set[int] = set()
+    for node in ast.walk(ast.parse(text)):
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            lines.update(range(node.lineno, (node.end_lineno or node.lineno) + 1))
+    return lines
+
+
 def _significant(path: Path) -> list[tuple[int, str]]:
     out = []
-    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+    source = path.read_text(encoding="utf-8")
+    imported = _import_lines(source) if path.suffix == ".py" else set()
+    for number, line in enumerate(source.splitlines(), 1):
         text = " ".join(line.split())
-        if text and not _SKIP.match(text):
+        if text and number not in imported and not _SKIP.match(text):
             out.append((number, text))
     return out
 

@@ -51,7 +51,9 @@ def test_six_lines_written_twice_are_found_and_five_are_not(tmp_path: Path) -> N
     root = _tree(tmp_path, {"a.py": "def f():\n" + six + five + "    return 1\n",
                             "b.py": "import os\n\ndef g():\n" + six.replace("    ", "\t") + "\n",
                             "c.py": "def h():\n" + five + "    return 2\n",
-                            "d.py": "def k():\n" + "    pass\n" * 12})
+                            "d.py": "def k():\n" + "    pass\n" * 12,
+                            "e.py": "from x import (\n" + "".join(f"    name_{i},\n" for i in range(8)) + ")\n",
+                            "f.py": "from x import (\n" + "".join(f"    name_{i},\n" for i in range(8)) + ")\n"})
     assert A.repeated_blocks(root) == ["a.py:2-7 = b.py:4-9"]
 
 

@@ -10,7 +10,7 @@ import pytest
 
 from sportmafia.engine import Advance, Game, LiftVote, Remove, Vote
 from sportmafia.engine import events as E
-from sportmafia.engine.decided import sole_leader
+from sportmafia.engine.rules.club_vote import sole_leader
 from sportmafia.rules import get_ruleset
 from tests.conftest import new_game
 from tests.engine.test_club_rules import adv, cast, nominate_all, of, one, run

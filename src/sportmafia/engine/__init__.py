@@ -28,8 +28,10 @@ from .commands import (
 from .describe import describe as describe_event_line
 from .errors import RuleViolation
 from .events import EVENTS, Event, event_from_json
-from .game import BLACK_ROLES, FOUL_REASONS, RED_ROLES, REMOVAL_REASONS, SANCTIONS, Game, team_of
+from .game import Game
 from .record import RecordError, load, replay, summary, to_record
+from .rules.discipline import FOUL_REASONS, REMOVAL_REASONS, SANCTIONS
+from .state import BLACK_ROLES, NIGHT_STEPS, RED_ROLES, Rng, team_of
 from .views import HiddenView, Views, feed_events, feed_item, feed_length, feed_position, view, visible_events
 
 __all__ = [
@@ -37,6 +39,7 @@ __all__ = [
     "COMMANDS",
     "EVENTS",
     "FOUL_REASONS",
+    "NIGHT_STEPS",
     "RED_ROLES",
     "REMOVAL_REASONS",
     "SANCTIONS",
@@ -59,6 +62,7 @@ __all__ = [
     "Protest",
     "RecordError",
     "Remove",
+    "Rng",
     "RuleViolation",
     "Sanction",
     "Shoot",

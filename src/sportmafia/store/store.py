@@ -22,9 +22,8 @@ from sqlalchemy import Connection, Engine, Table, bindparam, func, insert, selec
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
-from ..engine import Command, Event, Game, RuleViolation, event_from_json, feed_events, to_record
+from ..engine import Command, Event, Game, Rng, RuleViolation, event_from_json, feed_events, to_record
 from ..engine.describe import RESULT_NAMES
-from ..engine.game import Rng
 from ..errors import BilingualError
 from ..rules import RuleSet, get_ruleset
 from ..tournament.groups import TournamentError

@@ -12,6 +12,7 @@ from fastapi import APIRouter, Path, Query, Request
 from fastapi.responses import JSONResponse
 
 from ..engine import (
+    NIGHT_STEPS,
     Advance,
     Game,
     RuleViolation,
@@ -23,7 +24,6 @@ from ..engine import (
 )
 from ..engine import events as E
 from ..engine.describe import STEP_NAMES, step_banner, t
-from ..engine.game import NIGHT_STEPS
 from ..rules import RuleSet, RuleSetError, get_ruleset
 from ..store import GameNotFound, GameSummary, StaleSequence, Store, UserRecord
 from ..store.access import club_game_facts

@@ -29,6 +29,7 @@ from .describe import describe as describe_event_line
 from .errors import RuleViolation
 from .events import EVENTS, Event, event_from_json
 from .game import Game
+from .history import LastAction, changes_phase, last_action, prefix
 from .record import RecordError, load, replay, summary, to_record
 from .rules.discipline import FOUL_REASONS, REMOVAL_REASONS, SANCTIONS
 from .state import BLACK_ROLES, NIGHT_STEPS, RED_ROLES, Rng, team_of
@@ -56,6 +57,7 @@ __all__ = [
     "Game",
     "HiddenView",
     "Kill",
+    "LastAction",
     "LiftVote",
     "Nominate",
     "Override",
@@ -71,6 +73,7 @@ __all__ = [
     "Views",
     "Vote",
     "Withdraw",
+    "changes_phase",
     "command_from_json",
     "describe_event_line",
     "event_from_json",
@@ -78,7 +81,9 @@ __all__ = [
     "feed_item",
     "feed_length",
     "feed_position",
+    "last_action",
     "load",
+    "prefix",
     "replay",
     "summary",
     "team_of",

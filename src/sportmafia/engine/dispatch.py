@@ -101,6 +101,17 @@ class Dispatch(GameState):
         return RuleViolation("wrong-step", clause=clause, step=step_en, step_ru=step_ru,
                              what=what_en, what_ru=what_ru)
 
+    def _drawn_seat(self, seat: int | None, rng: Rng | None, clause: str) -> int:
+        """The seat a chance command names (drawn at the table), else one drawn at random among the living
+        (B.speech.order, B.lot)."""
+        if seat is not None:
+            self._need_alive(seat, clause)
+            return seat
+        if rng is None:
+            raise RuleViolation("need-rng", clause=clause)
+        drawn: int = rng.choice(self.living())
+        return drawn
+
     # --- the host's "Next" ---------------------------------------------------------------------------
     def _x_advance(self, cmd: C.Advance, rng: Rng | None) -> None:
         step = self.step

@@ -10,7 +10,6 @@ from .. import commands as C
 from .. import events as E
 from ..cache import step as _step
 from ..dispatch import Dispatch
-from ..errors import RuleViolation
 from ..state import Rng
 from .club_vote import vote_tally
 
@@ -97,13 +96,7 @@ class LeadersVoteRules(Dispatch):
         self._need_live_game()
         if self.step != "lot":
             raise self._wrong_step("draw_lot", "B.lot")
-        if cmd.seat is not None:
-            self._need_alive(cmd.seat, "B.lot")
-            seat = cmd.seat
-        else:
-            if rng is None:
-                raise RuleViolation("need-rng", clause="B.lot")
-            seat = rng.choice(self.living())  # B.lot: drawn among the living
+        seat = self._drawn_seat(cmd.seat, rng, "B.lot")
         self._emit(E.LotDrawn(seat))
         self._leave((seat,), "lot")
         if not self.over:

@@ -11,7 +11,6 @@ from .. import commands as C
 from .. import events as E
 from ..cache import step as _step
 from ..dispatch import Dispatch
-from ..errors import RuleViolation
 from ..state import Rng
 
 
@@ -39,13 +38,7 @@ class SpeechRules(Dispatch):
         self._need_live_game()
         if self.step != "first_speaker":
             raise self._wrong_step("draw_first_speaker", "B.speech.order")
-        if cmd.seat is not None:
-            self._need_alive(cmd.seat, "B.speech.order")
-            seat = cmd.seat
-        else:
-            if rng is None:
-                raise RuleViolation("need-rng", clause="B.speech.order")
-            seat = rng.choice(self.living())  # B.speech.order: drawn at random among the living
+        seat = self._drawn_seat(cmd.seat, rng, "B.speech.order")
         self._emit(E.FirstSpeakerDrawn(seat))
         self._start_speech(seat, 0)
 

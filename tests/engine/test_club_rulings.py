@@ -13,7 +13,7 @@ from sportmafia.engine import FOUL_REASONS, Award, Foul, Protest, replay, to_rec
 from sportmafia.engine import events as E
 from sportmafia.engine.describe import REASON_NAMES, describe
 from tests.conftest import advance_until, new_game, refused
-from tests.engine.test_club_rules import red_won_by_removals, run
+from tests.engine.helpers import red_won_by_removals, run
 
 
 @pytest.mark.clause("A.protest")

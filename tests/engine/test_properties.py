@@ -23,6 +23,7 @@ from hypothesis import strategies as st
 from sportmafia.bots import random_command
 from sportmafia.engine import (
     BLACK_ROLES,
+    NIGHT_STEPS,
     SANCTIONS,
     Advance,
     Award,
@@ -54,7 +55,6 @@ from sportmafia.engine import (
     view,
     visible_events,
 )
-from sportmafia.engine.game import NIGHT_STEPS
 from sportmafia.rules import get_ruleset
 
 TABLES = [("club", 10), ("fiim", 10)] + [("tournament", n) for n in range(12, 17)]

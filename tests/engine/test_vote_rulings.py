@@ -10,10 +10,10 @@ import pytest
 
 from sportmafia.engine import Advance, Game, LiftVote, Remove, Vote
 from sportmafia.engine import events as E
-from sportmafia.engine.decided import sole_leader
+from sportmafia.engine.rules.club_vote import sole_leader
 from sportmafia.rules import get_ruleset
 from tests.conftest import new_game
-from tests.engine.test_club_rules import adv, cast, nominate_all, of, one, run
+from tests.engine.helpers import adv, cast, nominate_all, of, one, run
 
 FIIM = get_ruleset("fiim")
 
@@ -102,7 +102,7 @@ def _all_nominated(rules: object) -> Game:
 @pytest.mark.clause("A.tie.nine")
 def test_fiim_three_tied_at_nine_are_not_lifted() -> None:
     """A.tie.nine: `fiim` never puts three tied players to the lift question at nine."""
-    from tests.engine.test_club_rules import _nine_tied_twice, nine_players_with
+    from tests.engine.helpers import _nine_tied_twice, nine_players_with
     game = nine_players_with(FIIM)
     events = _nine_tied_twice(game)
     assert one(events, E.VoteResult).outcome == "no-lift" and game.alive_count == 9

@@ -28,8 +28,11 @@ from .commands import (
 from .describe import describe as describe_event_line
 from .errors import RuleViolation
 from .events import EVENTS, Event, event_from_json
-from .game import BLACK_ROLES, FOUL_REASONS, RED_ROLES, REMOVAL_REASONS, SANCTIONS, Game, team_of
+from .game import Game
+from .history import LastAction, changes_phase, last_action, prefix
 from .record import RecordError, load, replay, summary, to_record
+from .rules.discipline import FOUL_REASONS, REMOVAL_REASONS, SANCTIONS
+from .state import BLACK_ROLES, NIGHT_STEPS, RED_ROLES, Rng, team_of
 from .views import HiddenView, Views, feed_events, feed_item, feed_length, feed_position, view, visible_events
 
 __all__ = [
@@ -37,6 +40,7 @@ __all__ = [
     "COMMANDS",
     "EVENTS",
     "FOUL_REASONS",
+    "NIGHT_STEPS",
     "RED_ROLES",
     "REMOVAL_REASONS",
     "SANCTIONS",
@@ -53,12 +57,14 @@ __all__ = [
     "Game",
     "HiddenView",
     "Kill",
+    "LastAction",
     "LiftVote",
     "Nominate",
     "Override",
     "Protest",
     "RecordError",
     "Remove",
+    "Rng",
     "RuleViolation",
     "Sanction",
     "Shoot",
@@ -67,6 +73,7 @@ __all__ = [
     "Views",
     "Vote",
     "Withdraw",
+    "changes_phase",
     "command_from_json",
     "describe_event_line",
     "event_from_json",
@@ -74,7 +81,9 @@ __all__ = [
     "feed_item",
     "feed_length",
     "feed_position",
+    "last_action",
     "load",
+    "prefix",
     "replay",
     "summary",
     "team_of",

@@ -8,9 +8,10 @@ Commands whose :attr:`needs_reason` is true are listed by ``legal_commands`` as 
 
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import dataclass
 from typing import Any, ClassVar
+
+from .codec import from_json, to_json
 
 
 @dataclass(frozen=True, slots=True)
@@ -23,18 +24,8 @@ class Command:
         return None
 
     def to_json(self) -> dict[str, Any]:
-        names = _FIELD_NAMES.get(type(self))
-        if names is None:  # once per class: dataclasses.fields() was most of this method's time
-            names = _FIELD_NAMES[type(self)] = tuple(f.name for f in dataclasses.fields(self))
-        out: dict[str, Any] = {"type": self.type}
-        for name in names:
-            value = getattr(self, name)
-            out[name] = list(value) if isinstance(value, tuple) else value
-        return out
-
-
-_FIELD_NAMES: dict[type[Command], tuple[str, ...]] = {}
-"""Each command class's field names, in order (its JSON form's keys after ``type``)."""
+        """The JSON form (engine/codec.py)."""
+        return to_json(self)
 
 
 @dataclass(frozen=True, slots=True)
@@ -247,59 +238,5 @@ COMMANDS: dict[str, type[Command]] = {
 
 def command_from_json(data: dict[str, Any]) -> Command:
     """Parse a command's JSON form; raises ``ValueError`` naming what is wrong."""
-    if not isinstance(data, dict):
-        raise ValueError("a command is a JSON object")
-    name = data.get("type")
-    cls = COMMANDS.get(name) if isinstance(name, str) else None
-    if cls is None:
-        raise ValueError(f"unknown command type {name!r}")
-    command: Command = _build(cls, data)
+    command: Command = from_json(COMMANDS, data, "command")
     return command
-
-
-def _build(cls: type[Any], data: dict[str, Any]) -> Any:
-    kwargs: dict[str, Any] = {}
-    names = {f.name: f for f in dataclasses.fields(cls)}
-    for key, value in data.items():
-        if key == "type":
-            continue
-        if key not in names:
-            raise ValueError(f"{cls.type}: unknown field {key!r}")
-        kwargs[key] = _coerce(cls.type, key, names[key].type, value)
-    try:
-        return cls(**kwargs)
-    except TypeError as exc:
-        raise ValueError(f"{cls.type}: {exc}") from None
-
-
-def _coerce(kind: str, key: str, annotation: Any, value: Any) -> Any:
-    text = str(annotation)
-    if text.startswith("tuple"):
-        if value is None and "None" in text:
-            return None
-        if not isinstance(value, list | tuple):
-            raise ValueError(f"{kind}.{key}: expected a list")
-        inner = int if "int" in text else str
-        for v in value:
-            if inner is int and (isinstance(v, bool) or not isinstance(v, int)):
-                raise ValueError(f"{kind}.{key}: expected whole numbers")
-            if inner is str and not isinstance(v, str):
-                raise ValueError(f"{kind}.{key}: expected strings")
-        return tuple(value)
-    if text.startswith("int"):
-        if value is None and "None" in text:
-            return None
-        if isinstance(value, bool) or not isinstance(value, int):
-            raise ValueError(f"{kind}.{key}: expected a whole number")
-        return value
-    if text.startswith("bool"):
-        if not isinstance(value, bool):
-            raise ValueError(f"{kind}.{key}: expected true or false")
-        return value
-    if text.startswith("str"):
-        if value is None and "None" in text:
-            return None
-        if not isinstance(value, str):
-            raise ValueError(f"{kind}.{key}: expected a string")
-        return value
-    return value  # pragma: no cover

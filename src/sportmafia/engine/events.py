@@ -8,9 +8,10 @@ together. Each event has a stable JSON form: ``{"type": "player_left", "seat": 5
 
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import dataclass
 from typing import Any, ClassVar
+
+from .codec import from_json, to_json
 
 
 @dataclass(frozen=True, slots=True)
@@ -20,13 +21,8 @@ class Event:
     """True for the event that records a command (the first of its group)."""
 
     def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"type": self.type}
-        for f in dataclasses.fields(self):
-            value = getattr(self, f.name)
-            if isinstance(value, tuple):
-                value = [list(v) if isinstance(v, tuple) else v for v in value]
-            out[f.name] = value
-        return out
+        """The JSON form (engine/codec.py)."""
+        return to_json(self)
 
 
 # --- action events --------------------------------------------------------------------------------
@@ -305,60 +301,5 @@ EVENTS: dict[str, type[Event]] = {
 
 def event_from_json(data: Any) -> Event:
     """Parse an event's JSON form; raises ``ValueError`` naming what is wrong."""
-    if not isinstance(data, dict):
-        raise ValueError("an event is a JSON object")
-    name = data.get("type")
-    if not isinstance(name, str) or name not in EVENTS:
-        raise ValueError(f"unknown event type {name!r}")
-    cls = EVENTS[name]
-    fields = {f.name: f for f in dataclasses.fields(cls)}
-    kwargs: dict[str, Any] = {}
-    for key, value in data.items():
-        if key == "type":
-            continue
-        if key not in fields:
-            raise ValueError(f"{name}: unknown field {key!r}")
-        kwargs[key] = _coerce(name, key, str(fields[key].type), value)
-    missing = [f for f, spec in fields.items() if f not in kwargs and spec.default is dataclasses.MISSING]
-    if missing:
-        raise ValueError(f"{name}: missing field {missing[0]!r}")
-    return cls(**kwargs)
-
-
-def _coerce(kind: str, key: str, text: str, value: Any) -> Any:
-    optional = "None" in text
-    if value is None:
-        if optional:
-            return None
-        raise ValueError(f"{kind}.{key}: must not be null")
-    if text.startswith("tuple[tuple"):
-        if not isinstance(value, list) or not all(
-            isinstance(p, list) and len(p) == 2 and all(_is_int(x) for x in p) for p in value
-        ):
-            raise ValueError(f"{kind}.{key}: expected a list of pairs of whole numbers")
-        return tuple((int(a), int(b)) for a, b in value)
-    if text.startswith("tuple"):
-        if not isinstance(value, list):
-            raise ValueError(f"{kind}.{key}: expected a list")
-        want_int = "int" in text
-        for v in value:
-            if want_int and not _is_int(v):
-                raise ValueError(f"{kind}.{key}: expected whole numbers")
-            if not want_int and not isinstance(v, str):
-                raise ValueError(f"{kind}.{key}: expected strings")
-        return tuple(value)
-    if text.startswith("int"):
-        if not _is_int(value):
-            raise ValueError(f"{kind}.{key}: expected a whole number")
-        return value
-    if text.startswith("bool"):
-        if not isinstance(value, bool):
-            raise ValueError(f"{kind}.{key}: expected true or false")
-        return value
-    if not isinstance(value, str):
-        raise ValueError(f"{kind}.{key}: expected a string")
-    return value
-
-
-def _is_int(v: Any) -> bool:
-    return isinstance(v, int) and not isinstance(v, bool)
+    event: Event = from_json(EVENTS, data, "event")
+    return event

@@ -18,7 +18,8 @@ from typing import Any
 
 from . import events as E
 from .describe import step_banner
-from .game import BLACK_ROLES, NIGHT_STEPS, Game, team_of
+from .game import Game
+from .state import BLACK_ROLES, NIGHT_STEPS, team_of
 
 Viewer = str | int
 

@@ -197,9 +197,6 @@ class RuleSet:
         deck += ["civilian"] * (players - black - 1)
         return tuple(deck)
 
-    def speech_seconds(self, round_index: int) -> int:
-        return self.speech_rounds[round_index]
-
     def variant(self, name: str, **changes: Any) -> RuleSet:
         """A club's own variant of this rule set, checked like any other."""
         return dataclasses.replace(self, name=name, **changes)

@@ -21,8 +21,7 @@ from sqlalchemy import Connection, Engine, Table, bindparam, func, insert, selec
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
-from ..engine import Command, Event, Game, RuleViolation, event_from_json, feed_events, to_record
-from ..engine.game import Rng
+from ..engine import Command, Event, Game, Rng, RuleViolation, event_from_json, feed_events, to_record
 from ..rules import RuleSet, get_ruleset
 from .db import IMMEDIATE, Checkpointer, QueuedWriter, bounded, make_engine, sqlite_file
 from .models import USER_ROLES, Club, ClubPlayer, ClubVariant, GameEvent, StoredGame, User, as_utc, utcnow

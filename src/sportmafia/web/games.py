@@ -18,6 +18,7 @@ from ..engine import (
     command_from_json,
     describe_event_line,
     feed_item,
+    last_action,
     view,
     visible_events,
 )
@@ -85,26 +86,12 @@ def rule_values(rules: RuleSet) -> dict[str, Any]:
 def _back(game: Game) -> dict[str, Any] | None:
     """What "Undo" would undo: the last action still in effect, described for the host's button. The deal's
     cards and a best move's count of black players are not written out (a player may glance at the tablet)."""
-    if not game.undoable():
+    last = last_action(game)
+    if last is None:
         return None
-    log = game.log
-    undone = {ev.seq for ev in log if isinstance(ev, E.Undone)}
-    group = -1
-    live: list[int] = []  # indexes of the events in effect, in order
-    for i, ev in enumerate(log):
-        if ev.action:
-            group = i
-        if isinstance(ev, E.Undone) or group in undone:
-            continue
-        live.append(i)
-    actions = [i for i in live if log[i].action]
-    if not actions:  # pragma: no cover - undoable() says there is one
-        return None
-    seq = actions[-1]
-    ev = log[seq]
+    seq, ev, before = last.seq, last.events[0], last.step
     text: dict[str, str] = {}
     if isinstance(ev, E.Advanced):
-        before = next((log[i] for i in reversed(live) if i < seq and isinstance(log[i], E.Step)), None)
         for lang in ("en", "ru"):
             text[lang] = (step_banner(before.step, before.day, before.seat, lang) if isinstance(before, E.Step)
                           else t(STEP_NAMES, "deal", lang))

@@ -14,10 +14,9 @@ from fastapi import Path as PathParam
 from fastapi.responses import Response
 from pydantic import Field, StringConstraints
 
-from ..engine import Event, visible_events
+from ..engine import NIGHT_STEPS, Event, visible_events
 from ..engine import events as E
 from ..engine.describe import REASON_NAMES, SANCTION_NAMES, describe, t
-from ..engine.game import NIGHT_STEPS
 from ..rules import PRESETS, RuleSet, RuleSetError, get_ruleset
 from ..rules.docs_ru import DOCS_RU
 from ..store import Store, VariantRecord, VariantTaken

@@ -42,7 +42,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from starlette.types import ASGIApp, Receive, Scope, Send
 from starlette.websockets import WebSocketState
 
-from ..engine import Event, Game, RuleViolation, Views, command_from_json, view
+from ..engine import Event, Game, RuleViolation, Views, changes_phase, command_from_json, view
 from ..engine.describe import HOW_NAMES, RESULT_NAMES, ROLE_NAMES, STEP_NAMES, TEAM_NAMES, t
 from ..store import GameLocked, GameNotFound, StaleSequence, Store, UserRecord
 from ..store import online as db
@@ -830,15 +830,10 @@ def _refused(auth: db.SeatAuth, what: str, code: str) -> None:
     log.warning("online: refused %s from seat %s of game %s: %s", what, auth.seat, auth.game_id, code)
 
 
-SAME_PHASE = frozenset({"vote_cast", "lift_vote_cast", "shot_fired", "checked", "nominated", "withdrawn",
-                        "fouled", "sanctioned", "muted", "best_move_named", "kill_chosen"})
-"""Events that leave the phase as it was: other players' acts (hands, shots, checks, nominations) and fouls."""
-
-
 def _same_phase(since_seen: Sequence[Event]) -> bool:
     """Whether the game is still in the phase the player saw: every event recorded since he decided is another
     player's act or a foul (no new step, speaker, candidate, vote, departure or undo)."""
-    return all(ev.type in SAME_PHASE for ev in since_seen)
+    return not changes_phase(since_seen)
 
 
 @api.post("/play/commands", summary="A player's command (X-Play-Token), executed as his seat")

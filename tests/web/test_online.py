@@ -22,10 +22,14 @@ from sqlalchemy import func, select, update
 from starlette.websockets import WebSocketDisconnect
 
 from sportmafia.engine import Advance, Game, feed_length, view, visible_events
+from sportmafia.live import hub as live
+from sportmafia.live.online import public_game_key
+from sportmafia.live.socket import CLOSE_NOT_AUTHORIZED
 from sportmafia.store import Store
 from sportmafia.store import online as db
 from sportmafia.store.models import GameEvent, SeatToken, utcnow
-from sportmafia.web import create_app, live, online
+from sportmafia.web import create_app, online
+from sportmafia.web.online.links import qr_svg
 from sportmafia.web.security import LoginLimiter
 
 from .conftest import Api, own_client
@@ -152,7 +156,7 @@ def test_open_table_and_links(api: Api) -> None:
     assert len(token) >= 32 and link["url"].endswith(f"/play/{token}")
     assert link["qr_svg"].startswith("<svg") and "path" in link["qr_svg"]
     assert 'xmlns="http://www.w3.org/2000/svg"' in link["qr_svg"]  # renders as an <img> too
-    assert link["qr_svg"] == online.qr_svg(link["url"])  # the code of this very link
+    assert link["qr_svg"] == qr_svg(link["url"])  # the code of this very link
     assert api.get(f"/api/games/{game_id}/online").json()["seats"][2]["linked"] is True
     assert api.post(f"/api/games/{game_id}/online/seats/11/link").status_code == 422
     assert api.post(f"/api/games/{game_id}/online/seats/0/link").status_code == 422
@@ -202,7 +206,7 @@ def test_every_seats_link_in_one_request(api: Api) -> None:
         assert r.status_code == 200 and r.json()["revoked"] == 2
         again = r.json()["links"]
         assert [x["seat"] for x in again] == [2, 4]
-        assert all(x["qr_svg"] == online.qr_svg(x["url"]) for x in again)
+        assert all(x["qr_svg"] == qr_svg(x["url"]) for x in again)
         assert until(ws, "error")["error"]["code"] == "revoked"  # seat 4's old socket ends at once
         with pytest.raises(WebSocketDisconnect):
             recv(ws)
@@ -248,7 +252,7 @@ def test_revoke_and_reissue_end_the_old_link_and_its_socket(api: Api) -> None:
         assert error["error"]["code"] == "revoked"
         with pytest.raises(WebSocketDisconnect) as exc:
             recv(ws)
-        assert exc.value.code == online.CLOSE_NOT_AUTHORIZED
+        assert exc.value.code == CLOSE_NOT_AUTHORIZED
     assert api.client.get("/api/play/me", headers={online.TOKEN_HEADER: old}).status_code == 401
     assert api.client.get("/api/play/me", headers={online.TOKEN_HEADER: new}).status_code == 200
     assert api.client.get(f"/play/{old}").status_code == 404
@@ -267,7 +271,7 @@ def test_revoke_and_reissue_end_the_old_link_and_its_socket(api: Api) -> None:
         assert recv(ws)["error"]["code"] == "bad-link"
         with pytest.raises(WebSocketDisconnect) as exc:
             recv(ws)
-        assert exc.value.code == online.CLOSE_NOT_AUTHORIZED
+        assert exc.value.code == CLOSE_NOT_AUTHORIZED
 
 
 @contextmanager
@@ -302,7 +306,7 @@ def test_a_link_revoked_on_another_server_process_ends_its_socket_at_once(
             assert until(ws, "error", timeout=3)["error"]["code"] == "revoked"
             with pytest.raises(WebSocketDisconnect) as exc:
                 recv(ws, timeout=3)
-            assert exc.value.code == online.CLOSE_NOT_AUTHORIZED
+            assert exc.value.code == CLOSE_NOT_AUTHORIZED
 
 
 def test_wrong_tokens_are_rate_limited(api: Api) -> None:
@@ -740,7 +744,7 @@ def test_the_table_code_passes_to_the_next_game_and_its_spectators_follow(api: A
     second = api.new_game()
     with api.client.websocket_connect(f"/ws/watch/{code.lower()}", headers=ORIGIN) as watch:
         table = recv(watch)
-        assert table == {"type": "table", "code": code, "game": online.public_game_key(first)}
+        assert table == {"type": "table", "code": code, "game": public_game_key(first)}
         assert until(watch, "state")["next_seq"] == len(game.log)
         r = api.post(f"/api/games/{second}/online", {"code": code})
         assert r.status_code == 409 and r.json()["error"]["code"] == "in-play", r.text
@@ -754,7 +758,7 @@ def test_the_table_code_passes_to_the_next_game_and_its_spectators_follow(api: A
         assert moved.json()["code"] == code and moved.json()["game_id"] == second
         new_code = api.get(f"/api/games/{first}/online").json()["code"]
         assert new_code != code and len(new_code) == len(code)
-        assert recv(watch) == {"type": "table", "code": code, "game": online.public_game_key(second)}
+        assert recv(watch) == {"type": "table", "code": code, "game": public_game_key(second)}
         state = recv(watch)
         assert state["type"] == "state" and state["since"] == 0 and state["next_seq"] == 0
         assert state["view"]["viewer"] == "spectator" and [s["name"] for s in state["view"]["seats"]] == list(
@@ -769,19 +773,19 @@ def test_the_table_code_passes_to_the_next_game_and_its_spectators_follow(api: A
     assert api.post(f"/api/games/{second}/online", {"code": code}).json()["code"] == code  # its own: unchanged
     # a page reconnecting: with a seq of the previous game (its key) it gets the new game from the start ...
     with api.client.websocket_connect(
-            f"/ws/watch/{code}?since=300&game={online.public_game_key(first)}", headers=ORIGIN) as watch:
-        assert recv(watch)["game"] == online.public_game_key(second)
+            f"/ws/watch/{code}?since=300&game={public_game_key(first)}", headers=ORIGIN) as watch:
+        assert recv(watch)["game"] == public_game_key(second)
         state = recv(watch)
         assert (state["type"], state["since"], state["next_seq"]) == ("state", 0, held)
     # ... and with a seq of this game, only what it missed
     with api.client.websocket_connect(
-            f"/ws/watch/{code}?since={held}&game={online.public_game_key(second)}", headers=ORIGIN) as watch:
+            f"/ws/watch/{code}?since={held}&game={public_game_key(second)}", headers=ORIGIN) as watch:
         recv(watch)
         state = recv(watch)
         assert (state["since"], state["events"]) == (held, [])
     # the previous game is watched by its new code
     with api.client.websocket_connect(f"/ws/watch/{new_code}", headers=ORIGIN) as watch:
-        assert recv(watch)["game"] == online.public_game_key(first)
+        assert recv(watch)["game"] == public_game_key(first)
     for bad in ("ZZZZZZ", new_code + "X"):
         r = api.post(f"/api/games/{second}/online", {"code": bad})
         assert r.status_code == 404 and r.json()["error"]["code"] == "no-table", r.text
@@ -818,7 +822,7 @@ def test_a_code_passed_on_between_its_read_and_the_subscription_is_followed(
         return out
     monkeypatch.setattr(db, "table_by_code", read_then_pass)
     with api.client.websocket_connect(f"/ws/watch/{code}", headers=ORIGIN) as watch:
-        assert passed and recv(watch)["game"] == online.public_game_key(second)
+        assert passed and recv(watch)["game"] == public_game_key(second)
         assert until(watch, "state")["next_seq"] == 0
 
 
@@ -833,12 +837,12 @@ def test_a_code_passed_on_by_another_process_is_followed(api: Api, monkeypatch: 
         until(watch, "state")
         db.take_code(api.store, second, code, None)  # as another process does it: this one is not told
         hub._from_redis(json.dumps({"origin": "another process", "game": first, "code": code, "code_to": second}))
-        assert recv(watch)["game"] == online.public_game_key(second)
+        assert recv(watch)["game"] == public_game_key(second)
         until(watch, "state")
         db.take_code(api.store, third, code, None)  # and nothing through Redis: the keepalive finds it
         deadline = time.monotonic() + 5
         m = recv(watch)
         while m["type"] == "ping" and time.monotonic() < deadline:
             m = recv(watch)
-        assert m["game"] == online.public_game_key(third)
+        assert m["game"] == public_game_key(third)
         assert until(watch, "state")["next_seq"] == 0

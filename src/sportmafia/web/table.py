@@ -14,7 +14,7 @@ from fastapi.responses import Response
 
 from ..engine.describe import HOW_NAMES, RESULT_NAMES, TEAM_NAMES, t
 from .i18n import request_lang
-from .pages import _render, club_game
+from .pages import club_game, render
 
 router = APIRouter(include_in_schema=False)
 
@@ -31,4 +31,4 @@ def table_page(request: Request, game_id: Annotated[str, PathParam(max_length=64
         "teams": {str(k).lower(): t(TEAM_NAMES, k, lang) for k in TEAM_NAMES},
         "results": {k: t(RESULT_NAMES, k, lang) for k in RESULT_NAMES},
     }
-    return _render(request, "table.html", user=user, game_id=game_id, labels=labels)
+    return render(request, "table.html", user=user, game_id=game_id, labels=labels)

@@ -10,12 +10,12 @@ next lookup of every process.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 from typing import Any, cast
 
 from sqlalchemy import Table, delete, select, update
 
-from .models import LoginSession, User, utcnow
+from .models import LoginSession, User, as_utc, utcnow
 from .store import Store, UserRecord, _user
 
 SESSIONS = cast(Table, LoginSession.__table__)
@@ -34,13 +34,9 @@ class SessionRecord:
     expires_at: datetime
 
 
-def _utc(moment: datetime) -> datetime:
-    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
-
-
 def _session(row: Any) -> SessionRecord:
-    return SessionRecord(row.key, row.user_id, row.csrf, _utc(row.created_at), _utc(row.last_seen),
-                         _utc(row.expires_at))
+    return SessionRecord(row.key, row.user_id, row.csrf, as_utc(row.created_at), as_utc(row.last_seen),
+                         as_utc(row.expires_at))
 
 
 def create_session(store: Store, key: str, user_id: int, csrf: str, lifetime: timedelta, *,

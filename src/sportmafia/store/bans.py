@@ -12,9 +12,8 @@ from typing import Any
 
 from sqlalchemy import select
 
-from .models import BanOverride, ClubBan, Tournament, TournamentOffence, TournamentParticipant, User, utcnow
+from .models import BanOverride, ClubBan, Tournament, TournamentOffence, TournamentParticipant, User, as_utc, utcnow
 from .store import Store
-from .tournaments import _utc
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,7 +60,7 @@ class OverrideRecord:
 
 def _offence(r: TournamentOffence) -> OffenceRecord:
     return OffenceRecord(r.id, r.tournament_id, r.participant_id, r.offence, r.step, r.game_id, r.round, r.reason,
-                         r.user_id, _utc(r.created_at) or utcnow())
+                         r.user_id, as_utc(r.created_at) or utcnow())
 
 
 class Bans:
@@ -124,7 +123,7 @@ class Bans:
     @staticmethod
     def _record(r: ClubBan, tname: str | None, login: str | None) -> BanRecord:
         return BanRecord(r.id, r.club_id, r.nickname, r.user_id, r.tournament_id, tname, r.reason, r.created_by,
-                         login, _utc(r.created_at) or utcnow(), _utc(r.lifted_at), r.lifted_by, r.lift_reason)
+                         login, as_utc(r.created_at) or utcnow(), as_utc(r.lifted_at), r.lifted_by, r.lift_reason)
 
     def ban(self, club_id: int, ban_id: int) -> BanRecord | None:
         with self._read() as s:
@@ -159,14 +158,14 @@ class Bans:
             s.add(row)
             s.flush()
             return OverrideRecord(row.id, ban_id, tournament_id, nickname, reason, user_id,
-                                  _utc(row.created_at) or utcnow())
+                                  as_utc(row.created_at) or utcnow())
 
     def overrides(self, tournament_id: int) -> list[OverrideRecord]:
         with self._read() as s:
             rows = s.scalars(select(BanOverride).where(BanOverride.tournament_id == tournament_id)
                              .order_by(BanOverride.id))
             return [OverrideRecord(r.id, r.ban_id, r.tournament_id, r.nickname, r.reason, r.user_id,
-                                   _utc(r.created_at) or utcnow()) for r in rows]
+                                   as_utc(r.created_at) or utcnow()) for r in rows]
 
 
 __all__ = ["BanRecord", "Bans", "OffenceRecord", "OverrideRecord"]

@@ -10,7 +10,7 @@ read often (status, winner, result, ``next_seq``), rewritten in the same transac
 from __future__ import annotations
 
 from datetime import UTC, date, datetime
-from typing import Any
+from typing import Any, overload
 
 from sqlalchemy import (
     JSON,
@@ -43,6 +43,18 @@ USER_ROLES = ("admin", "host", "judge")
 
 def utcnow() -> datetime:
     return datetime.now(UTC)
+
+
+@overload
+def as_utc(moment: datetime) -> datetime: ...
+@overload
+def as_utc(moment: datetime | None) -> datetime | None: ...
+def as_utc(moment: datetime | None) -> datetime | None:
+    """A time read back from the database, in UTC: SQLite gives back naive datetimes, and every time the store
+    writes is UTC. None stays None."""
+    if moment is None:
+        return None
+    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
 
 
 class Base(DeclarativeBase):

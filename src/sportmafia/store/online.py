@@ -11,14 +11,14 @@ import hashlib
 import secrets
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 from typing import Any, TypeVar, cast
 
 from sqlalchemy import Connection, Table, bindparam, func, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from .models import JoinRequest, OnlineTable, SeatToken, StoredGame, utcnow
+from .models import JoinRequest, OnlineTable, SeatToken, StoredGame, as_utc, utcnow
 from .store import GameNotFound, Store
 
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
@@ -39,10 +39,6 @@ def new_secret() -> str:
 def hash_secret(secret: str) -> str:
     """The SHA-256 (hex) under which a secret is stored and looked up."""
     return hashlib.sha256(secret.encode("utf-8", "surrogatepass")).hexdigest()
-
-
-def _utc(moment: datetime) -> datetime:
-    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,12 +85,12 @@ class OnlineRefused(Exception):
 
 
 def _table(row: OnlineTable, game: StoredGame) -> TableRecord:
-    return TableRecord(row.game_id, game.club_id, row.code, game.players, _utc(row.created_at),
+    return TableRecord(row.game_id, game.club_id, row.code, game.players, as_utc(row.created_at),
                        row.stream_hash is not None, row.stream_delay, game.next_seq, row.watch_closed_at is not None)
 
 
 def _join(row: JoinRequest) -> JoinRecord:
-    return JoinRecord(row.id, row.game_id, row.seat, row.name, row.status, _utc(row.created_at))
+    return JoinRecord(row.id, row.game_id, row.seat, row.name, row.status, as_utc(row.created_at))
 
 
 def _fresh_code() -> str:
@@ -185,7 +181,7 @@ def _table_row(store: Store, statement: Any, params: dict[str, str]) -> TableRec
         row = conn.execute(statement, params).one_or_none()
     if row is None:
         return None
-    return TableRecord(row.game_id, row.club_id, row.code, row.players, _utc(row.created_at),
+    return TableRecord(row.game_id, row.club_id, row.code, row.players, as_utc(row.created_at),
                        row.stream_hash is not None, row.stream_delay, row.next_seq, row.watch_closed_at is not None)
 
 
@@ -225,7 +221,7 @@ def _issue(s: Session, game_id: str, seats: Sequence[int]) -> list[tuple[str, Se
                       revoked_at=None) for seat in seats]
     s.add_all(rows)
     s.flush()
-    return [(tokens[r.seat], SeatAuth(r.id, game_id, r.seat, _utc(r.created_at)), live.get(r.seat, []))
+    return [(tokens[r.seat], SeatAuth(r.id, game_id, r.seat, as_utc(r.created_at)), live.get(r.seat, []))
             for r in rows]
 
 
@@ -283,7 +279,7 @@ def resolve_seat(store: Store, token: str) -> tuple[SeatAuth, int] | None:
         row = s.execute(_LIVE_SEAT, {"token_hash": hash_secret(token)}).one_or_none()
     if row is None:
         return None
-    return SeatAuth(row.id, row.game_id, row.seat, _utc(row.created_at)), row.next_seq
+    return SeatAuth(row.id, row.game_id, row.seat, as_utc(row.created_at)), row.next_seq
 
 
 def resolve_token(store: Store, token: str) -> SeatAuth | None:
@@ -319,7 +315,7 @@ def linked_seats(store: Store, game_id: str) -> dict[int, SeatAuth]:
     """The seats that have a live link, with it."""
     with store._read() as s:
         rows = s.scalars(select(SeatToken).where(SeatToken.game_id == game_id, SeatToken.revoked_at.is_(None)))
-        return {r.seat: SeatAuth(r.id, r.game_id, r.seat, _utc(r.created_at)) for r in rows}
+        return {r.seat: SeatAuth(r.id, r.game_id, r.seat, as_utc(r.created_at)) for r in rows}
 
 
 # --- joining by the table code -----------------------------------------------------------------------------
@@ -347,7 +343,7 @@ def request_join(store: Store, game_id: str, seat: int, name: str, max_pending: 
         if cooldown > 0 and name:
             now = utcnow()
             folded = name.casefold()
-            denied = [_utc(at) for n, at in s.execute(select(JoinRequest.name, JoinRequest.decided_at).where(
+            denied = [as_utc(at) for n, at in s.execute(select(JoinRequest.name, JoinRequest.decided_at).where(
                 JoinRequest.game_id == game_id, JoinRequest.status == "denied",
                 JoinRequest.decided_at >= now - timedelta(seconds=cooldown))) if at is not None and n.casefold() == folded]
             if denied:
@@ -372,7 +368,7 @@ def request_state(store: Store, request_id: int) -> tuple[str, datetime | None] 
     """A join request's status and when it was decided (None: no such request)."""
     with store._read() as s:
         row = s.execute(select(JoinRequest.status, JoinRequest.decided_at).where(JoinRequest.id == request_id)).first()
-        return None if row is None else (row[0], None if row[1] is None else _utc(row[1]))
+        return None if row is None else (row[0], None if row[1] is None else as_utc(row[1]))
 
 
 def free_seats(store: Store, game_id: str, players: int) -> list[int]:

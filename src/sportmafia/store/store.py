@@ -15,7 +15,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any, cast
 
 from sqlalchemy import Connection, Engine, Table, bindparam, func, insert, select, update
@@ -39,6 +39,7 @@ from .models import (
     SheetCorrection,
     StoredGame,
     User,
+    as_utc,
     utcnow,
 )
 
@@ -246,7 +247,7 @@ class VariantRecord:
 
 
 def _variant(row: ClubVariant) -> VariantRecord:
-    return VariantRecord(row.id, row.club_id, row.name, dict(row.options), _utc(row.created_at))
+    return VariantRecord(row.id, row.club_id, row.name, dict(row.options), as_utc(row.created_at))
 
 
 _USER = select(User.id, User.club_id, User.login, User.password_hash, User.role, User.created_at, User.player_id,
@@ -255,8 +256,8 @@ _USER = select(User.id, User.club_id, User.login, User.password_hash, User.role,
 
 
 def _user(row: Any) -> UserRecord:
-    return UserRecord(row.id, row.club_id, row.login, row.password_hash, row.role, _utc(row.created_at),
-                      row.player_id, None if row.disabled_at is None else _utc(row.disabled_at))
+    return UserRecord(row.id, row.club_id, row.login, row.password_hash, row.role, as_utc(row.created_at),
+                      row.player_id, None if row.disabled_at is None else as_utc(row.disabled_at))
 
 
 def _status(game: Game) -> str:
@@ -265,16 +266,11 @@ def _status(game: Game) -> str:
     return "dealing" if game.step == "deal" else "playing"
 
 
-def _utc(moment: datetime) -> datetime:
-    """SQLite gives back naive datetimes; every time the store writes is UTC."""
-    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
-
-
 def _summary(row: Any) -> GameSummary:
     """A ``StoredGame``, or a row of ``_SUMMARY``, as a summary."""
     return GameSummary(row.id, row.club_id, row.ruleset, row.players, tuple(row.names), row.status, row.winner,
-                       row.result, row.next_seq, _utc(row.created_at), _utc(row.updated_at),
-                       None if row.signed_at is None else _utc(row.signed_at), row.signed_by)
+                       row.result, row.next_seq, as_utc(row.created_at), as_utc(row.updated_at),
+                       None if row.signed_at is None else as_utc(row.signed_at), row.signed_by)
 
 
 _SHEET_TOP = ("winner", "result", "first_killed", "best_move_black")
@@ -381,7 +377,7 @@ class Store:
         which it then holds to the end of the block (the writes inside take it again at once); False when
         another thread is still writing, and always on PostgreSQL (whose writers wait on the server, not on this
         process). The web app runs a command's append on its event loop when it gets the turn
-        (``web.live.run_writer``), and in a worker thread otherwise."""
+        (``live.writes.run_writer``), and in a worker thread otherwise."""
         lock = self._writer_lock
         if lock is None or not (lock.acquire(timeout=wait) if wait > 0 else lock.acquire(blocking=False)):
             yield False
@@ -619,7 +615,7 @@ class Store:
             s.add(record)
             s.flush()
             return CorrectionRecord(record.id, game_id, user_id, user.login, record.reason, tuple(checked),
-                                    _utc(record.created_at))
+                                    as_utc(record.created_at))
 
     def corrections(self, game_id: str) -> list[CorrectionRecord]:
         """The game's sheet corrections, oldest first, with the logins of their authors."""
@@ -651,7 +647,7 @@ class Store:
         rows = s.execute(select(SheetCorrection, User.login).join(User, User.id == SheetCorrection.user_id)
                          .where(SheetCorrection.game_id == game_id)
                          .order_by(SheetCorrection.id)).all()
-        return [CorrectionRecord(c.id, c.game_id, c.user_id, login, c.reason, tuple(c.changes), _utc(c.created_at))
+        return [CorrectionRecord(c.id, c.game_id, c.user_id, login, c.reason, tuple(c.changes), as_utc(c.created_at))
                 for c, login in rows]
 
     @staticmethod
@@ -694,7 +690,7 @@ class Store:
             self._get(s, game_id)
             rows = s.execute(select(GameEvent.seq, GameEvent.data, GameEvent.created_at)
                              .where(GameEvent.game_id == game_id).order_by(GameEvent.seq))
-            return [(n, event_from_json(data), _utc(at)) for n, data, at in rows]
+            return [(n, event_from_json(data), as_utc(at)) for n, data, at in rows]
 
     def record(self, game_id: str, meta: dict[str, Any] | None = None) -> dict[str, Any]:
         """The game record (``docs/game-record.md``), with the game and club ids in its ``meta``."""
@@ -752,7 +748,7 @@ class Store:
                 if prior is not None:
                     return self._replayed(s, game_id, head.next_seq, prior)
                 if head.signed_at is not None:
-                    raise GameLocked(game_id, _utc(head.signed_at))
+                    raise GameLocked(game_id, as_utc(head.signed_at))
                 game = self._take_folded(s, head)
                 if feed_of is not None:
                     # what the player saw is his feed: the command stands if every entry of it since he decided is

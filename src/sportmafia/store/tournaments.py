@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import UTC, date, datetime
+from datetime import date, datetime
 from typing import Any
 
 from sqlalchemy import delete, select, update
@@ -33,6 +33,7 @@ from .models import (
     TournamentSanction,
     TournamentStaff,
     User,
+    as_utc,
     utcnow,
 )
 from .store import ClubNotFound, Store, StoreError
@@ -64,12 +65,6 @@ class AlreadyAccepted(StoreError):
     def __init__(self, game_id: str) -> None:
         super().__init__(f"the sheet of game {game_id} is accepted already")
         self.game_id = game_id
-
-
-def _utc(moment: datetime | None) -> datetime | None:
-    if moment is None:
-        return None
-    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
 
 
 @dataclass(frozen=True, slots=True)
@@ -177,7 +172,7 @@ def _tournament(row: Tournament) -> TournamentRecord:
         None if row.seating is None else dict(row.seating),
         None if row.finalists is None else tuple(int(p) for p in row.finalists),
         None if row.final_seating is None else dict(row.final_seating),
-        _utc(row.created_at) or utcnow(), _utc(row.updated_at) or utcnow())
+        as_utc(row.created_at) or utcnow(), as_utc(row.updated_at) or utcnow())
 
 
 def _participant(row: TournamentParticipant) -> ParticipantRecord:
@@ -186,17 +181,17 @@ def _participant(row: TournamentParticipant) -> ParticipantRecord:
 
 def _game(row: TournamentGame) -> TournamentGameRecord:
     return TournamentGameRecord(row.game_id, row.tournament_id, row.stage, row.round, row.table_no, row.host_id,
-                                tuple(int(p) for p in row.seats), _utc(row.accepted_at), row.accepted_by)
+                                tuple(int(p) for p in row.seats), as_utc(row.accepted_at), row.accepted_by)
 
 
 def _rule_change(row: TournamentRuleChange) -> RuleChangeRecord:
     return RuleChangeRecord(row.id, row.tournament_id, row.setting, row.old, row.new, row.reason, row.user_id,
-                            row.login, _utc(row.created_at) or utcnow())
+                            row.login, as_utc(row.created_at) or utcnow())
 
 
 def _sanction(row: TournamentSanction) -> SanctionRecord:
     return SanctionRecord(row.id, row.tournament_id, row.participant_id, row.kind, row.round, row.reason,
-                          row.user_id, _utc(row.created_at) or utcnow())
+                          row.user_id, as_utc(row.created_at) or utcnow())
 
 
 SETTINGS = ("name", "starts_on", "ends_on", "ruleset", "ruleset_options", "scoring", "tie_breaks",

@@ -69,16 +69,23 @@ def games_page(request: Request) -> Response:
     return render(request, "games.html", user=user)
 
 
-def _labels(lang: str) -> dict[str, Any]:
-    """The engine's own texts the console shows (reasons, roles, teams, results, departures, steps)."""
+def game_labels(lang: str) -> dict[str, Any]:
+    """The engine's own texts every game page shows (roles, teams, results, departures, steps)."""
     return {
-        "foul_reasons": [[code, t(REASON_NAMES, code, lang)] for code in FOUL_REASONS],
-        "removal_reasons": [[code, t(REASON_NAMES, code, lang)] for code in REMOVAL_REASONS],
         "roles": {k: t(ROLE_NAMES, k, lang) for k in ROLE_NAMES},
         "teams": {str(k).lower(): t(TEAM_NAMES, k, lang) for k in TEAM_NAMES},
         "results": {k: t(RESULT_NAMES, k, lang) for k in RESULT_NAMES},
         "how": {k: t(HOW_NAMES, k, lang) for k in HOW_NAMES},
         "steps": {k: t(STEP_NAMES, k, lang) for k in STEP_NAMES},
+    }
+
+
+def _labels(lang: str) -> dict[str, Any]:
+    """The engine's own texts the console shows (reasons, and :func:`game_labels`)."""
+    return {
+        "foul_reasons": [[code, t(REASON_NAMES, code, lang)] for code in FOUL_REASONS],
+        "removal_reasons": [[code, t(REASON_NAMES, code, lang)] for code in REMOVAL_REASONS],
+        **game_labels(lang),
     }
 
 

@@ -12,26 +12,15 @@ from fastapi import APIRouter, Request
 from fastapi import Path as PathParam
 from fastapi.responses import HTMLResponse, Response
 
-from ...engine.describe import HOW_NAMES, RESULT_NAMES, ROLE_NAMES, STEP_NAMES, TEAM_NAMES, t
 from ...store import Store
 from ...store import online as db
 from ..i18n import request_lang
-from ..pages import club_game, render
+from ..pages import club_game, game_labels, render
 from .common import HOST_ROLES, JUDGE_ROLES, Code, GameId, address, limiter_of
 
 log = logging.getLogger("sportmafia.online")
 
 router = APIRouter(include_in_schema=False)
-
-
-def _labels(lang: str) -> dict[str, Any]:
-    return {
-        "roles": {k: t(ROLE_NAMES, k, lang) for k in ROLE_NAMES},
-        "teams": {str(k).lower(): t(TEAM_NAMES, k, lang) for k in TEAM_NAMES},
-        "results": {k: t(RESULT_NAMES, k, lang) for k in RESULT_NAMES},
-        "how": {k: t(HOW_NAMES, k, lang) for k in HOW_NAMES},
-        "steps": {k: t(STEP_NAMES, k, lang) for k in STEP_NAMES},
-    }
 
 
 _PRIVATE = {"Referrer-Policy": "no-referrer", "Cache-Control": "no-store", "X-Robots-Tag": "noindex"}
@@ -44,7 +33,7 @@ def _private(response: HTMLResponse) -> HTMLResponse:
 
 def _link_page(request: Request, status: int, message: str) -> HTMLResponse:
     return _private(render(request, "join.html", status=status, code=None, problem=message, user=None,
-                           labels=_labels(request_lang(request))))
+                           labels=game_labels(request_lang(request))))
 
 
 @router.get("/play/{token}")
@@ -61,7 +50,7 @@ def play_page(request: Request, token: Annotated[str, PathParam(max_length=256)]
         return _link_page(request, 404, "bad-link")
     summary = store.game(auth.game_id)
     return _private(render(request, "play.html", user=None, game_id=auth.game_id, seat=auth.seat,
-                           seat_name=summary.names[auth.seat - 1], labels=_labels(request_lang(request))))
+                           seat_name=summary.names[auth.seat - 1], labels=game_labels(request_lang(request))))
 
 
 @router.get("/join/{code}")
@@ -70,7 +59,7 @@ def join_page(request: Request, code: Code) -> Response:
     if isinstance(tab, Response):
         return tab
     return _private(render(request, "join.html", user=None, code=tab.code, problem=None,
-                           labels=_labels(request_lang(request))))
+                           labels=game_labels(request_lang(request))))
 
 
 def _table_page_or_refusal(request: Request, code: str) -> Any:
@@ -92,7 +81,7 @@ def _watch_like(request: Request, code: str, template: str) -> Response:
     if isinstance(tab, Response):
         return tab
     return render(request, template, user=None, code=tab.code, closed=tab.watch_closed,
-                  labels=_labels(request_lang(request)))
+                  labels=game_labels(request_lang(request)))
 
 
 @router.get("/watch/{code}")
@@ -116,7 +105,7 @@ def stream_page(request: Request, token: Annotated[str, PathParam(max_length=256
         limiter.failed(key)
         return _link_page(request, 404, "bad-link")
     return _private(render(request, "watch.html", user=None, code=None, stream=True,
-                           delay=tab.stream_delay, labels=_labels(request_lang(request))))
+                           delay=tab.stream_delay, labels=game_labels(request_lang(request))))
 
 
 @router.get("/games/{game_id}/online")

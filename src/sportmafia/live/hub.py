@@ -115,7 +115,6 @@ class Subscriber:
         self.wake.set()
 
 
-
 def check_timer(message: Any) -> dict[str, Any]:
     """A host's ``timer`` message, checked: ``running`` (bool), ``left`` and ``total`` (seconds, 0 ≤ left ≤
     total ≤ 3600), ``key`` (the console's step key, a string of at most 200 characters); nothing else."""

@@ -20,12 +20,12 @@ from sqlalchemy import func, select
 from starlette.routing import WebSocketRoute
 from starlette.websockets import WebSocketDisconnect
 
+from sportmafia.live.socket import CLOSE_NOT_FOUND
 from sportmafia.rules import get_ruleset
 from sportmafia.store import Store, open_store
 from sportmafia.store.models import GameEvent, JoinRequest, OnlineTable, SeatToken, SheetCorrection, StoredGame
 from sportmafia.store.tournaments import NewParticipant, Tournaments
 from sportmafia.web import create_app
-from sportmafia.web.live import CLOSE_NOT_FOUND
 from sportmafia.web.security import hash_password
 
 from .conftest import Api, own_client

@@ -13,8 +13,8 @@ import pytest
 from fastapi.testclient import TestClient
 
 from sportmafia.engine import COMMANDS, replay, summary
+from sportmafia.live import writes as live
 from sportmafia.store import Store
-from sportmafia.web import live
 from sportmafia.web.security import hash_password
 from tests.store.conftest import another_thread_writing
 

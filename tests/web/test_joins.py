@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from sportmafia.web.joins import JoinLimits
+from sportmafia.web.online.joins import JoinLimits
 
 from .conftest import Api
 from .test_online import ORIGIN, issue, open_table, until

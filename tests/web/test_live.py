@@ -17,10 +17,14 @@ from starlette.websockets import WebSocketDisconnect
 from sportmafia.bots.random_play import random_command
 from sportmafia.engine import Game, feed_length, view, visible_events
 from sportmafia.engine import views as engine_views
+from sportmafia.live import hub as live_hub
+from sportmafia.live import render
+from sportmafia.live.socket import CLOSE_FORBIDDEN_ORIGIN, CLOSE_INVALID, CLOSE_NOT_AUTHORIZED, CLOSE_NOT_FOUND
 from sportmafia.rules import get_ruleset
 from sportmafia.store import Store
-from sportmafia.web import create_app, live
+from sportmafia.web import create_app
 from sportmafia.web.security import hash_password
+from sportmafia.web.socket_guard import origin_matches
 
 from .conftest import ADMIN_PASSWORD, Api, game_at
 
@@ -87,44 +91,44 @@ def test_refusals(api: Api, anon: Api) -> None:
     game_id = api.new_game()
     url = f"/ws/games/{game_id}?view=table"
     code, error = refused(api.client, url, {"origin": "http://evil.example"})
-    assert code == live.CLOSE_FORBIDDEN_ORIGIN and error["error"]["code"] == "forbidden-origin"
+    assert code == CLOSE_FORBIDDEN_ORIGIN and error["error"]["code"] == "forbidden-origin"
     assert error["error"]["ru"] and error["error"]["en"]
     code, _ = refused(api.client, url, {})  # no Origin at all
-    assert code == live.CLOSE_FORBIDDEN_ORIGIN
+    assert code == CLOSE_FORBIDDEN_ORIGIN
     code, _ = refused(api.client, url, {"origin": "http://testserver:8080"})
-    assert code == live.CLOSE_FORBIDDEN_ORIGIN
+    assert code == CLOSE_FORBIDDEN_ORIGIN
     for bad in ("?view=seat", "?view=spectator", "?view=host&since=-1", "?view=host&since=x", "?since=999"):
         code, error = refused(api.client, f"/ws/games/{game_id}{bad}", ORIGIN)
-        assert code == live.CLOSE_INVALID and error["error"]["code"] == "invalid", bad
+        assert code == CLOSE_INVALID and error["error"]["code"] == "invalid", bad
     code, _ = refused(api.client, "/ws/games/no-such-game?view=host", ORIGIN)
-    assert code == live.CLOSE_NOT_FOUND
+    assert code == CLOSE_NOT_FOUND
 
     # another club's game: "not found", exactly like a missing one
     other_club = api.store.create_club("Другой клуб")
     other_game = api.store.create_game(other_club, "club", 10)
     code, error = refused(api.client, f"/ws/games/{other_game}?view=host", ORIGIN)
-    assert code == live.CLOSE_NOT_FOUND and error["error"]["code"] == "not-found"
+    assert code == CLOSE_NOT_FOUND and error["error"]["code"] == "not-found"
 
     # no session
     api.post("/api/logout")
     code, error = refused(api.client, url, ORIGIN)
-    assert code == live.CLOSE_NOT_LOGGED_IN and error["error"]["code"] == "not-logged-in"
+    assert code == CLOSE_NOT_AUTHORIZED and error["error"]["code"] == "not-logged-in"
     code, _ = refused(anon.client, url, ORIGIN)
-    assert code == live.CLOSE_NOT_LOGGED_IN
+    assert code == CLOSE_NOT_AUTHORIZED
 
 
 def test_origin_matches() -> None:
-    assert live.origin_matches("http://club.example:8000", "club.example:8000")
-    assert live.origin_matches("https://Club.Example", "club.example:443")
-    assert live.origin_matches("http://club.example", "club.example")
-    assert live.origin_matches("https://club.example", "club.example")  # behind TLS: Host names no scheme
-    assert not live.origin_matches("https://club.example:8443", "club.example")
-    assert not live.origin_matches("http://club.example", "club.example:8000")
-    assert not live.origin_matches("http://club.example.evil", "club.example")
-    assert not live.origin_matches("null", "club.example")
-    assert not live.origin_matches(None, "club.example")
-    assert not live.origin_matches("http://club.example:x", "club.example")
-    assert not live.origin_matches("ftp://club.example", "club.example")
+    assert origin_matches("http://club.example:8000", "club.example:8000")
+    assert origin_matches("https://Club.Example", "club.example:443")
+    assert origin_matches("http://club.example", "club.example")
+    assert origin_matches("https://club.example", "club.example")  # behind TLS: Host names no scheme
+    assert not origin_matches("https://club.example:8443", "club.example")
+    assert not origin_matches("http://club.example", "club.example:8000")
+    assert not origin_matches("http://club.example.evil", "club.example")
+    assert not origin_matches("null", "club.example")
+    assert not origin_matches(None, "club.example")
+    assert not origin_matches("http://club.example:x", "club.example")
+    assert not origin_matches("ftp://club.example", "club.example")
 
 
 # ------------------------------------------------------------------------------------------ messages
@@ -292,7 +296,7 @@ def test_a_whole_game_leaks_nothing_to_the_table(api: Api, monkeypatch: pytest.M
                 out["seats"] = [{**seat, "role": self.game.roles[seat["seat"]] or None} for seat in out["seats"]]
             return out
 
-    monkeypatch.setattr(live, "Views", Leaky)
+    monkeypatch.setattr(render, "Views", Leaky)
     game_id = api.new_game()
     leaked: list[dict[str, Any]] = []
     with api.client.websocket_connect(f"/ws/games/{game_id}?view=table", headers=ORIGIN) as table:
@@ -308,14 +312,14 @@ def test_a_whole_game_leaks_nothing_to_the_table(api: Api, monkeypatch: pytest.M
 # ------------------------------------------------------------------------------------------ Redis
 def test_two_app_instances_share_moves_through_redis(
         api: Api, second_store: Store, redis_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv(live.REDIS_ENV, redis_url)
+    monkeypatch.setenv(live_hub.REDIS_ENV, redis_url)
     app1 = create_app(api.store, secret_key="test-secret")
     app2 = create_app(second_store, secret_key="test-secret")
     host_user = api.store.create_user(api.club_id, "host2", hash_password(ADMIN_PASSWORD), "host")
     assert host_user.club_id == api.club_id
     game_id = api.store.create_game(api.club_id, get_ruleset("club"), 10, host_id=host_user.id)  # host2's game
     with TestClient(app1) as c1, TestClient(app2) as c2:
-        hub1, hub2 = live.get_hub(app1), live.get_hub(app2)
+        hub1, hub2 = live_hub.get_hub(app1), live_hub.get_hub(app2)
         assert hub1.redis_url == hub2.redis_url == redis_url and hub1.origin != hub2.origin
         for hub, client in ((hub1, c1), (hub2, c2)):
             client.portal.call(_wait_connected, hub)  # type: ignore[attr-defined]
@@ -361,14 +365,14 @@ def test_two_app_instances_share_moves_through_redis(
             assert m["next_seq"] == r.json()["next_seq"]
 
 
-async def _wait_reconnected(hub: live.Hub) -> None:
+async def _wait_reconnected(hub: live_hub.Hub) -> None:
     with anyio.fail_after(10):
         while hub.redis_connected.is_set():
             await anyio.sleep(0.02)
         await hub.redis_connected.wait()
 
 
-async def _wait_connected(hub: live.Hub) -> None:
+async def _wait_connected(hub: live_hub.Hub) -> None:
     with anyio.fail_after(5):
         await hub.redis_connected.wait()
 

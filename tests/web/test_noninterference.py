@@ -26,10 +26,10 @@ import pytest
 from fastapi.testclient import TestClient
 
 from sportmafia.engine import feed_length
+from sportmafia.live import get_hub
 from sportmafia.store import online as db
 from sportmafia.store import open_store
 from sportmafia.web import create_app, online
-from sportmafia.web.live import get_hub
 from sportmafia.web.security import hash_password
 from tests.engine.test_noninterference import assert_non_interference, pairs
 from tests.pairs import Pair

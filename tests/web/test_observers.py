@@ -10,9 +10,11 @@ import pytest
 from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
+from sportmafia.live import hub as live
+from sportmafia.live.socket import CLOSE_WATCH_CLOSED
 from sportmafia.store import Store
 from sportmafia.store import online as db
-from sportmafia.web import live, online
+from sportmafia.web import online
 
 from .conftest import Api
 from .test_online import ORIGIN, open_table, recv, stranger, two_processes, until
@@ -31,7 +33,7 @@ def closed_notice(ws: object) -> None:
                           "ru": "Наблюдение за столом закрыто судьёй."}
     with pytest.raises(WebSocketDisconnect) as exc:
         recv(ws)
-    assert exc.value.code == online.CLOSE_WATCH_CLOSED
+    assert exc.value.code == CLOSE_WATCH_CLOSED
 
 
 @pytest.mark.clause("B.observers")

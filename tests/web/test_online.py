@@ -1,7 +1,7 @@
 """Online play (docs/online.md): opening a table, seats' links (hashed, revocable, re-issued), joining with the
-table code and the host's approval, the player's commands executed as his seat, the player's and the
-spectator's sockets (state, then only new events; resuming from a seq), the delayed open stream, the pages,
-the rate limit and the access log's token mask."""
+table code and the host's approval, the pages, the rate limit and the access log's token mask; the helpers of
+the online tests. A player's side is in test_online_play.py, the spectators' following the table code and the
+delayed open stream in test_online_stream.py."""
 
 from __future__ import annotations
 
@@ -9,23 +9,24 @@ import asyncio
 import json
 import logging
 import random
-import time
 from collections.abc import Iterator
 from contextlib import contextmanager
-from datetime import timedelta
 from typing import Any
 
 import anyio
 import pytest
 from fastapi.testclient import TestClient
-from sqlalchemy import func, select, update
+from sqlalchemy import func, select
 from starlette.websockets import WebSocketDisconnect
 
-from sportmafia.engine import Advance, Game, feed_length, view, visible_events
+from sportmafia.engine import Game
+from sportmafia.live import hub as live
+from sportmafia.live.socket import CLOSE_NOT_AUTHORIZED
 from sportmafia.store import Store
 from sportmafia.store import online as db
-from sportmafia.store.models import GameEvent, SeatToken, utcnow
-from sportmafia.web import create_app, live, online
+from sportmafia.store.models import SeatToken
+from sportmafia.web import create_app, online
+from sportmafia.web.online.links import qr_svg
 from sportmafia.web.security import LoginLimiter
 
 from .conftest import Api, own_client
@@ -152,7 +153,7 @@ def test_open_table_and_links(api: Api) -> None:
     assert len(token) >= 32 and link["url"].endswith(f"/play/{token}")
     assert link["qr_svg"].startswith("<svg") and "path" in link["qr_svg"]
     assert 'xmlns="http://www.w3.org/2000/svg"' in link["qr_svg"]  # renders as an <img> too
-    assert link["qr_svg"] == online.qr_svg(link["url"])  # the code of this very link
+    assert link["qr_svg"] == qr_svg(link["url"])  # the code of this very link
     assert api.get(f"/api/games/{game_id}/online").json()["seats"][2]["linked"] is True
     assert api.post(f"/api/games/{game_id}/online/seats/11/link").status_code == 422
     assert api.post(f"/api/games/{game_id}/online/seats/0/link").status_code == 422
@@ -202,7 +203,7 @@ def test_every_seats_link_in_one_request(api: Api) -> None:
         assert r.status_code == 200 and r.json()["revoked"] == 2
         again = r.json()["links"]
         assert [x["seat"] for x in again] == [2, 4]
-        assert all(x["qr_svg"] == online.qr_svg(x["url"]) for x in again)
+        assert all(x["qr_svg"] == qr_svg(x["url"]) for x in again)
         assert until(ws, "error")["error"]["code"] == "revoked"  # seat 4's old socket ends at once
         with pytest.raises(WebSocketDisconnect):
             recv(ws)
@@ -248,7 +249,7 @@ def test_revoke_and_reissue_end_the_old_link_and_its_socket(api: Api) -> None:
         assert error["error"]["code"] == "revoked"
         with pytest.raises(WebSocketDisconnect) as exc:
             recv(ws)
-        assert exc.value.code == online.CLOSE_NOT_AUTHORIZED
+        assert exc.value.code == CLOSE_NOT_AUTHORIZED
     assert api.client.get("/api/play/me", headers={online.TOKEN_HEADER: old}).status_code == 401
     assert api.client.get("/api/play/me", headers={online.TOKEN_HEADER: new}).status_code == 200
     assert api.client.get(f"/play/{old}").status_code == 404
@@ -267,7 +268,7 @@ def test_revoke_and_reissue_end_the_old_link_and_its_socket(api: Api) -> None:
         assert recv(ws)["error"]["code"] == "bad-link"
         with pytest.raises(WebSocketDisconnect) as exc:
             recv(ws)
-        assert exc.value.code == online.CLOSE_NOT_AUTHORIZED
+        assert exc.value.code == CLOSE_NOT_AUTHORIZED
 
 
 @contextmanager
@@ -302,7 +303,7 @@ def test_a_link_revoked_on_another_server_process_ends_its_socket_at_once(
             assert until(ws, "error", timeout=3)["error"]["code"] == "revoked"
             with pytest.raises(WebSocketDisconnect) as exc:
                 recv(ws, timeout=3)
-            assert exc.value.code == online.CLOSE_NOT_AUTHORIZED
+            assert exc.value.code == CLOSE_NOT_AUTHORIZED
 
 
 def test_wrong_tokens_are_rate_limited(api: Api) -> None:
@@ -431,125 +432,6 @@ def test_players_and_spectators_sockets_skip_the_session_and_csrf_layers(api: Ap
         layer.app = inner
 
 
-# ------------------------------------------------------------------------------------------ playing
-def test_player_acts_as_his_seat_and_sockets_follow(api: Api) -> None:
-    game_id, game = dealt_game(api)
-    open_table(api, game_id)
-    tokens = {s: issue(api, game_id, s) for s in range(1, 11)}
-    code = api.get(f"/api/games/{game_id}/online").json()["code"]
-    phone = stranger(api)
-    speaker = game.seat
-    with api.client.websocket_connect("/ws/play", headers=ORIGIN) as ws, \
-            api.client.websocket_connect(f"/ws/watch/{code}", headers=ORIGIN) as watch:
-        hello(ws, tokens[speaker])
-        state = until(ws, "state")
-        assert state["view"] == view(game, speaker)
-        assert state["events"] == visible_events(game, speaker, 0)
-        assert {"type": "nominate", "by": speaker, "target": 3, "also": []} in state["legal"] or speaker == 3
-        spect = until(watch, "state")
-        assert spect["view"] == view(game, "spectator") and "legal" not in spect
-        target = 4 if speaker != 4 else 5
-        r = player_post(phone, tokens[speaker], game_id, {"type": "nominate", "by": speaker, "target": target},
-                        state["next_seq"], "n1")
-        assert r.status_code == 200, r.text
-        assert r.json() == {"replayed": False}  # not the log's next seq: it counts what the player may not see
-        moved = until(ws, "events")
-        assert moved["since"] == state["next_seq"] and [e["seq"] for e in moved["events"]] == [state["next_seq"]]
-        assert moved["events"][0] == {"seq": state["next_seq"], "type": "nominated", "by": speaker,
-                                      "target": target, "named": []}
-        assert until(watch, "events")["events"] == moved["events"]
-        # the same command id again: answered, not applied twice, nothing new sent
-        r = player_post(phone, tokens[speaker], game_id, {"type": "nominate", "by": speaker, "target": target},
-                        state["next_seq"], "n1")
-        assert r.json()["replayed"] is True
-        assert quiet(ws) == [] and api.store.game(game_id).next_seq == len(game.log) + 1
-    # a player cannot use the host's command ids (his are in their own namespace)
-    r = player_post(phone, tokens[speaker], game_id, {"type": "nominate", "by": speaker, "target": target},
-                    state["next_seq"] + 1, "setup-0")
-    assert r.status_code == 409  # nominated already; nothing replayed from the host's deal
-    assert "events" not in r.json()
-
-
-def test_resume_from_a_seq_gets_only_what_was_missed(api: Api) -> None:
-    game_id, game = dealt_game(api, seed=3)
-    open_table(api, game_id)
-    token = issue(api, game_id, 7)
-    since = feed_length(game, 7)
-    for _ in range(3):
-        g = api.store.load(game_id)
-        api.command(game_id, {"type": "advance"}, len(g.log), f"a-{len(g.log)}")
-    now = api.store.load(game_id)
-    with api.client.websocket_connect("/ws/play", headers=ORIGIN) as ws:
-        hello(ws, token, since)
-        state = until(ws, "state")
-        assert state["since"] == since and state["next_seq"] == feed_length(now, 7)
-        assert state["events"] == visible_events(now, 7, since)
-        assert [e["seq"] for e in state["events"]] == sorted({e["seq"] for e in state["events"]})
-        assert all(e["seq"] >= since for e in state["events"])
-    with api.client.websocket_connect("/ws/play", headers=ORIGIN) as ws:
-        hello(ws, token, feed_length(now, 7) + 5)
-        assert recv(ws)["error"]["code"] == "invalid"
-
-
-def test_night_checks_reach_the_checker_alone(api: Api) -> None:
-    game_id, game = dealt_game(api, seed=5)
-    open_table(api, game_id)
-    sheriff = game.seat_of("sheriff")
-    don = game.seat_of("don")
-    tokens = {s: issue(api, game_id, s) for s in (sheriff, don)}
-    other = next(s for s in range(1, 11) if s not in (sheriff, don))
-    tokens[other] = issue(api, game_id, other)
-    phone = stranger(api)
-    game = host_advance_to(api, game_id, "shooting")
-    with api.client.websocket_connect("/ws/play", headers=ORIGIN) as ws_s, \
-            api.client.websocket_connect("/ws/play", headers=ORIGIN) as ws_o:
-        hello(ws_s, tokens[sheriff])
-        hello(ws_o, tokens[other])
-        until(ws_s, "state")
-        until(ws_o, "state")
-        game = host_advance_to(api, game_id, "check_sheriff")
-        quiet(ws_s)
-        quiet(ws_o)
-        target = don
-        r = player_post(phone, tokens[sheriff], game_id, {"type": "check", "checker": sheriff, "target": target},
-                        len(game.log), "chk")
-        assert r.status_code == 200, r.text
-        mine = until(ws_s, "events")
-        assert mine["view"]["you"]["checks"] == [{"night": 1, "checker": sheriff, "target": don, "found": True}]
-        theirs = quiet(ws_o)
-        for m in theirs:
-            assert "checked" not in json.dumps(m) and m["view"]["you"]["checks"] == []
-
-
-# ------------------------------------------------------------------------------------------ the open stream
-def test_open_stream_is_delayed(api: Api) -> None:
-    game_id, game = dealt_game(api, seed=2)
-    open_table(api, game_id)
-    r = api.post(f"/api/games/{game_id}/online/stream", {"delay_minutes": 10})
-    assert r.status_code == 200
-    token = r.json()["token"]
-    assert api.post(f"/api/games/{game_id}/online/stream", {"delay_minutes": 0}).status_code == 422
-    headers = {online.STREAM_HEADER: token}
-    body = api.client.get("/api/stream/state", headers=headers).json()
-    assert body["next_seq"] == 0 and body["view"]["step"] == "deal"  # nothing is 10 minutes old
-    # age the first events (the deal) by an hour: the stream shows the game as it stood then
-    with api.store._write.begin() as s:
-        s.execute(update(GameEvent).where(GameEvent.game_id == game_id, GameEvent.seq < 2)
-                  .values(created_at=utcnow() - timedelta(hours=1)))
-    body = api.client.get("/api/stream/state", headers=headers).json()
-    past = Game.from_events(game.rules, game.n, game.log[:2], game.names)
-    assert body["next_seq"] == 2 and body["view"] == view(past, "host")
-    assert all(s["role"] for s in body["view"]["seats"])  # roles, but late
-    assert api.client.get("/api/stream/state", headers={online.STREAM_HEADER: "x"}).status_code == 401
-    page = api.client.get(f"/stream/{token}")
-    assert page.status_code == 200 and page.headers["referrer-policy"] == "no-referrer"
-    # a new link ends the old one; closing ends both
-    token2 = api.post(f"/api/games/{game_id}/online/stream", {"delay_minutes": 5}).json()["token"]
-    assert api.client.get("/api/stream/state", headers=headers).status_code == 401
-    api.client.delete(f"/api/games/{game_id}/online/stream", headers={"X-CSRF-Token": api.csrf or ""})
-    assert api.client.get("/api/stream/state", headers={online.STREAM_HEADER: token2}).status_code == 401
-
-
 # ------------------------------------------------------------------------------------------ pages
 @pytest.mark.parametrize("lang", ["ru", "en"])
 def test_pages(api: Api, lang: str) -> None:
@@ -581,42 +463,6 @@ def test_store_functions(store: Store) -> None:
     assert db.linked_seats(store, game_id) == {}
     with pytest.raises(db.OnlineRefused):
         db.issue_seat(store, game_id, 11)
-
-
-def test_hands_raised_at_once_all_count(api: Api) -> None:
-    """Players who vote on the same seq (the same candidate) all get their vote in; a vote decided on an
-    earlier candidate is refused as stale."""
-    from concurrent.futures import ThreadPoolExecutor
-
-    game_id, game = dealt_game(api, seed=4)
-    open_table(api, game_id)
-    tokens = {s: issue(api, game_id, s) for s in range(1, 11)}
-    phone = stranger(api)
-    # two nominations, then to the vote
-    for _ in range(2):
-        g = api.store.load(game_id)
-        target = next(t for t in range(1, 11) if t != g.seat and t not in g.candidates)
-        assert player_post(phone, tokens[g.seat], game_id, {"type": "nominate", "by": g.seat, "target": target},
-                           len(g.log), f"n{g.seat}").status_code == 200
-        api.command(game_id, {"type": "advance"}, len(g.log) + 1, f"adv-n{g.seat}")
-    game = host_advance_to(api, game_id, "voting")
-    cand = game.seat
-    seq = len(game.log)
-    voters = [s for s in range(1, 11) if s != cand][:6]
-
-    def vote(s: int) -> Any:
-        return player_post(phone, tokens[s], game_id, {"type": "vote", "voter": s, "candidate": cand}, seq, f"v{s}")
-
-    with ThreadPoolExecutor(6) as pool:
-        answers = list(pool.map(vote, voters))
-    assert [a.status_code for a in answers] == [200] * 6, [a.text for a in answers]
-    now = api.store.load(game_id)
-    assert sorted(v for v, c in now.votes.items() if c == cand) == sorted(voters)
-    # the host closes this candidate: a vote decided on it is stale now
-    api.command(game_id, {"type": "advance"}, len(now.log), "close-1")
-    late = next(s for s in range(1, 11) if s not in voters and s != cand)
-    r = player_post(phone, tokens[late], game_id, {"type": "vote", "voter": late, "candidate": cand}, seq, "late")
-    assert r.status_code == 409 and r.json()["error"]["code"] == "stale"
 
 
 def test_the_hosts_timer_reaches_players_and_spectators(api: Api) -> None:
@@ -655,36 +501,6 @@ def test_the_hub_keeps_the_highest_head_it_was_told_of() -> None:
     assert hub.known_head("g") == 9 and hub.known_head("other") == 0
 
 
-def test_a_move_between_the_links_read_and_the_subscription_is_in_the_first_state(
-        api: Api, monkeypatch: pytest.MonkeyPatch) -> None:
-    """A socket reads its link (and the game's head) before it subscribes: a move made in between is neither
-    in that head nor notified to it; the hub's known head puts it in the socket's first message."""
-    game_id, game = dealt_game(api, seed=5)
-    open_table(api, game_id)
-    code = api.get(f"/api/games/{game_id}/online").json()["code"]
-    tokens = {s: issue(api, game_id, s) for s in (1, 2)}
-    real = db.resolve_seat
-    moved: list[int] = []
-
-    def read_then_move(store: Any, token: str) -> Any:
-        out = real(store, token)
-        if not moved:  # the host moves on right after the read, before the socket subscribes (as his command
-            # route does it: the append, then the hub told; the read may run on the app's loop, so not by HTTP)
-            result = store.append(game_id, Advance(), expected_seq=len(game.log), command_id="in-between")
-            live.get_hub(api.client.app).publish(game_id, result.next_seq)  # type: ignore[arg-type]
-            moved.append(result.next_seq)
-        return out
-    monkeypatch.setattr(db, "resolve_seat", read_then_move)
-    with api.client.websocket_connect(f"/ws/watch/{code}", headers=ORIGIN) as watch:
-        assert until(watch, "state")["next_seq"] == len(game.log)  # a socket of the game: its feed is built
-        with api.client.websocket_connect("/ws/play", headers=ORIGIN) as ws:
-            hello(ws, tokens[1])
-            first = until(ws, "state")
-            assert moved and first["next_seq"] == moved[0] == len(api.store.load(game_id).log)
-            assert first["events"][-1]["seq"] == moved[0] - 1
-        assert until(watch, "events")["next_seq"] == moved[0]
-
-
 def test_on_sqlite_a_new_games_set_up_and_its_sockets_reads_run_on_the_event_loop(
         api: Api, db_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """SQLite: a new game's set-up requests (the game, the online table, every seat's link), the seat's read when
@@ -718,127 +534,3 @@ def test_on_sqlite_a_new_games_set_up_and_its_sockets_reads_run_on_the_event_loo
             assert until(ws, "state")["view"]["viewer"] == links[0]["seat"]
     assert seen == {"game": [sqlite], "open_table": [sqlite], "issue_seats": [sqlite], "table_by_code": [sqlite],
                     "load": [sqlite], "resolve_seat": [sqlite]}, seen
-
-
-# ------------------------------------------------------------------------------------------ the table's next game
-def end_game(api: Api, game_id: str) -> None:
-    """The judge ends the game: he decides the result (A.judge)."""
-    seq = len(api.store.load(game_id).log)
-    r = api.command(game_id, {"type": "override", "winner": "red", "reason": "test"}, seq, f"end-{game_id}")
-    assert r.status_code == 200, r.text
-    assert api.store.game(game_id).status == "over"
-
-
-def test_the_table_code_passes_to_the_next_game_and_its_spectators_follow(api: Api) -> None:
-    """The next game at a table takes the table's code (``POST .../online {"code"}``): its join page, spectators'
-    page and overlay stay where they were, and a spectator's open socket goes on with the new game (``table``,
-    then the new game's ``state`` from its start); a reconnecting page whose seq is of the previous game gets
-    the new one from its start. The previous game gets a new code. Refused while the game that has the code is
-    being played, and for a code of no table of the club."""
-    first, game = dealt_game(api, seed=7)
-    code = open_table(api, first)["code"]
-    second = api.new_game()
-    with api.client.websocket_connect(f"/ws/watch/{code.lower()}", headers=ORIGIN) as watch:
-        table = recv(watch)
-        assert table == {"type": "table", "code": code, "game": online.public_game_key(first)}
-        assert until(watch, "state")["next_seq"] == len(game.log)
-        r = api.post(f"/api/games/{second}/online", {"code": code})
-        assert r.status_code == 409 and r.json()["error"]["code"] == "in-play", r.text
-        assert {"en", "ru"} <= set(r.json()["error"]) and api.get(f"/api/games/{second}/online").status_code == 404
-        assert quiet(watch) == []  # nothing changed for the spectator
-        end_game(api, first)
-        last = until(watch, "events")
-        assert last["next_seq"] == len(api.store.load(first).log) and last["view"]["over"]
-        moved = api.post(f"/api/games/{second}/online", {"code": code.lower()})
-        assert moved.status_code == 200, moved.text
-        assert moved.json()["code"] == code and moved.json()["game_id"] == second
-        new_code = api.get(f"/api/games/{first}/online").json()["code"]
-        assert new_code != code and len(new_code) == len(code)
-        assert recv(watch) == {"type": "table", "code": code, "game": online.public_game_key(second)}
-        state = recv(watch)
-        assert state["type"] == "state" and state["since"] == 0 and state["next_seq"] == 0
-        assert state["view"]["viewer"] == "spectator" and [s["name"] for s in state["view"]["seats"]] == list(
-            api.store.game(second).names)
-        roles = ["civilian"] * 6 + ["sheriff", "don", "mafia", "mafia"]
-        assert api.command(second, {"type": "deal", "roles": roles}, 0, "deal-2").status_code == 200
-        events = until(watch, "events")
-        assert events["since"] == 0 and events["next_seq"] == len(api.store.load(second).log)
-        assert "role" not in json.dumps(events["events"][0]) and all(s.get("role") is None
-                                                                     for s in events["view"]["seats"])
-        held = events["next_seq"]
-    assert api.post(f"/api/games/{second}/online", {"code": code}).json()["code"] == code  # its own: unchanged
-    # a page reconnecting: with a seq of the previous game (its key) it gets the new game from the start ...
-    with api.client.websocket_connect(
-            f"/ws/watch/{code}?since=300&game={online.public_game_key(first)}", headers=ORIGIN) as watch:
-        assert recv(watch)["game"] == online.public_game_key(second)
-        state = recv(watch)
-        assert (state["type"], state["since"], state["next_seq"]) == ("state", 0, held)
-    # ... and with a seq of this game, only what it missed
-    with api.client.websocket_connect(
-            f"/ws/watch/{code}?since={held}&game={online.public_game_key(second)}", headers=ORIGIN) as watch:
-        recv(watch)
-        state = recv(watch)
-        assert (state["since"], state["events"]) == (held, [])
-    # the previous game is watched by its new code
-    with api.client.websocket_connect(f"/ws/watch/{new_code}", headers=ORIGIN) as watch:
-        assert recv(watch)["game"] == online.public_game_key(first)
-    for bad in ("ZZZZZZ", new_code + "X"):
-        r = api.post(f"/api/games/{second}/online", {"code": bad})
-        assert r.status_code == 404 and r.json()["error"]["code"] == "no-table", r.text
-    assert api.get(f"/api/games/{second}/online").json()["code"] == code
-
-
-def test_only_a_code_of_the_hosts_own_club_passes(api: Api) -> None:
-    first = api.new_game()
-    code = open_table(api, first)["code"]
-    other_club = api.store.create_club("Another club")
-    game = api.store.create_game(other_club, "club", 10)
-    with pytest.raises(db.OnlineRefused) as refused:
-        db.take_code(api.store, game, code, None)
-    assert refused.value.code == "no-table" and db.table(api.store, first).code == code  # type: ignore[union-attr]
-    assert db.table(api.store, game) is None
-
-
-def test_a_code_passed_on_between_its_read_and_the_subscription_is_followed(
-        api: Api, monkeypatch: pytest.MonkeyPatch) -> None:
-    """A spectator's socket reads the code's game, then subscribes: a pass made in between is in the hub's moves
-    (told before the subscription), and the socket goes to the new game at once."""
-    first = api.new_game()
-    code = open_table(api, first)["code"]
-    second = api.new_game()
-    real = db.table_by_code
-    passed: list[str] = []
-
-    def read_then_pass(store: Any, wanted: str) -> Any:
-        out = real(store, wanted)
-        if not passed:
-            db.take_code(store, second, code, None)
-            live.get_hub(api.client.app).publish_code_moved(first, code, second)  # type: ignore[arg-type]
-            passed.append(second)
-        return out
-    monkeypatch.setattr(db, "table_by_code", read_then_pass)
-    with api.client.websocket_connect(f"/ws/watch/{code}", headers=ORIGIN) as watch:
-        assert passed and recv(watch)["game"] == online.public_game_key(second)
-        assert until(watch, "state")["next_seq"] == 0
-
-
-def test_a_code_passed_on_by_another_process_is_followed(api: Api, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Another server process passes the code: told through Redis, the spectators here follow at once; without
-    Redis to tell them, at their keepalive (the code read again, once for the sockets of a table)."""
-    monkeypatch.setattr(live, "PING_SECONDS", 0.3)
-    first, second, third = api.new_game(), api.new_game(), api.new_game()
-    code = open_table(api, first)["code"]
-    hub = live.get_hub(api.client.app)  # type: ignore[arg-type]
-    with api.client.websocket_connect(f"/ws/watch/{code}", headers=ORIGIN) as watch:
-        until(watch, "state")
-        db.take_code(api.store, second, code, None)  # as another process does it: this one is not told
-        hub._from_redis(json.dumps({"origin": "another process", "game": first, "code": code, "code_to": second}))
-        assert recv(watch)["game"] == online.public_game_key(second)
-        until(watch, "state")
-        db.take_code(api.store, third, code, None)  # and nothing through Redis: the keepalive finds it
-        deadline = time.monotonic() + 5
-        m = recv(watch)
-        while m["type"] == "ping" and time.monotonic() < deadline:
-            m = recv(watch)
-        assert m["game"] == online.public_game_key(third)
-        assert until(watch, "state")["next_seq"] == 0

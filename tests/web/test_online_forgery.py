@@ -15,9 +15,9 @@ from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
 from sportmafia.engine import Game
+from sportmafia.live import get_hub
+from sportmafia.live.socket import CLOSE_NOT_AUTHORIZED
 from sportmafia.store import online as online_db
-from sportmafia.web import online
-from sportmafia.web.live import get_hub
 
 from .conftest import Api
 from .test_online import (
@@ -207,7 +207,7 @@ def test_a_link_revoked_while_its_socket_is_open_acts_no_more(api: Api, table: A
         assert until(ws, "error")["error"]["code"] == "revoked"
         with pytest.raises(WebSocketDisconnect) as closed:
             recv(ws)
-        assert closed.value.code == online.CLOSE_NOT_AUTHORIZED
+        assert closed.value.code == CLOSE_NOT_AUTHORIZED
     assert any("bad-link" in rec.getMessage() and f"seat {speaker}" in rec.getMessage() for rec in caplog.records)
     assert all(tokens[speaker] not in rec.getMessage() for rec in caplog.records)
 

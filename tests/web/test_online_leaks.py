@@ -31,11 +31,12 @@ from fastapi.testclient import TestClient
 from sportmafia.bots.plausible import PlausibleTable
 from sportmafia.bots.random_play import random_command
 from sportmafia.engine import Command, Game, Views, feed_length, feed_position, view, visible_events
+from sportmafia.live import get_hub
+from sportmafia.live import online as live_online
 from sportmafia.rules import get_ruleset
 from sportmafia.store import Store, open_store
 from sportmafia.store import online as db
 from sportmafia.web import create_app, online
-from sportmafia.web.live import get_hub
 
 from .conftest import own_client
 
@@ -259,7 +260,7 @@ def test_a_role_in_the_spectators_messages_is_caught(server: tuple[TestClient, S
                                                      monkeypatch: pytest.MonkeyPatch) -> None:
     client, store = server
     club = store.create_club("Leak test, a deliberate leak")
-    real = online.payload
+    real = live_online.payload
 
     def leaky(kind: str, views: Views, viewer: str | int, since: int) -> dict[str, Any] | None:
         out = real(kind, views, viewer, since)
@@ -270,7 +271,7 @@ def test_a_role_in_the_spectators_messages_is_caught(server: tuple[TestClient, S
             out["view"] = {**out["view"], "seats": seats}
         return out
 
-    monkeypatch.setattr(online, "payload", leaky)
+    monkeypatch.setattr(live_online, "payload", leaky)
     messages, final = play_one(client, own_client(client), store, club, 424242, full=False)
     prefixes = Prefixes(final)
     for seat in range(1, 11):

@@ -17,9 +17,10 @@ from fastapi.testclient import TestClient
 from sqlalchemy import select
 from starlette.websockets import WebSocketDisconnect
 
+from sportmafia.live import hub as live
 from sportmafia.store import Store, open_store
 from sportmafia.store.models import LoginSession
-from sportmafia.web import create_app, live
+from sportmafia.web import create_app
 from sportmafia.web.sessions import Sessions
 from sportmafia.web.throttle import PasswordChecker
 

@@ -23,10 +23,12 @@ from sqlalchemy.engine import make_url
 from starlette.websockets import WebSocketDisconnect
 from websockets.sync.client import connect
 
+from sportmafia.live import get_hub
+from sportmafia.live import hub as live
+from sportmafia.live.guard import JunkGuard, SocketLimits
+from sportmafia.live.online import registry_of
 from sportmafia.store import open_store, upgrade
-from sportmafia.web import create_app, ensure_demo, live
-from sportmafia.web.live import get_hub
-from sportmafia.web.socket_guard import JunkGuard, SocketLimits
+from sportmafia.web import create_app, ensure_demo
 
 from ..store.conftest import BACKENDS, _libpq_dsn, _require_pg, pg_url
 from .conftest import ADMIN_PASSWORD, Api
@@ -236,13 +238,13 @@ def test_a_client_that_does_not_read_is_dropped_and_the_others_go_on(api: Api, t
     monkeypatch.setattr(live, "PING_SECONDS", 0.25)  # the keepalive period: a client that reads nothing for it goes
     game_id, code, _token = table
     hub = get_hub(api.client.app)
-    before = hub.connections(game_id)
+    before = registry_of(api.client.app).spectators(game_id)
     slow = _never_reads(served, f"/ws/watch/{code}")
     with connect(f"ws://{served}/ws/watch/{code}", open_timeout=5) as reader:
         while json.loads(reader.recv(timeout=5))["type"] != "state":
             pass
         deadline = time.monotonic() + 2
-        while hub.connections(game_id) < before + 2:
+        while registry_of(api.client.app).spectators(game_id) < before + 2:
             assert time.monotonic() < deadline
             time.sleep(0.01)
         # the host's timer, as fast as it can go (bursts of 20, with long keys): the slow client's buffers fill
@@ -251,7 +253,7 @@ def test_a_client_that_does_not_read_is_dropped_and_the_others_go_on(api: Api, t
         late = 0.0
         i = 0
         pad = "x" * 190
-        while hub.connections(game_id) > before + 1:
+        while registry_of(api.client.app).spectators(game_id) > before + 1:
             assert time.monotonic() - started < 10, "the client that reads nothing was not dropped"
             sent = time.time()
             for _ in range(20):

@@ -6,9 +6,8 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from ..engine import Advance, Game, RuleViolation
+from ..engine import NIGHT_STEPS, Advance, Game, RuleViolation
 from ..engine.describe import step_banner
-from ..engine.game import NIGHT_STEPS
 from ..rules import RuleSet, RuleSetError, get_ruleset
 from ..store import Store, UserRecord
 from .errors import invalid, refusal_from

@@ -177,7 +177,7 @@ class Store:
         which it then holds to the end of the block (the writes inside take it again at once); False when
         another thread is still writing, and always on PostgreSQL (whose writers wait on the server, not on this
         process). The web app runs a command's append on its event loop when it gets the turn
-        (``web.live.run_writer``), and in a worker thread otherwise."""
+        (``live.writes.run_writer``), and in a worker thread otherwise."""
         lock = self._writer_lock
         if lock is None or not (lock.acquire(timeout=wait) if wait > 0 else lock.acquire(blocking=False)):
             yield False

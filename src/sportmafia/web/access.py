@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from ..engine import Command
-from ..store import GameNotFound, Store, UserRecord
+from ..store import GameNotFound, GameSummary, Store, UserRecord
 from ..store.access import GameFacts, game_facts, is_tournament_judge
 from .errors import ApiError, game_not_found
 
@@ -105,6 +105,17 @@ def game_access(store: Store, user: UserRecord, game_id: str) -> GameAccess:
     if found is None:
         raise game_not_found()
     return found
+
+
+def game_summary(store: Store, user: UserRecord, game_id: str) -> GameSummary | None:
+    """The game's summary for one who may open it (:func:`decide`), else None (no such game, or not his to
+    open): the one check of the pages and sockets that open a game."""
+    if decide(store, user, game_id) is None:
+        return None
+    try:
+        return store.game(game_id)
+    except GameNotFound:
+        return None
 
 
 def require_judge(access: GameAccess, clause: str) -> None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from fastapi import APIRouter, Request
 from fastapi.responses import Response
 
-from .pages import _render, _to_login, _user
+from .pages import _to_login, _user, render
 
 router = APIRouter(include_in_schema=False)
 
@@ -16,7 +16,7 @@ def account_page(request: Request) -> Response:
     user = _user(request)
     if user is None:
         return _to_login(request)
-    return _render(request, "account.html", user=user)
+    return render(request, "account.html", user=user)
 
 
 @router.get("/users")
@@ -24,5 +24,5 @@ def users_page(request: Request) -> Response:
     user = _user(request)
     if user is None:
         return _to_login(request)
-    return _render(request, "users.html", user=user, status=200 if user.role == "admin" else 403,
-                   is_admin=user.role == "admin")
+    return render(request, "users.html", user=user, status=200 if user.role == "admin" else 403,
+                  is_admin=user.role == "admin")

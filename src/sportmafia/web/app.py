@@ -9,6 +9,7 @@ from fastapi import Depends, FastAPI
 from fastapi.staticfiles import StaticFiles
 
 from .. import __version__
+from ..live import get_hub
 from ..store import Store, open_store
 from . import (
     account_pages,
@@ -49,9 +50,9 @@ def create_app(store: Store | None = None, *, secret_key: str | None = None, htt
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
-        await live.start(_app)
+        await get_hub(_app).start()  # the Redis listener, when $SPORTMAFIA_REDIS_URL is set
         yield
-        await live.stop(_app)
+        await get_hub(_app).stop()
         checker.close()
         if owned:
             the_store.close()
@@ -66,7 +67,7 @@ def create_app(store: Store | None = None, *, secret_key: str | None = None, htt
     app.state.passwords = checker
     sessions = Sessions(the_store, secret_key or load_secret_key(), https_only=https_only)
     app.state.sessions = sessions
-    sessions.on_end.append(lambda keys, user_id: live.get_hub(app).sessions_ended(keys, user_id))
+    sessions.on_end.append(lambda keys, user_id: get_hub(app).sessions_ended(keys, user_id))
     install_error_handlers(app)
     # a request is matched against the routes in this order: the ones every move takes come first (no two
     # routers' paths overlap, so the order changes only how soon a path is found)

@@ -24,6 +24,7 @@ from ..engine import (
 )
 from ..engine import events as E
 from ..engine.describe import STEP_NAMES, step_banner, t
+from ..live import Hub, run_reader, run_writer
 from ..rules import RuleSet
 from ..services import games as game_service
 from ..store import GameNotFound, GameSummary, StaleSequence, Store, UserRecord
@@ -32,7 +33,7 @@ from .access import GameAccess, decide_on, game_access
 from .auth import StoreDep, UserDep
 from .edge import query_number
 from .errors import ApiError, game_not_found
-from .live import Hub, HubDep, run_reader, run_writer
+from .live import HubDep
 from .schemas import CommandIn, NewGameIn
 
 router = APIRouter(prefix="/api/games", tags=["games"])

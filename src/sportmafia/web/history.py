@@ -24,7 +24,7 @@ from .auth import StoreDep, UserDep
 from .edge import path_id
 from .errors import ApiError, forbidden
 from .i18n import request_lang
-from .pages import _render, club_game
+from .pages import club_game, render
 from .schemas import _Body
 
 router = APIRouter()
@@ -233,5 +233,5 @@ def timeline_page(request: Request, game_id: Annotated[str, PathParam(max_length
         return found
     user, summary = found
     lang = request_lang(request)
-    return _render(request, "timeline.html", user=user, game=summary, phases=timeline_phases(request.app.state.store, game_id, lang),
-                   signed=getattr(summary, "signed_at", None) is not None)
+    return render(request, "timeline.html", user=user, game=summary, phases=timeline_phases(request.app.state.store, game_id, lang),
+                  signed=getattr(summary, "signed_at", None) is not None)

@@ -14,8 +14,8 @@ from jinja2 import Environment, FileSystemLoader, select_autoescape
 
 from ..engine import FOUL_REASONS, REMOVAL_REASONS
 from ..engine.describe import HOW_NAMES, REASON_NAMES, RESULT_NAMES, ROLE_NAMES, STEP_NAMES, TEAM_NAMES, t
-from ..store import GameNotFound, GameSummary, Store, UserRecord
-from .access import decide
+from ..store import GameSummary, Store, UserRecord
+from .access import game_summary
 from .i18n import LANG_COOKIE, LANGS, request_lang, translations
 from .sessions import safe_next, session_of
 
@@ -36,7 +36,7 @@ def _user(request: Request) -> UserRecord | None:
     return user if user is not None and user.disabled_at is None else None
 
 
-def _render(request: Request, name: str, status: int = 200, **context: Any) -> HTMLResponse:
+def render(request: Request, name: str, status: int = 200, **context: Any) -> HTMLResponse:
     lang = request_lang(request)
     tr = translations(lang)
 
@@ -58,7 +58,7 @@ def _to_login(request: Request) -> RedirectResponse:
 def login_page(request: Request) -> Response:
     """The login page; where it goes after the login is decided here (``safe_next``) and by the login's answer,
     never by the page's script alone."""
-    return _render(request, "login.html", user=_user(request), next=safe_next(request.query_params.get("next")))
+    return render(request, "login.html", user=_user(request), next=safe_next(request.query_params.get("next")))
 
 
 @router.get("/")
@@ -66,14 +66,12 @@ def games_page(request: Request) -> Response:
     user = _user(request)
     if user is None:
         return _to_login(request)
-    return _render(request, "games.html", user=user)
+    return render(request, "games.html", user=user)
 
 
-def _labels(lang: str) -> dict[str, Any]:
-    """The engine's own texts the console shows (reasons, roles, teams, results, departures, steps)."""
+def game_labels(lang: str) -> dict[str, Any]:
+    """The engine's own texts every game page shows (roles, teams, results, departures, steps)."""
     return {
-        "foul_reasons": [[code, t(REASON_NAMES, code, lang)] for code in FOUL_REASONS],
-        "removal_reasons": [[code, t(REASON_NAMES, code, lang)] for code in REMOVAL_REASONS],
         "roles": {k: t(ROLE_NAMES, k, lang) for k in ROLE_NAMES},
         "teams": {str(k).lower(): t(TEAM_NAMES, k, lang) for k in TEAM_NAMES},
         "results": {k: t(RESULT_NAMES, k, lang) for k in RESULT_NAMES},
@@ -82,22 +80,25 @@ def _labels(lang: str) -> dict[str, Any]:
     }
 
 
+def _labels(lang: str) -> dict[str, Any]:
+    """The engine's own texts the console shows (reasons, and :func:`game_labels`)."""
+    return {
+        "foul_reasons": [[code, t(REASON_NAMES, code, lang)] for code in FOUL_REASONS],
+        "removal_reasons": [[code, t(REASON_NAMES, code, lang)] for code in REMOVAL_REASONS],
+        **game_labels(lang),
+    }
+
+
 def club_game(request: Request, game_id: str) -> tuple[UserRecord, GameSummary] | Response:
-    """The logged-in user and the game ``game_id`` he may open (``access.decide``: its host, or a judge or
+    """The logged-in user and the game ``game_id`` he may open (``access.game_summary``: its host, or a judge or
     admin who does not play in it), or the page to answer instead: the login page for a visitor, "not found"
     for a game that is not there or not his to open."""
     user = _user(request)
     if user is None:
         return _to_login(request)
-    store: Store = request.app.state.store
-    summary = None
-    if decide(store, user, game_id) is not None:
-        try:
-            summary = store.game(game_id)
-        except GameNotFound:
-            summary = None
+    summary = game_summary(request.app.state.store, user, game_id)
     if summary is None:
-        return _render(request, "missing.html", status=404, user=user)
+        return render(request, "missing.html", status=404, user=user)
     return user, summary
 
 
@@ -108,4 +109,4 @@ def console_page(request: Request, game_id: Annotated[str, PathParam(max_length=
         return found
     user, _summary = found
     lang = request_lang(request)
-    return _render(request, "console.html", user=user, game_id=game_id, labels=_labels(lang))
+    return render(request, "console.html", user=user, game_id=game_id, labels=_labels(lang))

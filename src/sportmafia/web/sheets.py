@@ -173,7 +173,7 @@ def sheet_page(request: Request, game_id: Annotated[str, PathParam(max_length=64
     store: Store = request.app.state.store
     summary = _own_page(store, user, game_id)
     if summary is None:
-        return pages._render(request, "missing.html", status=404, user=user)
+        return pages.render(request, "missing.html", status=404, user=user)
     lang = request_lang(request)
     labels = {
         "roles": {k: t(ROLE_NAMES, k, lang) for k in ROLE_NAMES},
@@ -182,7 +182,7 @@ def sheet_page(request: Request, game_id: Annotated[str, PathParam(max_length=64
         "how": {k: t(HOW_NAMES, k, lang) for k in HOW_NAMES},
         "scopes": {k: t(_SCOPES, k, lang) for k in _SCOPES},
     }
-    return pages._render(request, "sheet.html", user=user, game_id=game_id, labels=labels,
+    return pages.render(request, "sheet.html", user=user, game_id=game_id, labels=labels,
                          can_sign=user.role in SIGNERS, can_correct=user.role in CORRECTORS)
 
 

@@ -15,7 +15,7 @@ from fastapi.responses import Response
 from ..engine.describe import HOW_NAMES, RESULT_NAMES, TEAM_NAMES, t
 from .games import rule_values
 from .i18n import request_lang
-from .pages import _render, club_game
+from .pages import club_game, render
 
 router = APIRouter(include_in_schema=False)
 
@@ -33,4 +33,4 @@ def table_page(request: Request, game_id: Annotated[str, PathParam(max_length=64
         "results": {k: t(RESULT_NAMES, k, lang) for k in RESULT_NAMES},
     }
     rules = rule_values(request.app.state.store.load(game_id).rules)
-    return _render(request, "table.html", user=user, game_id=game_id, labels=labels, rules=rules)
+    return render(request, "table.html", user=user, game_id=game_id, labels=labels, rules=rules)

@@ -27,7 +27,7 @@ from ..tournament.results import REMOVAL_SCOPES
 from ..tournament.standings import TIE_BREAKS
 from .edge import MAX_ID
 from .i18n import request_lang
-from .pages import _render, _to_login, _user
+from .pages import _to_login, _user, render
 
 router = APIRouter(include_in_schema=False)
 
@@ -73,8 +73,8 @@ def _published(store: Store, tournament_id: int) -> TournamentRecord | None:
 
 
 def _missing(request: Request, user: UserRecord | None) -> Response:
-    return _render(request, "standings.html", status=404, user=user, missing=True, public=user is None,
-                   tournament=None, source="", labels={})
+    return render(request, "standings.html", status=404, user=user, missing=True, public=user is None,
+                  tournament=None, source="", labels={})
 
 
 @router.get("/tournaments")
@@ -82,8 +82,8 @@ def tournaments_page(request: Request) -> Response:
     user = _user(request)
     if user is None:
         return _to_login(request)
-    return _render(request, "tournaments.html", user=user, can_create=user.role in ("admin", "judge"),
-                   labels=labels(request_lang(request)))
+    return render(request, "tournaments.html", user=user, can_create=user.role in ("admin", "judge"),
+                  labels=labels(request_lang(request)))
 
 
 @router.get("/tournaments/{tournament_id}")
@@ -95,9 +95,9 @@ def tournament_page(request: Request, tournament_id: TournamentId) -> Response:
     found = _own(store, user, tournament_id)
     if found is None:
         return _missing(request, user)
-    return _render(request, "tournament.html", user=user, tournament=found,
-                   can_judge=TournamentService(store).is_judge(user, found),
-                   users=club_users(store, user.club_id), labels=labels(request_lang(request)))
+    return render(request, "tournament.html", user=user, tournament=found,
+                  can_judge=TournamentService(store).is_judge(user, found),
+                  users=club_users(store, user.club_id), labels=labels(request_lang(request)))
 
 
 @router.get("/tournaments/{tournament_id}/print")
@@ -108,8 +108,8 @@ def print_page(request: Request, tournament_id: TournamentId) -> Response:
     found = _own(request.app.state.store, user, tournament_id)
     if found is None:
         return _missing(request, user)
-    return _render(request, "standings.html", user=user, tournament=found, public=False,
-                   source=f"/api/tournaments/{found.id}/standings", labels=labels(request_lang(request)))
+    return render(request, "standings.html", user=user, tournament=found, public=False,
+                  source=f"/api/tournaments/{found.id}/standings", labels=labels(request_lang(request)))
 
 
 @router.get("/t/{tournament_id}")
@@ -117,8 +117,8 @@ def public_standings_page(request: Request, tournament_id: TournamentId) -> Resp
     found = _published(request.app.state.store, tournament_id)
     if found is None:
         return _missing(request, None)
-    return _render(request, "standings.html", user=None, tournament=found, public=True,
-                   source=f"/api/public/tournaments/{found.id}/standings", labels=labels(request_lang(request)))
+    return render(request, "standings.html", user=None, tournament=found, public=True,
+                  source=f"/api/public/tournaments/{found.id}/standings", labels=labels(request_lang(request)))
 
 
 @router.get("/t/{tournament_id}/players/{participant_id}")
@@ -127,5 +127,5 @@ def public_player_page(request: Request, tournament_id: TournamentId, participan
     found = _published(store, tournament_id)
     if found is None or all(p.id != participant_id for p in TournamentService(store).db.participants(found.id)):
         return _missing(request, None)
-    return _render(request, "player.html", user=None, tournament=found, participant_id=participant_id,
-                   labels=labels(request_lang(request)))
+    return render(request, "player.html", user=None, tournament=found, participant_id=participant_id,
+                  labels=labels(request_lang(request)))

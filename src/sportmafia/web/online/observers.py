@@ -24,10 +24,12 @@ from typing import Any
 from fastapi import APIRouter, FastAPI, Request
 from pydantic import BaseModel, ConfigDict
 
-from ..store import online as db
-from .auth import StoreDep, UserDep
-from .live import get_hub
-from .online import GameId, _own, _table_or_404, registry_of
+from ...live import get_hub
+from ...live.online import registry_of
+from ...store import online as db
+from ..access import game_access
+from ..auth import StoreDep, UserDep
+from .common import GameId, table_or_404
 
 log = logging.getLogger("sportmafia.online")
 
@@ -50,8 +52,8 @@ def close_watchers(app: FastAPI, tab: db.TableRecord) -> int:
 @api.put("/games/{game_id}/online/watch",
          summary="Close the table to observers (its watch page and overlay) at once, or open it again")
 def set_watch(game_id: GameId, body: WatchIn, request: Request, user: UserDep, store: StoreDep) -> dict[str, Any]:
-    _own(store, user, game_id)  # the game's host, or a judge or admin not playing in it
-    _table_or_404(store, game_id)
+    game_access(store, user, game_id)  # the game's host, or a judge or admin not playing in it
+    table_or_404(store, game_id)
     tab = db.set_watch_closed(store, game_id, not body.open)
     closed = 0 if body.open else close_watchers(request.app, tab)
     log.info("online: game %s %s to observers by user %s (%s sockets closed here)", game_id,

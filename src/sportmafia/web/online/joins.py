@@ -28,29 +28,30 @@ from typing import Any
 from fastapi import APIRouter, FastAPI, Request
 from pydantic import BaseModel, ConfigDict, Field
 
-from ..store import Store
-from ..store import online as db
-from ..store.models import utcnow
-from .auth import StoreDep, UserDep
-from .edge import Id as SeatInt
-from .edge import RequestNo
-from .errors import ApiError
-from .live import HubDep, app_state, get_hub
-from .online import (
-    _HOST_ONLY,
+from ...live import app_state, get_hub
+from ...live.online import revoke_links
+from ...store import Store
+from ...store import online as db
+from ...store.models import utcnow
+from ..access import game_access
+from ..auth import StoreDep, UserDep
+from ..edge import Id as SeatInt
+from ..edge import RequestNo
+from ..errors import ApiError
+from ..live import HubDep
+from ..security import LoginLimiter
+from .common import (
+    HOST_ONLY,
     HOST_ROLES,
     JOIN_HEADER,
     Code,
     GameId,
-    _check_limit,
-    _need_role,
-    _own,
-    _revoke,
-    _table_by_code,
-    _table_or_404,
+    check_limit,
     limiter_of,
+    need_role,
+    table_by_code,
+    table_or_404,
 )
-from .security import LoginLimiter
 
 log = logging.getLogger("sportmafia.online")
 
@@ -156,13 +157,13 @@ class JoinIn(BaseModel):
 
 @api.post("/join/claim", summary="A join request's status (X-Join-Secret); once approved, the seat's link")
 def join_claim(request: Request, store: StoreDep, hub: HubDep) -> dict[str, Any]:
-    key = _check_limit(request)
+    key = check_limit(request)
     try:
         rec, token, revoked = db.claim(store, request.headers.get(JOIN_HEADER, ""))
     except db.OnlineRefused:
         limiter_of(request.app).failed(key)
         raise ApiError(404, "no-request", "No such join request.", "Такой заявки нет.") from None
-    _revoke(request.app, rec.game_id, revoked)
+    revoke_links(request.app, rec.game_id, revoked)
     out: dict[str, Any] = {"id": rec.id, "seat": rec.seat, "status": rec.status}
     if token is not None:
         out["url"] = f"/play/{token}"
@@ -172,7 +173,7 @@ def join_claim(request: Request, store: StoreDep, hub: HubDep) -> dict[str, Any]
 
 @api.get("/join/{code}", summary="A table's free seats (by the table code)")
 def join_info(code: Code, request: Request, store: StoreDep) -> dict[str, Any]:
-    tab = _table_by_code(request, code)
+    tab = table_by_code(request, code)
     names = store.game(tab.game_id).names
     return {"code": tab.code, "players": tab.players, "names": list(names),
             "free": db.free_seats(store, tab.game_id, tab.players)}
@@ -180,7 +181,7 @@ def join_info(code: Code, request: Request, store: StoreDep) -> dict[str, Any]:
 
 @api.post("/join/{code}", summary="Ask for a free seat; the host approves")
 def join_request(code: Code, body: JoinIn, request: Request, store: StoreDep) -> dict[str, Any]:
-    tab = _table_by_code(request, code)
+    tab = table_by_code(request, code)
     guard = guard_of(request.app)
     address = _limit(request, tab.game_id)
     _held_back(store, guard, tab.game_id, address)
@@ -213,9 +214,9 @@ class DecisionIn(BaseModel):
 @api.post("/games/{game_id}/online/requests/{request_id}", summary="Approve or deny a join request")
 def decide_request(game_id: GameId, request_id: RequestNo, body: DecisionIn, request: Request, user: UserDep,
                    store: StoreDep) -> dict[str, Any]:
-    _own(store, user, game_id)
-    _need_role(user, HOST_ROLES, *_HOST_ONLY)
-    _table_or_404(store, game_id)
+    game_access(store, user, game_id)
+    need_role(user, HOST_ROLES, *HOST_ONLY)
+    table_or_404(store, game_id)
     try:
         rec = db.decide(store, game_id, request_id, body.approve)
     except db.OnlineRefused as exc:

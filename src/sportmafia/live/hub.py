@@ -1,0 +1,470 @@
+"""The hub: after an append commits, a signal wakes that game's connections in this process, and across
+processes through Redis pub/sub (docs/online.md, "The live layer").
+
+The hub only says *that* a game moved on (its id and next seq) or what the host's timer shows; every
+connection then reads the events from the store itself and filters them for ITS viewer (:mod:`.render`). So
+nothing a viewer may not see ever passes through the hub, nor through Redis.
+
+- In one process: ``Hub.publish(game_id, next_seq)`` is called by the sync route handlers (threadpool) after
+  an append; it wakes the game's connections with ``loop.call_soon_threadsafe`` and returns at once.
+- Across processes: with ``$SPORTMAFIA_REDIS_URL`` set, the same notifications (and the timer) go through
+  Redis pub/sub on the channel ``sportmafia:live``; each process listens, reconnecting when Redis drops.
+- Each connection is served by one sender task (:mod:`.socket`), so messages leave in order, each event once;
+  notifications that arrive while it is busy are coalesced into the next read. A keepalive ``ping`` every
+  ``PING_SECONDS`` also re-reads the game's head, so a lost notification is caught up within that time.
+
+See docs/api.md, "Live updates (WebSocket)".
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import math
+import os
+import threading
+import time
+import uuid
+from collections import OrderedDict
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
+
+from fastapi import FastAPI
+
+from .render import Feeds
+
+log = logging.getLogger("sportmafia.live")
+
+REDIS_ENV = "SPORTMAFIA_REDIS_URL"
+CHANNEL = "sportmafia:live"
+TIMER_KEY = "sportmafia:timer:"
+TIMER_TTL = 6 * 3600
+PING_SECONDS = 20.0
+MAX_TIMERS = 10_000
+MAX_HEADS = 10_000
+"""Games whose last timer, and whose highest next seq told of, the hub keeps (the ones used last)."""
+MAX_TIMER_SECONDS = 3600
+
+
+
+# ------------------------------------------------------------------------------------------ the hub
+@dataclass(eq=False)
+class Subscriber:
+    """One connection's mailbox: the highest next seq it was told of, the timer to send, a wake-up."""
+
+    game_id: str
+    loop: asyncio.AbstractEventLoop
+    wake: asyncio.Event = field(default_factory=asyncio.Event)
+    hint: int = 0
+    timer: dict[str, Any] | None = None
+    replies: list[dict[str, Any]] = field(default_factory=list)  # answers to the client's own messages, in order
+    check_head: bool = False
+    ping_due: bool = False
+    codes_left: set[str] = field(default_factory=set)  # table codes passed from the game to another one
+    host: bool = False  # the host's console (told of join requests)
+    on_stall: Callable[[], Any] | None = None  # the socket's drop, when its client reads nothing (guard.py)
+    session_key: str | None = None  # the login session the socket was opened with, if any
+    user_id: int | None = None
+    ended: bool = False  # its authorisation ended (the session, or the seat's link, revoked): closed with 4401
+    stalled: bool = False
+    _keepalive: asyncio.TimerHandle | None = None
+
+    # these run on the subscriber's own loop
+    def arm(self) -> None:
+        """Every ``PING_SECONDS`` the connection pings its client and re-reads the game's head (one timer
+        handle per period, not one per message)."""
+        self._keepalive = self.loop.call_later(PING_SECONDS, self._ping)
+
+    def disarm(self) -> None:
+        if self._keepalive is not None:
+            self._keepalive.cancel()
+            self._keepalive = None
+
+    def _ping(self) -> None:
+        if self.ping_due and self.on_stall is not None:
+            # the last ping was never sent: the sender is still blocked on a client that reads nothing
+            self.stalled = True
+            self.on_stall()
+            return
+        self.ping_due = self.check_head = True
+        self.wake.set()
+        self.arm()
+
+    def moved(self, next_seq: int) -> None:
+        if next_seq > self.hint:
+            self.hint = next_seq
+        self.wake.set()
+
+    def timer_set(self, timer: dict[str, Any]) -> None:
+        self.timer = timer
+        self.wake.set()
+
+    def reply(self, body: dict[str, Any]) -> None:
+        self.replies.append(body)
+        self.wake.set()
+
+    def code_left(self, code: str) -> None:
+        self.codes_left.add(code)
+        self.wake.set()
+
+    def end(self) -> None:
+        self.ended = True
+        self.wake.set()
+
+
+def check_timer(message: Any) -> dict[str, Any]:
+    """A host's ``timer`` message, checked: ``running`` (bool), ``left`` and ``total`` (seconds, 0 ≤ left ≤
+    total ≤ 3600), ``key`` (the console's step key, a string of at most 200 characters); nothing else."""
+    if not isinstance(message, dict):
+        raise ValueError("a message is a JSON object")
+    extra = set(message) - {"type", "running", "left", "total", "key"}
+    if extra:
+        raise ValueError(f"unknown fields {sorted(extra)}")
+    running, left, total, key = (message.get(k) for k in ("running", "left", "total", "key"))
+    if not isinstance(running, bool):
+        raise ValueError("running is true or false")
+    for name, value in (("left", left), ("total", total)):
+        if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
+            raise ValueError(f"{name} is a number of seconds")
+        if not 0 <= value <= MAX_TIMER_SECONDS:
+            raise ValueError(f"{name} is between 0 and {MAX_TIMER_SECONDS} seconds")
+    assert isinstance(left, int | float) and isinstance(total, int | float)
+    if left > total:
+        raise ValueError("left is at most total")
+    if not isinstance(key, str) or len(key) > 200:
+        raise ValueError("key is a string of at most 200 characters")
+    return {"running": running, "left": left, "total": total, "key": key}
+
+
+class Hub:
+    """The fan-out of one process, and its link to Redis when ``redis_url`` is given."""
+
+    def __init__(self, redis_url: str | None = None) -> None:
+        self.redis_url = redis_url or None
+        self.origin = uuid.uuid4().hex
+        self._subs: dict[str, set[Subscriber]] = {}
+        self.feeds = Feeds()  # the games as last read, and the messages built on them (render.py)
+        self._lock = threading.Lock()
+        self._timers: OrderedDict[str, dict[str, Any]] = OrderedDict()
+        self._heads: OrderedDict[str, int] = OrderedDict()  # the highest next seq told of, per game
+        self._code_moves: OrderedDict[tuple[str, str], str] = OrderedDict()  # (game, code) -> the game it went to
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._listener: asyncio.Task[None] | None = None
+        self._redis: Any = None
+        self._sending: set[asyncio.Task[None]] = set()
+        self.revoke_handler: Callable[[list[int]], Any] | None = None
+        self.redis_connected = asyncio.Event()
+        self.client_name = f"sportmafia-live-{self.origin[:12]}"
+
+    # --- local subscriptions
+    def subscribe(self, game_id: str) -> Subscriber:
+        sub = Subscriber(game_id, asyncio.get_running_loop())
+        sub.arm()
+        with self._lock:
+            self._subs.setdefault(game_id, set()).add(sub)
+        return sub
+
+    def unsubscribe(self, sub: Subscriber) -> None:
+        sub.disarm()
+        with self._lock:
+            subs = self._subs.get(sub.game_id)
+            if subs is not None:
+                subs.discard(sub)
+                if not subs:
+                    del self._subs[sub.game_id]
+                    self.feeds.forget(sub.game_id)
+
+    def _local(self, game_id: str) -> list[Subscriber]:
+        with self._lock:
+            return list(self._subs.get(game_id, ()))
+
+    def known_head(self, game_id: str) -> int:
+        """The highest next seq of the game this process was told of (its own appends, and other processes'
+        through Redis); 0 if none. A socket that subscribed and then takes the larger of this and a head it
+        read before subscribing misses no move: a later one wakes it, an earlier one is counted here."""
+        with self._lock:
+            return self._heads.get(game_id, 0)
+
+    def _notify_moved(self, game_id: str, next_seq: int) -> None:
+        with self._lock:
+            _keep(self._heads, game_id, max(next_seq, self._heads.get(game_id, 0)), MAX_HEADS)
+        by_loop: dict[asyncio.AbstractEventLoop, list[Subscriber]] = {}
+        for sub in self._local(game_id):
+            by_loop.setdefault(sub.loop, []).append(sub)
+        for loop, subs in by_loop.items():  # one wake-up of each loop, not one per socket
+            loop.call_soon_threadsafe(_moved, subs, next_seq)
+
+    def code_moved(self, game_id: str, code: str) -> str | None:
+        """The game that the table code ``code`` passed to from ``game_id``, as this process was told (its own
+        passes, and other processes' through Redis), or None. A spectator's socket that subscribed after
+        reading the code's game checks this: a pass made in between was told before the subscription."""
+        with self._lock:
+            return self._code_moves.get((game_id, code))
+
+    def forget_code_move(self, game_id: str, code: str) -> None:
+        """The code is on ``game_id`` again (passed back by another process that could not tell this one)."""
+        with self._lock:
+            self._code_moves.pop((game_id, code), None)
+
+    def _notify_code_moved(self, game_id: str, code: str, to_game: str) -> None:
+        with self._lock:
+            self._code_moves.pop((to_game, code), None)  # the code may come back to a game it left
+            self._code_moves[(game_id, code)] = to_game
+            self._code_moves.move_to_end((game_id, code))
+            while len(self._code_moves) > MAX_HEADS:
+                self._code_moves.popitem(last=False)
+        by_loop: dict[asyncio.AbstractEventLoop, list[Subscriber]] = {}
+        for sub in self._local(game_id):
+            by_loop.setdefault(sub.loop, []).append(sub)
+        for loop, subs in by_loop.items():
+            loop.call_soon_threadsafe(_code_left, subs, code)
+
+    def _notify_timer(self, game_id: str, timer: dict[str, Any], skip: Subscriber | None = None) -> None:
+        for sub in self._local(game_id):
+            if sub is not skip:
+                sub.loop.call_soon_threadsafe(sub.timer_set, timer)
+
+    def _wake_all(self) -> None:
+        """After a gap in the Redis link: every connection re-reads its game's head."""
+        with self._lock:
+            subs = [s for group in self._subs.values() for s in group]
+        for sub in subs:
+            def check(s: Subscriber = sub) -> None:
+                s.check_head = True
+                s.wake.set()
+            sub.loop.call_soon_threadsafe(check)
+
+    # --- publishing
+    def publish(self, game_id: str, next_seq: int) -> None:
+        """The game ``game_id`` has events up to ``next_seq - 1``. Callable from any thread; never blocks."""
+        self._notify_moved(game_id, next_seq)
+        self._to_redis({"origin": self.origin, "game": game_id, "next_seq": next_seq})
+
+    def publish_code_moved(self, game_id: str, code: str, to_game: str) -> None:
+        """The table code ``code`` passed from ``game_id`` to ``to_game`` (the table's next game): the
+        spectators' sockets that follow the code, here and in the other processes, move to that game. Callable
+        from any thread; never blocks."""
+        self._notify_code_moved(game_id, code, to_game)
+        self._to_redis({"origin": self.origin, "game": game_id, "code": code, "code_to": to_game})
+
+    def publish_revoked(self, game_id: str, token_ids: list[int]) -> None:
+        """Seat links of ``game_id`` were revoked: the other processes close their sockets at once (this
+        process's are closed by the caller)."""
+        if token_ids:
+            self._to_redis({"origin": self.origin, "game": game_id, "revoked": token_ids})
+
+    def sessions_ended(self, keys: list[str], user_id: int | None) -> None:
+        """Login sessions were revoked (the ``keys``, or every session of ``user_id``): this process's sockets
+        opened with them are closed at once (callable from any thread; other processes find out at their
+        sockets' keepalive, ``Sessions.alive``)."""
+        ended = set(keys)
+        with self._lock:
+            subs = [sub for group in self._subs.values() for sub in group if sub.session_key is not None
+                    and (sub.session_key in ended or (user_id is not None and sub.user_id == user_id))]
+        for sub in subs:
+            sub.loop.call_soon_threadsafe(sub.end)
+
+    def tell_hosts(self, game_id: str, message: dict[str, Any]) -> None:
+        """Send ``message`` to the game's host consoles in this process (callable from any thread)."""
+        for sub in self._local(game_id):
+            if sub.host:
+                sub.loop.call_soon_threadsafe(sub.reply, message)
+
+    def timer(self, game_id: str) -> dict[str, Any] | None:
+        with self._lock:
+            return self._timers.get(game_id)
+
+    def _keep_timer(self, game_id: str, timer: dict[str, Any]) -> None:
+        with self._lock:
+            _keep(self._timers, game_id, timer, MAX_TIMERS)
+
+    def set_timer(self, game_id: str, timer: dict[str, Any], sender: Subscriber | None = None) -> dict[str, Any]:
+        """Keep the host's timer of ``game_id`` (a checked ``timer`` message) and send it to the game's other
+        connections, here and through Redis; returns the message as sent (with the server's ``at``)."""
+        message = {"type": "timer", "running": timer["running"], "left": timer["left"], "total": timer["total"],
+                   "key": timer["key"], "at": time.time()}
+        self._keep_timer(game_id, message)
+        self._notify_timer(game_id, message, skip=sender)
+        self._to_redis({"origin": self.origin, "game": game_id, "timer": message})
+        return message
+
+    def _to_redis(self, payload: dict[str, Any]) -> None:
+        if self._redis is None or self._loop is None or self._loop.is_closed():
+            return
+        data = json.dumps(payload, separators=(",", ":"))
+        timer = payload.get("timer")
+        game_id = str(payload["game"])
+        try:
+            running = asyncio.get_running_loop()
+        except RuntimeError:
+            running = None
+        coro = self._redis_send(data, game_id, json.dumps(timer) if timer is not None else None)
+        if running is self._loop:
+            task = self._loop.create_task(coro)
+            self._sending.add(task)  # keep a reference until it is done
+            task.add_done_callback(self._sending.discard)
+        else:
+            asyncio.run_coroutine_threadsafe(coro, self._loop)
+
+    async def _redis_send(self, data: str, game_id: str, timer: str | None) -> None:
+        client = self._redis
+        if client is None:
+            return
+        try:
+            await client.publish(CHANNEL, data)
+            if timer is not None:
+                await client.set(TIMER_KEY + game_id, timer, ex=TIMER_TTL)
+        except Exception as exc:  # Redis down: the keepalive re-read catches the other processes up
+            log.warning("live: publishing to Redis failed: %s", exc)
+
+    async def stored_timer(self, game_id: str) -> dict[str, Any] | None:
+        """The game's timer: this process's, else the one kept in Redis by another process."""
+        local = self.timer(game_id)
+        if local is not None or self._redis is None:
+            return local
+        try:
+            raw = await self._redis.get(TIMER_KEY + game_id)
+        except Exception:
+            return None
+        if raw is None:
+            return None
+        try:
+            message = json.loads(raw)
+        except ValueError:
+            return None
+        if isinstance(message, dict) and message.get("type") == "timer":
+            self._keep_timer(game_id, message)
+            return message
+        return None
+
+    # --- the Redis link
+    async def start(self) -> None:
+        self._loop = asyncio.get_running_loop()
+        if self.redis_url and self._listener is None:
+            import redis.asyncio as aioredis
+
+            self._redis = aioredis.from_url(self.redis_url, socket_connect_timeout=3, socket_timeout=None,
+                                            health_check_interval=30, client_name=self.client_name)
+            self._listener = asyncio.create_task(self._listen(), name="sportmafia-live-redis")
+
+    async def stop(self) -> None:
+        task, self._listener = self._listener, None
+        if task is not None:
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        client, self._redis = self._redis, None
+        if client is not None:
+            with contextlib.suppress(Exception):
+                await client.aclose()
+
+    async def _listen(self) -> None:
+        delay = 0.5
+        first = True
+        while True:
+            pubsub = None
+            try:
+                pubsub = self._redis.pubsub(ignore_subscribe_messages=True)
+                await pubsub.subscribe(CHANNEL)
+                if not first:
+                    log.info("live: reconnected to Redis")
+                    self._wake_all()
+                first = False
+                delay = 0.5
+                self.redis_connected.set()
+                while True:
+                    message = await pubsub.get_message(timeout=PING_SECONDS)
+                    if message is None:
+                        await pubsub.ping()
+                        continue
+                    if message.get("type") == "message":
+                        self._from_redis(message.get("data"))
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:
+                self.redis_connected.clear()
+                log.warning("live: Redis link lost (%s); retrying in %.1f s", exc, delay)
+                await asyncio.sleep(delay)
+                delay = min(delay * 2, 10.0)
+            finally:
+                if pubsub is not None:
+                    with contextlib.suppress(Exception):
+                        await pubsub.aclose()
+
+    def _from_redis(self, data: Any) -> None:
+        try:
+            payload = json.loads(data)
+        except (TypeError, ValueError):
+            return
+        if not isinstance(payload, dict) or payload.get("origin") == self.origin:
+            return
+        game_id = payload.get("game")
+        if not isinstance(game_id, str) or len(game_id) > 64:
+            return
+        next_seq = payload.get("next_seq")
+        if isinstance(next_seq, int) and not isinstance(next_seq, bool) and next_seq >= 0:
+            self._notify_moved(game_id, next_seq)
+        to_game, code = payload.get("code_to"), payload.get("code")
+        if isinstance(to_game, str) and len(to_game) <= 64 and isinstance(code, str) and len(code) <= 16:
+            self._notify_code_moved(game_id, code, to_game)
+        revoked = payload.get("revoked")
+        if isinstance(revoked, list) and self.revoke_handler is not None:
+            ids = [i for i in revoked if isinstance(i, int) and not isinstance(i, bool)]
+            if ids:
+                self.revoke_handler(ids)
+        timer = payload.get("timer")
+        if isinstance(timer, dict):
+            try:
+                checked = check_timer({k: timer.get(k) for k in ("type", "running", "left", "total", "key")})
+            except ValueError:
+                return
+            at = timer.get("at")
+            message = {"type": "timer", **checked, "at": at if isinstance(at, int | float) else time.time()}
+            self._keep_timer(game_id, message)
+            self._notify_timer(game_id, message)
+
+
+V = TypeVar("V")
+
+
+def _keep(kept: OrderedDict[str, V], key: str, value: V, most: int) -> None:
+    """``kept[key] = value`` as the one used last, forgetting the ones used longest ago beyond ``most``."""
+    kept[key] = value
+    kept.move_to_end(key)
+    while len(kept) > most:
+        kept.popitem(last=False)
+
+
+def _moved(subs: list[Subscriber], next_seq: int) -> None:
+    for sub in subs:
+        sub.moved(next_seq)
+
+
+def _code_left(subs: list[Subscriber], code: str) -> None:
+    for sub in subs:
+        sub.code_left(code)
+
+
+T = TypeVar("T")
+_state_lock = threading.Lock()
+
+
+def app_state(app: FastAPI, name: str, make: Callable[[], T]) -> T:
+    """``app.state.<name>``, made by ``make()`` on first use (once, whichever thread asks first)."""
+    value: T | None = getattr(app.state, name, None)
+    if value is None:
+        with _state_lock:
+            value = getattr(app.state, name, None)
+            if value is None:
+                value = make()
+                setattr(app.state, name, value)
+    return value
+
+
+def get_hub(app: FastAPI) -> Hub:
+    """The app's hub (made on first use, with ``$SPORTMAFIA_REDIS_URL``)."""
+    return app_state(app, "live", lambda: Hub(os.environ.get(REDIS_ENV)))
+

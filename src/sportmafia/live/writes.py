@@ -1,0 +1,52 @@
+"""The write-concurrency policy: where a route's append runs (on the event loop, or in one of a few worker
+threads) and where a read runs, so that under load the appends queue on the database's write lock and not on
+the interpreter's (bench/online.py)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+import anyio
+import anyio.to_thread
+from fastapi import FastAPI
+from starlette.concurrency import run_in_threadpool
+
+from ..store import Store
+from .hub import app_state
+
+T = TypeVar("T")
+
+WRITER_THREADS = 4
+"""Worker threads that run appends at once (per process). They queue on the database's write lock anyway; more
+threads only fight over the interpreter's lock, which delayed everything else (bench/online.py)."""
+WRITE_TURN_WAIT = 0.02
+"""Seconds an append waits on the event loop for another thread's write (a set-up request's, say) to end
+before it goes to a worker thread instead."""
+
+
+async def run_writer(app: FastAPI, fn: Callable[..., Any], *args: Any) -> Any:
+    """``fn(*args)`` (a route's append). On SQLite, right here on the event loop when the process's write lock
+    is free or another thread's write ends within ``WRITE_TURN_WAIT``: an append is a millisecond of work that
+    waits on nothing but that lock, and a worker thread's hand-over (and the fight for the interpreter's lock
+    that follows) cost more than the append. Waiting those few milliseconds matters: had the appends gone to
+    worker threads whenever another thread was writing, those threads would keep the lock taken for the next
+    append, and the next, and under load every append stayed in a thread, each slower than the last
+    (bench/online.py: answers past 2 s at 150 tables). Otherwise, and always on PostgreSQL (whose statements
+    wait on the network), in a worker thread, at most ``WRITER_THREADS`` of them at once; the others wait on
+    the event loop, not in a thread."""
+    store: Store = app.state.store
+    with store.write_turn(WRITE_TURN_WAIT) as now:
+        if now:
+            return fn(*args)
+    limiter = app_state(app, "writers", lambda: anyio.CapacityLimiter(WRITER_THREADS))
+    return await anyio.to_thread.run_sync(fn, *args, limiter=limiter)
+
+
+async def run_reader(fn: Callable[..., T], store: Store, *args: Any) -> T:
+    """``fn(store, *args)`` (a read): on SQLite right here on the event loop (a local read, a fraction of a
+    millisecond, waits on no writer), on PostgreSQL in a worker thread (it waits on the network)."""
+    if store.local:
+        return fn(store, *args)
+    return await run_in_threadpool(fn, store, *args)
+

@@ -1,0 +1,119 @@
+"""The pages of online play (docs/online.md): a player's ``/play/{token}``, joining with the table code
+``/join/{code}``, the spectators' ``/watch/{code}`` and overlay ``/overlay/{code}``, the judge's open stream
+``/stream/{token}`` and the host's panel ``/games/{id}/online``. The pages that hold a secret in their address
+send ``Referrer-Policy: no-referrer``."""
+
+from __future__ import annotations
+
+import logging
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Request
+from fastapi import Path as PathParam
+from fastapi.responses import HTMLResponse, Response
+
+from ...store import Store
+from ...store import online as db
+from ..i18n import request_lang
+from ..pages import club_game, game_labels, render
+from .common import HOST_ROLES, JUDGE_ROLES, Code, GameId, address, limiter_of
+
+log = logging.getLogger("sportmafia.online")
+
+router = APIRouter(include_in_schema=False)
+
+
+_PRIVATE = {"Referrer-Policy": "no-referrer", "Cache-Control": "no-store", "X-Robots-Tag": "noindex"}
+
+
+def _private(response: HTMLResponse) -> HTMLResponse:
+    response.headers.update(_PRIVATE)
+    return response
+
+
+def _link_page(request: Request, status: int, message: str) -> HTMLResponse:
+    return _private(render(request, "join.html", status=status, code=None, problem=message, user=None,
+                           labels=game_labels(request_lang(request))))
+
+
+@router.get("/play/{token}")
+def play_page(request: Request, token: Annotated[str, PathParam(max_length=256)]) -> Response:
+    key = address(request.client)
+    limiter = limiter_of(request.app)
+    if limiter.retry_after(key) is not None:
+        return _link_page(request, 429, "too-many")
+    store: Store = request.app.state.store
+    auth = db.resolve_token(store, token)
+    if auth is None:
+        limiter.failed(key)
+        log.warning("online: refused the player's page for an unknown or revoked token from %s", key[7:])
+        return _link_page(request, 404, "bad-link")
+    summary = store.game(auth.game_id)
+    return _private(render(request, "play.html", user=None, game_id=auth.game_id, seat=auth.seat,
+                           seat_name=summary.names[auth.seat - 1], labels=game_labels(request_lang(request))))
+
+
+@router.get("/join/{code}")
+def join_page(request: Request, code: Code) -> Response:
+    tab = _table_page_or_refusal(request, code)
+    if isinstance(tab, Response):
+        return tab
+    return _private(render(request, "join.html", user=None, code=tab.code, problem=None,
+                           labels=game_labels(request_lang(request))))
+
+
+def _table_page_or_refusal(request: Request, code: str) -> Any:
+    """The online table with this code, or the page to answer instead: 429 while the client's address is
+    rate-limited, 404 (counted as a failure) for an unknown code."""
+    key = address(request.client)
+    limiter = limiter_of(request.app)
+    if limiter.retry_after(key) is not None:
+        return _link_page(request, 429, "too-many")
+    tab = db.table_by_code(request.app.state.store, code)
+    if tab is None:
+        limiter.failed(key)
+        return _link_page(request, 404, "no-table")
+    return tab
+
+
+def _watch_like(request: Request, code: str, template: str) -> Response:
+    tab = _table_page_or_refusal(request, code)
+    if isinstance(tab, Response):
+        return tab
+    return render(request, template, user=None, code=tab.code, closed=tab.watch_closed,
+                  labels=game_labels(request_lang(request)))
+
+
+@router.get("/watch/{code}")
+def watch_page(request: Request, code: Code) -> Response:
+    return _watch_like(request, code, "watch.html")
+
+
+@router.get("/overlay/{code}")
+def overlay_page(request: Request, code: Code) -> Response:
+    return _watch_like(request, code, "overlay.html")
+
+
+@router.get("/stream/{token}")
+def stream_page(request: Request, token: Annotated[str, PathParam(max_length=256)]) -> Response:
+    key = address(request.client)
+    limiter = limiter_of(request.app)
+    if limiter.retry_after(key) is not None:
+        return _link_page(request, 429, "too-many")
+    tab = db.resolve_stream(request.app.state.store, token)
+    if tab is None:
+        limiter.failed(key)
+        return _link_page(request, 404, "bad-link")
+    return _private(render(request, "watch.html", user=None, code=None, stream=True,
+                           delay=tab.stream_delay, labels=game_labels(request_lang(request))))
+
+
+@router.get("/games/{game_id}/online")
+def online_page(request: Request, game_id: GameId) -> Response:
+    found = club_game(request, game_id)
+    if isinstance(found, Response):
+        return found
+    user, summary = found
+    return render(request, "online.html", user=user, game_id=game_id, names=list(summary.names),
+                  can_host=user.role in HOST_ROLES, can_judge=user.role in JUDGE_ROLES)
+

@@ -1,0 +1,226 @@
+"""A player's side of online play (docs/online.md): his seat's link authenticates his requests (the
+``X-Play-Token`` header) and his socket (``/ws/play``, the token in its first message, never in a cookie: no
+other site can act for him); his commands go over that socket or by ``POST /api/play/commands`` when it is
+down, executed as his seat (``actor=seat``); either way the link must still be live when the command is
+written. The socket itself is the live layer's (``sportmafia.live.online.PlayerSocket``)."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+from collections.abc import Sequence
+from typing import Any
+
+from fastapi import APIRouter, FastAPI, Request, WebSocket, WebSocketDisconnect
+from fastapi.responses import JSONResponse
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from ...engine import Event, RuleViolation, changes_phase, command_from_json
+from ...live import Hub, get_hub, run_reader, run_writer
+from ...live.guard import receive_text
+from ...live.online import PlayerSocket, registry_of
+from ...live.socket import (
+    CLOSE_FORBIDDEN_ORIGIN,
+    CLOSE_INVALID,
+    CLOSE_NOT_AUTHORIZED,
+    CLOSE_TOO_MANY,
+    MAX_MESSAGE,
+    refuse,
+)
+from ...store import GameLocked, GameNotFound, StaleSequence, Store
+from ...store import online as db
+from ..auth import StoreDep
+from ..errors import RULE_VIOLATION_STATUS, ApiError, game_not_found
+from ..live import HubDep
+from ..schemas import CommandJson
+from ..socket_guard import origin_matches
+from .common import TOKEN_HEADER, address, bad_link, check_limit, limiter_of, parse_since
+
+log = logging.getLogger("sportmafia.online")
+
+HELLO_SECONDS = 10.0
+
+router = APIRouter(include_in_schema=False)
+api = APIRouter(prefix="/api", tags=["online"])
+
+
+def seat_auth(request: Request) -> db.SeatAuth:
+    """The seat of the request's ``X-Play-Token`` (401, counted by the limiter, otherwise)."""
+    key = check_limit(request)
+    store: Store = request.app.state.store
+    token = request.headers.get(TOKEN_HEADER, "")
+    auth = db.resolve_token(store, token) if token else None
+    if auth is None:
+        limiter_of(request.app).failed(key)
+        log.warning("online: refused a request with an unknown or revoked seat token from %s", key[7:])
+        raise bad_link()
+    return auth
+
+
+class PlayCommandIn(BaseModel):
+    """A player's command: the game it is meant for, the number of his feed it was decided on (the ``next_seq``
+    of the last message he had: his own feed's, never the log's) and a client id."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+    game_id: str = Field(min_length=1, max_length=64)
+    command: CommandJson
+    expected_seq: int = Field(ge=0)
+    command_id: str = Field(min_length=1, max_length=40)
+
+
+def _refused(auth: db.SeatAuth, what: str, code: str) -> None:
+    log.warning("online: refused %s from seat %s of game %s: %s", what, auth.seat, auth.game_id, code)
+
+
+def _same_phase(since_seen: Sequence[Event]) -> bool:
+    """Whether the game is still in the phase the player saw: every event recorded since he decided is another
+    player's act or a foul (no new step, speaker, candidate, vote, departure or undo)."""
+    return not changes_phase(since_seen)
+
+
+@api.post("/play/commands", summary="A player's command (X-Play-Token), executed as his seat")
+async def play_command(body: PlayCommandIn, request: Request, store: StoreDep, hub: HubDep) -> JSONResponse:
+    result: dict[str, Any] = await run_writer(request.app, _play_command, body, request, store, hub)
+    return JSONResponse(result)
+
+
+def _play_command(body: PlayCommandIn, request: Request, store: Store, hub: Hub) -> dict[str, Any]:
+    return execute_play(seat_auth(request), body, store, hub)
+
+
+def execute_play(auth: db.SeatAuth, body: PlayCommandIn, store: Store, hub: Hub) -> dict[str, Any]:
+    """A player's command, from ``POST /api/play/commands`` or his socket, executed as his seat: ``{"replayed"}``, or :class:`ApiError` / the engine's ``RuleViolation``; every refusal is logged (without the
+    token) and changes nothing. The link must still be live when the command is written."""
+    kind = body.command.type
+    if body.game_id != auth.game_id:
+        _refused(auth, kind, "wrong-game")
+        raise ApiError(403, "wrong-game", "This link is for another game.", "Эта ссылка — для другой игры.")
+    try:
+        command = command_from_json(body.command.model_dump())
+    except ValueError as exc:
+        _refused(auth, kind, "bad-command")
+        raise ApiError(422, "bad-command", f"Not a valid command: {exc}.", f"Неверная команда: {exc}.") from None
+    if command.actor_seat() != auth.seat:
+        _refused(auth, kind, "not-yours")
+        raise ApiError(403, "not-yours", "You act only for your own seat, and only with a player's commands.",
+                       "Вы действуете только за своё место и только командами игрока.")
+    try:
+        # the seat's own namespace of command ids: a player never gets an answer meant for another seat's id or
+        # the host's; others who acted meanwhile in the same phase (hands raised at once) do not make it stale
+        result = store.append(auth.game_id, command, expected_seq=body.expected_seq,
+                              command_id=f"p{auth.seat}:{body.command_id}", actor=auth.seat, rebase=_same_phase,
+                              check=db.link_still_live(auth.token_id), feed_of=auth.seat)
+    except db.LinkRevoked:
+        _refused(auth, kind, "bad-link")
+        raise bad_link() from None
+    except StaleSequence:
+        _refused(auth, kind, "stale")  # the log's next seq is not told: it counts what the player may not see
+        raise ApiError(409, "stale", "The game has moved on; look at the table again and decide.",
+                       "Игра ушла вперёд; посмотрите на стол и решите заново.") from None
+    except RuleViolation as exc:
+        _refused(auth, kind, exc.code)
+        raise
+    except GameLocked:
+        _refused(auth, kind, "locked")
+        raise ApiError(409, "locked", "The game is over and its sheet is signed.",
+                       "Игра окончена, её лист подписан.") from None
+    if not result.replayed:
+        hub.publish(auth.game_id, result.next_seq)
+    return {"replayed": result.replayed}
+
+
+@api.get("/play/me", summary="Which seat of which game the X-Play-Token opens")
+def play_me(request: Request, store: StoreDep) -> dict[str, Any]:
+    auth = seat_auth(request)
+    summary = store.game(auth.game_id)
+    return {"game_id": auth.game_id, "seat": auth.seat, "name": summary.names[auth.seat - 1]}
+
+
+async def socket_command(sock: PlayerSocket, message: dict[str, Any]) -> None:
+    """One command from a player's socket, answered on it: ``{"type": "ack", "command_id",
+    "replayed"}`` or ``{"type": "refused", "command_id", "status", "error": {...}}``, with the HTTP route's
+    statuses and errors. A revoked link's command is refused even if it came before its socket was closed."""
+    auth = sock.auth
+    assert auth is not None
+    raw_id = message.get("command_id")
+    command_id = raw_id if isinstance(raw_id, str) and len(raw_id) <= 40 else None
+    status, body = 200, {}
+    try:
+        if sock.sub.ended:
+            raise bad_link()
+        try:
+            parsed = PlayCommandIn.model_validate({k: v for k, v in message.items() if k != "type"})
+        except ValidationError as exc:
+            where = "; ".join(f"{'.'.join(str(x) for x in e['loc'])}: {e['msg']}" for e in exc.errors()[:5])
+            command = message.get("command")
+            _refused(auth, str(command.get("type"))[:40] if isinstance(command, dict) else "?", "invalid")
+            raise ApiError(422, "invalid", f"The message is not valid: {where}.",
+                           f"Сообщение неверно: {where}.") from None
+        app: FastAPI = sock.websocket.app
+        result = await run_writer(app, execute_play, auth, parsed, sock.store, sock.hub)
+        body = {"type": "ack", "command_id": parsed.command_id, **result}
+    except ApiError as exc:
+        status, body = exc.status, {"type": "refused", "command_id": command_id, "status": exc.status, **exc.body()}
+    except RuleViolation as exc:
+        status, body = RULE_VIOLATION_STATUS, {"type": "refused", "command_id": command_id,
+                                               "status": RULE_VIOLATION_STATUS, "error": exc.to_json()}
+    except GameNotFound:
+        status, body = 404, {"type": "refused", "command_id": command_id, "status": 404, **game_not_found().body()}
+    sock.sub.reply(body)
+    if status == 401:  # the link was revoked meanwhile: the socket ends too
+        sock.end()
+
+
+@router.websocket("/ws/play")
+async def play_socket(websocket: WebSocket) -> None:
+    """A player's socket: the first message is ``{"type": "hello", "token": ..., "since": n}``."""
+    origin = websocket.headers.get("origin")
+    if origin is not None and not origin_matches(origin, websocket.headers.get("host")):
+        await refuse(websocket, CLOSE_FORBIDDEN_ORIGIN, "forbidden-origin",
+                     "This socket opens only from this site's own pages.", "Это соединение открывается только со страниц сайта.")
+        return
+    key = address(websocket.client)
+    limiter = limiter_of(websocket.app)
+    wait = limiter.retry_after(key)
+    if wait is not None:
+        await refuse(websocket, CLOSE_TOO_MANY, "too-many-attempts", "Too many wrong links; try again later.",
+                     "Слишком много неверных ссылок; попробуйте позже.")
+        return
+    await websocket.accept()
+    text: str | None = None  # a binary frame is no hello either
+    try:
+        with contextlib.suppress(TimeoutError):
+            text = await asyncio.wait_for(receive_text(websocket), timeout=HELLO_SECONDS)
+    except WebSocketDisconnect:
+        return
+    hello: Any = None
+    if text and len(text) <= MAX_MESSAGE:
+        with contextlib.suppress(ValueError):
+            hello = json.loads(text)
+    if not isinstance(hello, dict) or hello.get("type") != "hello" or not isinstance(hello.get("token"), str) \
+            or set(hello) - {"type", "token", "since"}:
+        await refuse(websocket, CLOSE_INVALID, "invalid",
+                     'The first message is {"type": "hello", "token": ..., "since": n}.',
+                     'Первое сообщение — {"type": "hello", "token": ..., "since": n}.', accepted=True)
+        return
+    since = parse_since(hello.get("since"))
+    store: Store = websocket.app.state.store
+    seat = await run_reader(db.resolve_seat, store, hello["token"])
+    if seat is None:
+        limiter.failed(key)
+        log.warning("online: refused a socket with an unknown or revoked seat token from %s", key[7:])
+        await refuse(websocket, CLOSE_NOT_AUTHORIZED, "bad-link",
+                     "This link is not valid: it was revoked or replaced. Ask the host for a new one.",
+                     "Ссылка недействительна: её отозвали или заменили. Попросите у ведущего новую.", accepted=True)
+        return
+    if since is None:
+        await refuse(websocket, CLOSE_INVALID, "invalid", "since is a seq (a whole number from 0).",
+                     "since — номер события (целое число от 0).", accepted=True)
+        return
+    auth, head = seat
+    app = websocket.app
+    sock = PlayerSocket(websocket, store, get_hub(app), auth.game_id, auth.seat, accepted=True, auth=auth,
+                        registry=registry_of(app), on_command=socket_command)
+    await sock.follow(since, head)

@@ -6,6 +6,7 @@ send ``Referrer-Policy: no-referrer``."""
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Request
@@ -62,18 +63,23 @@ def join_page(request: Request, code: Code) -> Response:
                            labels=game_labels(request_lang(request))))
 
 
-def _table_page_or_refusal(request: Request, code: str) -> Any:
-    """The online table with this code, or the page to answer instead: 429 while the client's address is
-    rate-limited, 404 (counted as a failure) for an unknown code."""
+def _found_or_refusal(request: Request, find: Callable[[Store], Any], missing: str) -> Any:
+    """What ``find`` finds in the store (an online table by its code or its stream link), or the page to answer
+    instead: 429 while the client's address is rate-limited, 404 ``missing`` (counted as a failure)."""
     key = address(request.client)
     limiter = limiter_of(request.app)
     if limiter.retry_after(key) is not None:
         return _link_page(request, 429, "too-many")
-    tab = db.table_by_code(request.app.state.store, code)
-    if tab is None:
+    found = find(request.app.state.store)
+    if found is None:
         limiter.failed(key)
-        return _link_page(request, 404, "no-table")
-    return tab
+        return _link_page(request, 404, missing)
+    return found
+
+
+def _table_page_or_refusal(request: Request, code: str) -> Any:
+    """The online table with this code, or the page to answer instead (429, or 404 for an unknown code)."""
+    return _found_or_refusal(request, lambda store: db.table_by_code(store, code), "no-table")
 
 
 def _watch_like(request: Request, code: str, template: str) -> Response:
@@ -96,14 +102,9 @@ def overlay_page(request: Request, code: Code) -> Response:
 
 @router.get("/stream/{token}")
 def stream_page(request: Request, token: Annotated[str, PathParam(max_length=256)]) -> Response:
-    key = address(request.client)
-    limiter = limiter_of(request.app)
-    if limiter.retry_after(key) is not None:
-        return _link_page(request, 429, "too-many")
-    tab = db.resolve_stream(request.app.state.store, token)
-    if tab is None:
-        limiter.failed(key)
-        return _link_page(request, 404, "bad-link")
+    tab = _found_or_refusal(request, lambda store: db.resolve_stream(store, token), "bad-link")
+    if isinstance(tab, Response):
+        return tab
     return _private(render(request, "watch.html", user=None, code=None, stream=True,
                            delay=tab.stream_delay, labels=game_labels(request_lang(request))))
 

@@ -158,7 +158,7 @@ def test_fiim_removal_after_a_decided_lift_keeps_it_and_cancels_the_next_vote() 
 
 
 def test_sole_leader_counts_every_hand_still_to_come() -> None:
-    """engine/decided.py: a candidate leads for certain only while no open candidate can reach him."""
+    """engine/rules/club_vote.py: a candidate leads for certain only while no open candidate can reach him."""
     assert sole_leader({4: 6, 7: 0}, [4, 7], 4) == 4
     assert sole_leader({4: 5, 7: 0}, [4, 7], 5) is None  # 7 could tie
     assert sole_leader({4: 3, 7: 3, 9: 0}, [9], 0) is None  # a tie decides nothing

@@ -23,6 +23,7 @@ import asyncio
 import contextlib
 import logging
 import time
+from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
@@ -63,7 +64,7 @@ async def refuse(websocket: WebSocket, close: int, code: str, en: str, ru: str, 
 
 
 @dataclass(eq=False)
-class Socket:
+class Socket(ABC):
     """One socket following the game ``game_id`` for ``viewer`` ("host", "spectator" or a seat); the base of
     every kind (see the module's text)."""
 
@@ -85,9 +86,9 @@ class Socket:
     closes_when_missing: ClassVar[bool] = False
     """Whether a keepalive that finds the game gone closes the socket with 4404 (else it just ends)."""
 
+    @abstractmethod
     def builder(self) -> Builder:
         """What builds this socket's messages (:mod:`.render`)."""
-        raise NotImplementedError
 
     @property
     def who(self) -> str:
@@ -96,24 +97,24 @@ class Socket:
         return f"{self.viewer} of game {self.game_id} ({client.host if client else 'unknown'})"
 
     # --- hooks
-    def subscribed(self) -> None:
+    def subscribed(self) -> None:  # noqa: B027 - a hook: doing nothing is the default
         """Just subscribed (``self.sub`` is set), before the first read."""
 
     def opened(self) -> list[dict[str, Any]]:
         """Accepted, before the ``state`` message; returns the messages to send before it."""
         return []
 
-    def closed(self) -> None:
+    def closed(self) -> None:  # noqa: B027 - a hook: doing nothing is the default
         """The socket's end (also when it was refused)."""
 
     async def keepalive(self) -> bool:
         """At each keepalive: check what may have changed elsewhere; True to send the ``ping``."""
         return True
 
+    @abstractmethod
     async def take(self, text: str | None) -> bool:
         """One frame from the client (None: a binary frame); returns whether it was answered (an answer waits
         in ``sub.replies``). A frame the socket does not take is :meth:`junk`."""
-        raise NotImplementedError
 
     def junk(self, what: str, reply: dict[str, Any]) -> bool:
         """Count a junk frame (``what``: "a binary frame", ...) and answer it with ``reply``."""

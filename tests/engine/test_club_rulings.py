@@ -58,8 +58,9 @@ def test_foul_reasons_religion_and_touching() -> None:
     """A.foul.reasons: seed A forbids appealing to any religion and touching another player or the judge;
     the console offers both as foul reasons, in Russian and English."""
     assert {"religion", "touching"} <= set(FOUL_REASONS)
-    assert REASON_NAMES["religion"] == ("appealing to religion", "апелляция к религии")
-    assert REASON_NAMES["touching"][1] == "прикосновение к игроку или судье"
+    religion = REASON_NAMES["religion"]
+    assert (religion.render("en"), religion.render("ru")) == ("appealing to religion", "апелляция к религии")
+    assert REASON_NAMES["touching"].render("ru") == "прикосновение к игроку или судье"
     game = new_game("club")
     advance_until(game, "speech", day=1, seat=1)
     assert run(game, Foul(2, "religion"), Foul(2, "touching")) == [

@@ -58,9 +58,9 @@ def test_foul_reasons_the_seeds_list_and_free_text() -> None:
                             "forbidden_words", "night_gestures", "table_banging", "late_mask", "religion",
                             "touching")
     for code in FOUL_REASONS:
-        en, ru = REASON_NAMES[code]
+        en, ru = REASON_NAMES[code].render("en"), REASON_NAMES[code].render("ru")
         assert en and ru and en != ru
-    assert "честно" in REASON_NAMES["forbidden_words"][1]
+    assert "честно" in REASON_NAMES["forbidden_words"].render("ru")
     game = new_game("club")
     advance_until(game, "speech", day=1, seat=1)
     assert {Foul(s) for s in range(1, 11)} <= set(game.legal_commands())
@@ -240,8 +240,8 @@ def test_remove_reasons_the_seeds_list() -> None:
     assert REMOVAL_REASONS == ("foul4", "insult", "bets", "oath", "judge_dispute", "night_hints", "peeping",
                                "left_seat", "night_touch")
     for code in REMOVAL_REASONS:
-        en, ru = REASON_NAMES[code]
-        assert en and ru
+        en, ru = REASON_NAMES[code].render("en"), REASON_NAMES[code].render("ru")
+        assert en and ru and en != ru
     game = new_game("club")
     advance_until(game, "speech", day=1, seat=1)
     assert {Remove(s) for s in range(1, 11)} <= set(game.legal_commands())

@@ -1,5 +1,5 @@
-"""The host's pages: languages (cookie, Accept-Language, Russian by default), the Babel catalogs against the
-templates, logins required, the console of one's own games only, static files served from the package."""
+"""The host's pages: languages (cookie, Accept-Language, Russian by default; the catalogs themselves are
+checked in ``tests/test_catalogs.py``), logins required, the console of one's own games only, static files served from the package."""
 
 from __future__ import annotations
 
@@ -7,16 +7,12 @@ import re
 from pathlib import Path
 
 import pytest
-from babel.messages.extract import extract_from_dir
-from babel.messages.pofile import read_po
 
 from sportmafia.rules import get_ruleset
 from sportmafia.web import pages
-from sportmafia.web.i18n import LANGS, catalog_files, parse_accept_language, translations
+from sportmafia.web.i18n import parse_accept_language, translations
 
 from .conftest import Api
-
-PLACEHOLDER = re.compile(r"%\(\w+\)s")
 
 
 @pytest.mark.parametrize(("header", "lang"), [
@@ -25,37 +21,6 @@ PLACEHOLDER = re.compile(r"%\(\w+\)s")
 ])
 def test_accept_language(header: str, lang: str | None) -> None:
     assert parse_accept_language(header) == lang
-
-
-def _template_messages() -> dict[str, list[str]]:
-    found: dict[str, list[str]] = {}
-    for filename, lineno, message, _comments, _context in extract_from_dir(
-            str(pages.TEMPLATES), method_map=[("**.html", "jinja2")]):
-        assert isinstance(message, str), (filename, lineno, message)
-        found.setdefault(message, []).append(f"{filename}:{lineno}")
-    return found
-
-
-@pytest.mark.parametrize("lang", LANGS)
-def test_catalogs_cover_the_templates(lang: str) -> None:
-    """Every _("…") of the templates has a translation in both catalogs, with the same placeholders."""
-    entries: dict[str, str] = {}
-    for path in catalog_files(lang):
-        with path.open("rb") as f:
-            for m in read_po(f):
-                if m.id:
-                    assert m.id not in entries, f"{m.id!r} is in two {lang} catalog files (the second: {path.name})"
-                    entries[str(m.id)] = str(m.string)
-    wanted = _template_messages()
-    assert len(wanted) > 50
-    missing = [m for m in wanted if not entries.get(m)]
-    assert not missing, f"add these to the {lang} catalog: {missing}"
-    for message in wanted:
-        text = entries[message]
-        assert sorted(PLACEHOLDER.findall(message)) == sorted(PLACEHOLDER.findall(text)), message
-        assert translations(lang).gettext(message) == text
-    stale = [m for m in entries if m not in wanted]
-    assert not stale, f"no longer in the templates: {stale}"
 
 
 def test_translations_differ() -> None:

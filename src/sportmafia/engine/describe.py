@@ -4,122 +4,130 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..i18n import Text, pmsg
 from . import events as E
 
-STEP_NAMES: dict[str, tuple[str, str]] = {
-    "deal": ("the deal", "раздача карт"),
-    "meet_black": ("the black team meeting", "договорка чёрных"),
-    "meet_don": ("the Don meeting the host", "знакомство Дона"),
-    "meet_sheriff": ("the Sheriff meeting the host", "знакомство Шерифа"),
-    "meet_commissar": ("the Commissar meeting the host", "знакомство Комиссара"),
-    "first_speaker": ("the draw of the first speaker", "жребий первого слова"),
-    "speech": ("a speech", "речь"),
-    "muted": ("a muted turn", "ход без слова"),
-    "last_word": ("a last word", "последнее слово"),
-    "tie_speech": ("a tie speech", "речь в перестрелке"),
-    "defence": ("a defence speech", "оправдательная речь"),
-    "voting": ("the vote", "голосование"),
-    "lift": ("the vote to lift all tied", "голосование за подъём"),
-    "lot": ("the lot", "жребий"),
-    "shooting": ("the night shooting", "стрельба"),
-    "kill": ("the mafia's choice of victim", "выбор жертвы мафией"),
-    "check_don": ("the Don's check", "проверка Дона"),
-    "check_sheriff": ("the Sheriff's check", "проверка Шерифа"),
-    "check_commissar": ("the Commissar's check", "проверка Комиссара"),
-    "over": ("the end of the game", "конец игры"),
+STEP_NAMES: dict[str, Text] = {
+    "deal": pmsg("step", "the deal"),
+    "meet_black": pmsg("step", "the black team meeting"),
+    "meet_don": pmsg("step", "the Don meeting the host"),
+    "meet_sheriff": pmsg("step", "the Sheriff meeting the host"),
+    "meet_commissar": pmsg("step", "the Commissar meeting the host"),
+    "first_speaker": pmsg("step", "the draw of the first speaker"),
+    "speech": pmsg("step", "a speech"),
+    "muted": pmsg("step", "a muted turn"),
+    "last_word": pmsg("step", "a last word"),
+    "tie_speech": pmsg("step", "a tie speech"),
+    "defence": pmsg("step", "a defence speech"),
+    "voting": pmsg("step", "the vote"),
+    "lift": pmsg("step", "the vote to lift all tied"),
+    "lot": pmsg("step", "the lot"),
+    "shooting": pmsg("step", "the night shooting"),
+    "kill": pmsg("step", "the mafia's choice of victim"),
+    "check_don": pmsg("step", "the Don's check"),
+    "check_sheriff": pmsg("step", "the Sheriff's check"),
+    "check_commissar": pmsg("step", "the Commissar's check"),
+    "over": pmsg("step", "the end of the game"),
 }
 
-WHAT_NAMES: dict[str, tuple[str, str]] = {
-    "draw_first_speaker": ("drawing the first speaker", "жребий первого слова"),
-    "draw_lot": ("drawing the lot", "жребий"),
-    "nominate": ("a nomination", "выставление"),
-    "withdraw": ("a withdrawal", "снятие кандидатуры"),
-    "vote": ("a vote", "голос"),
-    "lift_vote": ("a vote to lift", "голос за подъём"),
-    "shoot": ("a shot", "выстрел"),
-    "kill": ("choosing a victim", "выбор жертвы"),
-    "check": ("a check", "проверка"),
+WHAT_NAMES: dict[str, Text] = {
+    "draw_first_speaker": pmsg("action", "drawing the first speaker"),
+    "draw_lot": pmsg("action", "drawing the lot"),
+    "nominate": pmsg("action", "a nomination"),
+    "withdraw": pmsg("action", "a withdrawal"),
+    "vote": pmsg("action", "a vote"),
+    "lift_vote": pmsg("action", "a vote to lift"),
+    "shoot": pmsg("action", "a shot"),
+    "kill": pmsg("action", "choosing a victim"),
+    "check": pmsg("action", "a check"),
 }
 
-ROLE_NAMES: dict[str, tuple[str, str]] = {
-    "civilian": ("civilian", "мирный"),
-    "sheriff": ("Sheriff", "Шериф"),
-    "commissar": ("Commissar", "Комиссар"),
-    "mafia": ("mafia", "мафия"),
-    "don": ("Don", "Дон"),
+ROLE_NAMES: dict[str, Text] = {
+    "civilian": pmsg("role", "civilian"),
+    "sheriff": pmsg("role", "Sheriff"),
+    "commissar": pmsg("role", "Commissar"),
+    "mafia": pmsg("role", "mafia"),
+    "don": pmsg("role", "Don"),
 }
 
-TEAM_NAMES: dict[str | None, tuple[str, str]] = {
-    "red": ("red (the town)", "красные (город)"),
-    "black": ("black (the mafia)", "чёрные (мафия)"),
-    None: ("nobody", "никто"),
+TEAM_NAMES: dict[str | None, Text] = {
+    "red": pmsg("team", "red (the town)"),
+    "black": pmsg("team", "black (the mafia)"),
+    None: pmsg("team", "nobody"),
 }
 
-HOW_NAMES: dict[str, tuple[str, str]] = {
-    "vote": ("voted out", "заголосован"),
-    "lift": ("lifted with the tied", "поднят в перестрелке"),
-    "kill": ("killed at night", "убит ночью"),
-    "lot": ("drawn by lot", "ушёл по жребию"),
-    "removal": ("removed", "удалён"),
+HOW_NAMES: dict[str, Text] = {
+    "vote": pmsg("left", "voted out"),
+    "lift": pmsg("left", "lifted with the tied"),
+    "kill": pmsg("left", "killed at night"),
+    "lot": pmsg("left", "drawn by lot"),
+    "removal": pmsg("left", "removed"),
 }
 
-REASON_NAMES: dict[str, tuple[str, str]] = {
-    "unethical": ("unethical behaviour", "неэтичное поведение"),
-    "night_conduct": ("breaking night conduct", "нарушение ночного поведения"),
-    "gestures": ("excessive gestures", "излишняя жестикуляция"),
-    "hand_pulled": ("hand pulled back before «thank you» (the vote counts)", "отдёрнул руку до «спасибо» (голос засчитан)"),
-    "out_of_turn": ("speaking outside his minute", "высказывание вне своей минуты"),
-    "forbidden_words": ("«honestly» / «thank God»", "«честно» / «слава Богу»"),
-    "night_gestures": ("gestures or touches after night fell", "жесты и касания после объявления ночи"),
-    "table_banging": ("banging the table", "удары по столу"),
-    "late_mask": ("late mask", "несвоевременная маска"),
-    "religion": ("appealing to religion", "апелляция к религии"),
-    "touching": ("touching another player or the judge", "прикосновение к игроку или судье"),
-    "foul4": ("fourth foul", "четвёртый фол"),
-    "technical": ("technical fouls", "технические фолы"),
-    "insult": ("insult", "оскорбление"),
-    "bets": ("disputes and bets", "споры и пари"),
-    "oath": ("an oath", "клятва"),
-    "judge_dispute": ("arguing with the judge", "спор с судьёй"),
-    "night_hints": ("night hints to the Sheriff or Don", "ночные подсказки Шерифу или Дону"),
-    "peeping": ("peeping at night", "подглядывание ночью"),
-    "left_seat": ("leaving his seat", "покинул место"),
-    "night_touch": ("night touches", "ночные прикосновения"),
-    "card_info": ("revealing card information", "раскрытие информации карты"),
-    "rudeness": ("rudeness", "грубость"),
-    "eyes_open": ("opening eyes at night", "открыл глаза ночью"),
-    "disruption": ("deliberate disruption", "преднамеренный срыв игры"),
-    "drunk": ("playing drunk", "нетрезвый вид"),
-    "arguing": ("arguing with the host", "спор с ведущим"),
+REASON_NAMES: dict[str, Text] = {
+    "unethical": pmsg("reason", "unethical behaviour"),
+    "night_conduct": pmsg("reason", "breaking night conduct"),
+    "gestures": pmsg("reason", "excessive gestures"),
+    "hand_pulled": pmsg("reason", "hand pulled back before «thank you» (the vote counts)"),
+    "out_of_turn": pmsg("reason", "speaking outside his minute"),
+    "forbidden_words": pmsg("reason", "«honestly» / «thank God»"),
+    "night_gestures": pmsg("reason", "gestures or touches after night fell"),
+    "table_banging": pmsg("reason", "banging the table"),
+    "late_mask": pmsg("reason", "late mask"),
+    "religion": pmsg("reason", "appealing to religion"),
+    "touching": pmsg("reason", "touching another player or the judge"),
+    "foul4": pmsg("reason", "fourth foul"),
+    "technical": pmsg("reason", "technical fouls"),
+    "insult": pmsg("reason", "insult"),
+    "bets": pmsg("reason", "disputes and bets"),
+    "oath": pmsg("reason", "an oath"),
+    "judge_dispute": pmsg("reason", "arguing with the judge"),
+    "night_hints": pmsg("reason", "night hints to the Sheriff or Don"),
+    "peeping": pmsg("reason", "peeping at night"),
+    "left_seat": pmsg("reason", "leaving his seat"),
+    "night_touch": pmsg("reason", "night touches"),
+    "card_info": pmsg("reason", "revealing card information"),
+    "rudeness": pmsg("reason", "rudeness"),
+    "eyes_open": pmsg("reason", "opening eyes at night"),
+    "disruption": pmsg("reason", "deliberate disruption"),
+    "drunk": pmsg("reason", "playing drunk"),
+    "arguing": pmsg("reason", "arguing with the host"),
 }
 
-SANCTION_NAMES: dict[str, tuple[str, str]] = {
-    "warning": ("a warning", "предупреждение"),
-    "game": ("removal from the game", "удаление из игры"),
-    "round": ("removal from the round", "снятие с тура"),
-    "tournament": ("removal from the tournament", "снятие с турнира"),
-    "ban": ("removal from the tournament and a ban", "снятие с турнира и запрет участия"),
+SANCTION_NAMES: dict[str, Text] = {
+    "warning": pmsg("sanction", "a warning"),
+    "game": pmsg("sanction", "removal from the game"),
+    "round": pmsg("sanction", "removal from the round"),
+    "tournament": pmsg("sanction", "removal from the tournament"),
+    "ban": pmsg("sanction", "removal from the tournament and a ban"),
 }
 
-RESULT_NAMES: dict[str, tuple[str, str]] = {
-    "black-gone": ("no black player is left", "чёрных не осталось"),
-    "parity": ("black players are as many as red", "чёрных не меньше, чем красных"),
-    "misses": ("three mafia misses in a row", "три промаха мафии подряд"),
-    "four-nights": ("three nights without a kill at four players", "три ночи без убийства при четырёх игроках"),
-    "draw": ("nobody left for three night-and-day cycles: a draw", "три круга никто не покинул стол: ничья"),
-    "award": ("the judge awarded the win", "судья присудил победу"),
-    "team-defeat": ("a team defeat", "командное поражение"),
-    "override": ("the judge's decision", "решение судьи"),
-    "protest-annul": ("annulled by protest", "аннулирован протестом"),
-    "protest-reverse": ("reversed by protest", "изменён протестом"),
+SCOPE_NAMES: dict[str, Text] = {
+    "game": pmsg("removed for", "this game"),
+    "round": pmsg("removed for", "the round"),
+    "tournament": pmsg("removed for", "the tournament"),
+    "ban": pmsg("removed for", "banned"),
+}
+"""What a removal on a result sheet reaches: the game, the round, the tournament, or a ban."""
+
+RESULT_NAMES: dict[str, Text] = {
+    "black-gone": pmsg("result", "no black player is left"),
+    "parity": pmsg("result", "black players are as many as red"),
+    "misses": pmsg("result", "three mafia misses in a row"),
+    "four-nights": pmsg("result", "three nights without a kill at four players"),
+    "draw": pmsg("result", "nobody left for three night-and-day cycles: a draw"),
+    "award": pmsg("result", "the judge awarded the win"),
+    "team-defeat": pmsg("result", "a team defeat"),
+    "override": pmsg("result", "the judge's decision"),
+    "protest-annul": pmsg("result", "annulled by protest"),
+    "protest-reverse": pmsg("result", "reversed by protest"),
 }
 
 
-def t(table: dict[Any, tuple[str, str]], key: Any, lang: str) -> str:
-    pair = table.get(key)
-    if pair is None:
-        return str(key)
-    return pair[1] if lang == "ru" else pair[0]
+def t(table: dict[Any, Text], key: Any, lang: str) -> str:
+    """The name of ``key`` in one of the tables above, in ``lang``; an unknown key as it is."""
+    text = table.get(key)
+    return str(key) if text is None else text.render(lang)
 
 
 def step_banner(step: str, day: int, seat: int, lang: str = "en") -> str:

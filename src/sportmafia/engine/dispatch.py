@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from ..i18n import verbatim
 from . import commands as C
 from . import events as E
 from .cache import ADVANCED
@@ -96,10 +97,8 @@ class Dispatch(GameState):
     def _wrong_step(self, what: str, clause: str) -> RuleViolation:
         from .describe import STEP_NAMES, WHAT_NAMES
 
-        step_en, step_ru = STEP_NAMES.get(self.step, (self.step, self.step))
-        what_en, what_ru = WHAT_NAMES.get(what, (what, what))
-        return RuleViolation("wrong-step", clause=clause, step=step_en, step_ru=step_ru,
-                             what=what_en, what_ru=what_ru)
+        return RuleViolation("wrong-step", clause=clause, step=STEP_NAMES.get(self.step, verbatim(self.step)),
+                             what=WHAT_NAMES.get(what, verbatim(what)))
 
     def _drawn_seat(self, seat: int | None, rng: Rng | None, clause: str) -> int:
         """The seat a chance command names (drawn at the table), else one drawn at random among the living

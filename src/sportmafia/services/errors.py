@@ -8,6 +8,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..errors import BilingualError
+from ..i18n import Text
 
 KINDS = ("not-found", "forbidden", "conflict", "invalid")
 """What a refusal says of the request: what it names does not exist (or is not the user's to see), the user may
@@ -19,27 +20,27 @@ class Refusal(BilingualError):
     ``pending-sheets``, ...), the reason in English and Russian, the rulebook ``clause`` if one decides it;
     ``extra`` is added to the error body (e.g. the line number of a bad file)."""
 
-    def __init__(self, kind: str, code: str, en: str, ru: str, *, extra: Mapping[str, Any] | None = None,
-                 clause: str | None = None) -> None:
+    def __init__(self, kind: str, code: str, text: Text | str, ru: str | None = None, *,
+                 extra: Mapping[str, Any] | None = None, clause: str | None = None) -> None:
         if kind not in KINDS:
             raise ValueError(f"a refusal's kind is one of {', '.join(KINDS)}, not {kind!r}")
-        super().__init__(en, ru)
+        super().__init__(text, ru)
         self.kind = kind
         self.code = code
         self.extra = dict(extra or {})
         self.clause = clause
 
 
-def invalid(code: str, en: str, ru: str, **extra: Any) -> Refusal:
+def invalid(code: str, text: Text | str, ru: str | None = None, **extra: Any) -> Refusal:
     """The request is not valid (its data, its settings)."""
-    return Refusal("invalid", code, en, ru, extra=extra)
+    return Refusal("invalid", code, text, ru, extra=extra)
 
 
-def conflict(code: str, en: str, ru: str, **extra: Any) -> Refusal:
+def conflict(code: str, text: Text | str, ru: str | None = None, **extra: Any) -> Refusal:
     """The state does not allow the request now."""
-    return Refusal("conflict", code, en, ru, extra=extra)
+    return Refusal("conflict", code, text, ru, extra=extra)
 
 
 def refusal_from(exc: BilingualError, code: str, kind: str = "invalid") -> Refusal:
     """A pure layer's bilingual error (a rule set's, the tournament modules') as a refusal."""
-    return Refusal(kind, code, exc.message("en"), exc.message("ru"), clause=getattr(exc, "clause", None))
+    return Refusal(kind, code, exc.text, clause=getattr(exc, "clause", None))

@@ -10,6 +10,8 @@ from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from ..engine import RuleViolation
+from ..errors import as_text
+from ..i18n import Text
 from ..services.errors import Refusal
 from ..store import GameNotFound
 
@@ -20,30 +22,30 @@ RULE_VIOLATION_STATUS = 409
 class ApiError(Exception):
     """An error answered as ``{"error": {...}, **extra}`` with ``status``."""
 
-    def __init__(self, status: int, code: str, en: str, ru: str, *, clause: str | None = None,
-                 extra: dict[str, Any] | None = None, headers: dict[str, str] | None = None) -> None:
-        super().__init__(en)
+    def __init__(self, status: int, code: str, text: Text | str, ru: str | None = None, *,
+                 clause: str | None = None, extra: dict[str, Any] | None = None,
+                 headers: dict[str, str] | None = None) -> None:
+        self.text = as_text(text, ru)
+        super().__init__(self.text.render("en"))
         self.status = status
         self.code = code
-        self.en = en
-        self.ru = ru
         self.clause = clause
         self.extra = extra or {}
         self.headers = headers
 
     def body(self) -> dict[str, Any]:
-        return error_body(self.code, self.en, self.ru, self.clause, **self.extra)
+        return error_body(self.code, self.text, self.clause, **self.extra)
 
     def response(self) -> JSONResponse:
         return JSONResponse(self.body(), status_code=self.status, headers=self.headers)
 
 
-def error_body(code: str, en: str, ru: str, clause: str | None = None, **extra: Any) -> dict[str, Any]:
+def error_body(code: str, text: Any, clause: str | None = None, **extra: Any) -> dict[str, Any]:
+    """The one error shape: the code, the clause if one decides it, the reason in both languages."""
     error: dict[str, Any] = {"code": code}
     if clause:
         error["clause"] = clause
-    error["en"] = en
-    error["ru"] = ru
+    error.update(text.to_json())
     return {"error": error, **extra}
 
 
@@ -65,8 +67,7 @@ REFUSAL_STATUS = {"not-found": 404, "forbidden": 403, "conflict": 409, "invalid"
 
 def refused(exc: Refusal) -> ApiError:
     """A service's refusal as the API's error: the status of its kind, its code, reason, clause and extra."""
-    return ApiError(REFUSAL_STATUS[exc.kind], exc.code, exc.message_en, exc.message_ru, clause=exc.clause,
-                    extra=exc.extra)
+    return ApiError(REFUSAL_STATUS[exc.kind], exc.code, exc.text, clause=exc.clause, extra=exc.extra)
 
 
 _HTTP_CODES: dict[int, tuple[str, str, str]] = {
@@ -92,8 +93,9 @@ def install_error_handlers(app: FastAPI) -> None:
         assert isinstance(exc, RequestValidationError)
         details = _validation_details(exc)
         where = "; ".join(f"{'.'.join(d['loc'])}: {d['msg']}" for d in details[:5])
-        return JSONResponse(error_body("invalid", f"The request is not valid: {where}.",
-                                       f"Запрос неверен: {where}.", details=details), status_code=422)
+        return JSONResponse(error_body("invalid", as_text(f"The request is not valid: {where}.",
+                                                          f"Запрос неверен: {where}."), details=details),
+                            status_code=422)
 
     async def rule_violation(_request: Request, exc: Exception) -> JSONResponse:
         assert isinstance(exc, RuleViolation)
@@ -109,7 +111,7 @@ def install_error_handlers(app: FastAPI) -> None:
     async def http_error(_request: Request, exc: Exception) -> JSONResponse:
         assert isinstance(exc, StarletteHTTPException)
         code, en, ru = _HTTP_CODES.get(exc.status_code, (f"http-{exc.status_code}", str(exc.detail), str(exc.detail)))
-        return JSONResponse(error_body(code, en, ru), status_code=exc.status_code, headers=exc.headers)
+        return JSONResponse(error_body(code, as_text(en, ru)), status_code=exc.status_code, headers=exc.headers)
 
     app.add_exception_handler(ApiError, api_error)
     app.add_exception_handler(RequestValidationError, validation_error)

@@ -16,7 +16,8 @@ from fastapi import Path as PathParam
 from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
-from ..engine.describe import HOW_NAMES, RESULT_NAMES, ROLE_NAMES, TEAM_NAMES, t
+from ..engine.describe import HOW_NAMES, RESULT_NAMES, ROLE_NAMES, SCOPE_NAMES, TEAM_NAMES, t
+from ..errors import as_text
 from ..services import sheets
 from ..services.sheets import Sheet, correction_json, sheet_json, won
 from ..store import GameLocked, GameSummary, Store, UserRecord
@@ -112,8 +113,6 @@ _CSV_META = {
     "ru": {"game": "Игра", "winner": "Победитель", "result": "Исход", "signed": "Подписан",
            "corrections": "Исправления", "yes": "да", "no": "нет", "day": "день", "unsigned": "не подписан"},
 }
-_SCOPES = {"game": ("this game", "на игру"), "round": ("the round", "на тур"),
-           "tournament": ("the tournament", "на турнир"), "ban": ("banned", "дисквалификация")}
 
 
 def sheet_csv(sheet: Sheet, lang: str) -> tuple[str, str]:
@@ -135,7 +134,7 @@ def sheet_csv(sheet: Sheet, lang: str) -> tuple[str, str]:
     w.writerow(_CSV_HEAD[lang])
     for p in r.players:
         left = "" if p.left is None else f"{t(HOW_NAMES, p.left, lang)}, {words['day']} {p.left_day}"
-        removed = "" if p.removed is None else t(_SCOPES, p.removed, lang) + (
+        removed = "" if p.removed is None else t(SCOPE_NAMES, p.removed, lang) + (
             f": {p.removal_reason}" if p.removal_reason else "")
         w.writerow([p.seat, p.name, t(ROLE_NAMES, p.role, lang), t(TEAM_NAMES, p.team, lang), p.fouls,
                     p.warnings, left, removed, words["yes" if won(p, r.winner) else "no"]])
@@ -180,7 +179,7 @@ def sheet_page(request: Request, game_id: Annotated[str, PathParam(max_length=64
         "teams": {str(k).lower(): t(TEAM_NAMES, k, lang) for k in TEAM_NAMES},
         "results": {k: t(RESULT_NAMES, k, lang) for k in RESULT_NAMES},
         "how": {k: t(HOW_NAMES, k, lang) for k in HOW_NAMES},
-        "scopes": {k: t(_SCOPES, k, lang) for k in _SCOPES},
+        "scopes": {k: t(SCOPE_NAMES, k, lang) for k in SCOPE_NAMES},
     }
     return pages.render(request, "sheet.html", user=user, game_id=game_id, labels=labels,
                          can_sign=user.role in SIGNERS, can_correct=user.role in CORRECTORS)
@@ -200,10 +199,10 @@ def install(app: FastAPI) -> None:
         assert isinstance(exc, GameLocked)
         when = exc.signed_at.strftime("%Y-%m-%d %H:%M")
         return JSONResponse(error_body(
-            "locked", f"The game's result sheet was signed ({when} UTC): the game is locked and takes no more "
-                      "actions. A judge corrects the sheet instead.",
-            f"Лист результатов этой игры подписан ({when} UTC): игра закрыта для действий. Исправления вносит "
-            "судья в листе результатов.", "B.sheet", signed_at=exc.signed_at.isoformat()), status_code=409)
+            "locked", as_text(f"The game's result sheet was signed ({when} UTC): the game is locked and takes no "
+                              "more actions. A judge corrects the sheet instead.",
+                              f"Лист результатов этой игры подписан ({when} UTC): игра закрыта для действий. "
+                              "Исправления вносит судья в листе результатов."), "B.sheet", signed_at=exc.signed_at.isoformat()), status_code=409)
 
     app.add_exception_handler(GameLocked, locked)
     app.include_router(router)

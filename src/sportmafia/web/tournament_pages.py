@@ -17,7 +17,7 @@ from fastapi.responses import Response
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from ..engine.describe import RESULT_NAMES, ROLE_NAMES, TEAM_NAMES, t
+from ..engine.describe import RESULT_NAMES, ROLE_NAMES, SCOPE_NAMES, TEAM_NAMES, t
 from ..services.tournament import Refusal, TournamentService
 from ..store import Store, UserRecord
 from ..store.models import User
@@ -34,8 +34,6 @@ router = APIRouter(include_in_schema=False)
 TournamentId = Annotated[int, PathParam(ge=1, le=MAX_ID)]
 ParticipantId = Annotated[int, PathParam(ge=1, le=MAX_ID)]
 
-_SCOPES = {"game": ("this game", "на игру"), "round": ("the round", "на тур"),
-           "tournament": ("the tournament", "на турнир"), "ban": ("disqualified", "дисквалификация")}
 
 
 def club_users(store: Store, club_id: int) -> list[dict[str, Any]]:
@@ -52,7 +50,7 @@ def labels(lang: str) -> dict[str, Any]:
     return {"roles": {k: t(ROLE_NAMES, k, lang) for k in ROLE_NAMES},
             "teams": {str(k).lower(): t(TEAM_NAMES, k, lang) for k in TEAM_NAMES},
             "results": {k: t(RESULT_NAMES, k, lang) for k in RESULT_NAMES},
-            "scopes": {k: t(_SCOPES, k, lang) for k in REMOVAL_SCOPES},
+            "scopes": {k: t(SCOPE_NAMES, k, lang) for k in REMOVAL_SCOPES},
             "tie_breaks": list(TIE_BREAKS),
             "defaults": {"tie_breaks": list(DEFAULT_TIE_BREAKS), "final": asdict(FinalSettings())}}
 

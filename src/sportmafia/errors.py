@@ -23,9 +23,11 @@ class _Pair:
 
 
 def as_text(text: Text | str, ru: str | None = None) -> Text:
-    """TRANSITIONAL: a Text as it is; an English and a Russian string as a pair."""
+    """TRANSITIONAL: a Text (or a pair) as it is; an English and a Russian string as a pair."""
     if isinstance(text, Text):
         return text
+    if isinstance(text, _Pair):  # another error's reason passed on (``refusal_from``)
+        return cast(Text, text)
     return cast(Text, _Pair(text, ru if ru is not None else text))
 
 

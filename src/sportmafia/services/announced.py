@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from ..i18n import msg
 from ..store import UserRecord
 from ..store.tournaments import NewRuleChanges, RuleChangeRecord, TournamentRecord
 from .errors import Refusal
@@ -43,11 +44,9 @@ def announced_changes(user: UserRecord, t: TournamentRecord, out: Mapping[str, A
     if not reason:
         names = ", ".join(k for k, _, _ in changes)
         raise Refusal("conflict", "announced",
-                      f"Round 1 has started: the players were told the tournament's scheme ({names}) before it "
-                      f"(B.announce, regulation 7.2). Give the reason for the change; it is shown on the public "
-                      f"standings.",
-                      f"Первый тур начался: схему турнира ({names}) игрокам объявили до него (B.announce, "
-                      f"регламент 7.2). Укажите причину изменения; она будет показана в публичной таблице.",
+                      msg("Round 1 has started: the players were told the tournament's scheme (%(settings)s) before it "
+                          "(B.announce, regulation 7.2). Give the reason for the change; it is shown on the public "
+                          "standings.", settings=names),
                       clause=CLAUSE, extra={"settings": [k for k, _, _ in changes]})
     return NewRuleChanges(changes, reason, user.id, user.login)
 

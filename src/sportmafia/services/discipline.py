@@ -20,6 +20,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+from ..i18n import Text, msg, pmsg
 from ..store import UserRecord
 from ..store.bans import BanRecord, Bans, OffenceRecord
 from ..store.tournaments import NewParticipant, TournamentRecord
@@ -34,10 +35,12 @@ STEP_KINDS = {"round": "round", "tournament": "tournament", "disqualification": 
               "ban": "disqualification"}
 """A step beyond a game -> the tournament sanction it records."""
 MAX_REASON = 1000
+_BAN_WORDS = pmsg("ban", "with a ban from later tournaments")
+"""The seed's words for a ban, quoted as the (Russian) regulation says them."""
 
 
-def _refusal(kind: str, code: str, en: str, ru: str, **extra: Any) -> Exception:
-    return Refusal(kind, code, en, ru, extra=extra, clause="B.sanctions")
+def _refusal(kind: str, code: str, text: Text, **extra: Any) -> Exception:
+    return Refusal(kind, code, text, extra=extra, clause="B.sanctions")
 
 
 class Discipline:
@@ -80,16 +83,15 @@ class Discipline:
         p = self.svc.participant(t, participant_id)
         reason = (reason or "").strip()
         if not reason:
-            raise _refusal("invalid", "reason-required", "An offence needs a reason.", "Для нарушения нужна причина.")
+            raise _refusal("invalid", "reason-required", msg("An offence needs a reason."))
         if offence not in LADDERS:
-            raise _refusal("invalid", "bad-offence", f"Unknown offence {offence!r}; known: {', '.join(LADDERS)}.",
-                           f"Неизвестное нарушение {offence!r}; есть: {', '.join(LADDERS)}.")
+            raise _refusal("invalid", "bad-offence", msg("Unknown offence %(offence)s; known: %(known)s.",
+                                                         offence=repr(offence), known=", ".join(LADDERS)))
         entries = self.history(t).get(str(p.id), [])
         if game_id is not None:
             due = [e for e in entries if e.offence.game_id == game_id and e.offence.offence == offence and e.pending]
             if not due:
-                raise _refusal("conflict", "nothing-due", "Nothing is due for this offence of that game.",
-                               "За это нарушение в той игре ничего не причитается.")
+                raise _refusal("conflict", "nothing-due", msg("Nothing is due for this offence of that game."))
             entry = due[0]
             return self._apply(user, t, p.id, p.nickname, p.user_id, offence, entry.due.step, reason,
                                game_id=game_id, round_=entry.offence.round, number=entry.number)
@@ -99,7 +101,7 @@ class Discipline:
             opened = [g.round for g in self.svc.db.games(t.id, "main")]
             round_ = max(opened, default=1)
         if not 1 <= round_ <= max(rounds, 1):
-            raise _refusal("invalid", "bad-sanction", f"There is no round {round_}.", f"Тура {round_} нет.")
+            raise _refusal("invalid", "bad-sanction", msg("There is no round %(round)s.", round=round_))
         return self._apply(user, t, p.id, p.nickname, p.user_id, offence, step.step, reason, round_=round_,
                            number=number)
 
@@ -157,15 +159,13 @@ class Discipline:
         if hits and not (override and override.strip()):
             b, e = hits[0]
             when = b.created_at.date().isoformat()
-            where = f"tournament {b.tournament_name!r}" if b.tournament_name else "the club"
-            where_ru = f"турнир «{b.tournament_name}»" if b.tournament_name else "клуб"
+            where = (msg("tournament '%(name)s'", name=b.tournament_name) if b.tournament_name
+                     else pmsg("ban", "the club"))
             raise _refusal("conflict", "banned",
-                           f"{e.nickname} is banned from the club's tournaments (B.sanctions, \"с запрещением "
-                           f"участия в дальнейших турнирах\"): ban {b.id}, {where}, {when}, reason: {b.reason}. A "
-                           "judge may register him anyway, giving a reason (ban_override).",
-                           f"{e.nickname} не допускается к турнирам клуба (B.sanctions, «с запрещением участия в "
-                           f"дальнейших турнирах»): запрет {b.id}, {where_ru}, {when}, причина: {b.reason}. Судья "
-                           "может всё же зарегистрировать его, указав причину (ban_override).",
+                           msg("%(name)s is banned from the club's tournaments (B.sanctions, \"%(seed)s\"): ban "
+                               "%(ban)s, %(where)s, %(when)s, reason: %(reason)s. A judge may register him anyway, "
+                               "giving a reason (ban_override).", name=e.nickname, seed=_BAN_WORDS.render("ru"),
+                               ban=b.id, where=where, when=when, reason=b.reason),
                            bans=[ban_json(b) for b, _e in hits])
         return hits
 

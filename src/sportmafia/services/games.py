@@ -8,9 +8,19 @@ from typing import Any
 
 from ..engine import NIGHT_STEPS, Advance, Game, RuleViolation
 from ..engine.describe import step_banner
+from ..errors import BilingualError
+from ..i18n import Text, join, msg, nmsg, pmsg, verbatim
 from ..rules import RuleSet, RuleSetError, get_ruleset
 from ..store import Store, UserRecord
 from .errors import invalid, refusal_from
+
+
+def exception_text(exc: Exception) -> Text | str:
+    """An exception's message as a message's parameter: a refusal's reason (after its prefix) in the viewer's
+    language, another exception's own words."""
+    if isinstance(exc, BilingualError) and isinstance(exc.text, Text):
+        return join([verbatim(exc.prefix), exc.text], "") if exc.prefix else exc.text
+    return str(exc)
 
 
 def _checked(make: Callable[[], RuleSet], players: int | None, code: str) -> RuleSet:
@@ -22,8 +32,8 @@ def _checked(make: Callable[[], RuleSet], players: int | None, code: str) -> Rul
     except RuleSetError as exc:
         raise refusal_from(exc, code) from None
     except (TypeError, ValueError) as exc:
-        raise invalid(code, f"These rule set options are not valid: {exc}.",
-                      f"Эти параметры правил неверны: {exc}.") from None
+        raise invalid(code, msg("These rule set options are not valid: %(reason)s.", reason=exception_text(exc))) \
+            from None
     return rules
 
 
@@ -45,8 +55,7 @@ def assemble_rules(store: Store, club_id: int, *, preset: str | None, variant: i
     if variant is not None:
         saved = store.variant(club_id, variant)
         if saved is None:
-            raise invalid(code, f"Your club has no saved variant {variant}.",
-                          f"У клуба нет сохранённого варианта {variant}.")
+            raise invalid(code, msg("Your club has no saved variant %(variant)s.", variant=variant))
         return changed_rules(saved.options, options, saved.name, players=players, code=code)
     rules = _checked(lambda: get_ruleset(preset or "tournament"), None, code)
     if options:
@@ -55,8 +64,8 @@ def assemble_rules(store: Store, club_id: int, *, preset: str | None, variant: i
     return _checked(lambda: rules, players, code)
 
 
-def _bad_game(en: str, ru: str) -> Exception:
-    return invalid("bad-game", en, ru)
+def _bad_game(text: Text) -> Exception:
+    return invalid("bad-game", text)
 
 
 def create_game(store: Store, user: UserRecord, *, preset: str | None, variant: int | None,
@@ -72,25 +81,20 @@ def create_game(store: Store, user: UserRecord, *, preset: str | None, variant: 
         on_roster = {p.id: p.name for p in store.club_players(user.club_id)}
         missing = [pid for pid in roster if pid not in on_roster]
         if missing:
-            raise _bad_game(f"Not on your club's roster: {missing}.", f"Нет в составе клуба: {missing}.")
+            raise _bad_game(msg("Not on your club's roster: %(missing)s.", missing=str(missing)))
         if len(set(roster)) != len(roster):
-            raise _bad_game("A roster player sits at one seat only.", "Игрок состава занимает одно место.")
+            raise _bad_game(msg("A roster player sits at one seat only."))
         if user.player_id is not None and user.player_id in roster:
-            raise _bad_game("You are seated at this table: a game you play in is hosted by someone else.",
-                            "Вы сидите за этим столом: игру, в которой вы играете, ведёт другой ведущий.")
+            raise _bad_game(msg("You are seated at this table: a game you play in is hosted by someone else."))
         seats = [on_roster[pid] for pid in roster]
         seat_players = list(roster)
     if seats is not None and len(seats) != players:
-        raise _bad_game(f"{len(seats)} names for {players} seats.", f"{len(seats)} имён на {players} мест.")
+        raise _bad_game(msg("%(names)s for %(seats)s.", names=nmsg("%(n)d name", "%(n)d names", len(seats)),
+                            seats=nmsg("%(n)d seat", "%(n)d seats", players)))
     try:
         return store.create_game(user.club_id, rules, players, seats, host_id=user.id, seat_players=seat_players)
     except ValueError as exc:
-        raise _bad_game(f"The game cannot be created: {exc}.", f"Игру нельзя создать: {exc}.") from None
-
-
-_NIGHT_FALLS = ("Night falls", "Наступает ночь")
-_DAY_BREAKS = ("Morning", "Наступает утро")
-_GAME_ENDS = ("The end of the game", "Конец игры")
+        raise _bad_game(msg("The game cannot be created: %(reason)s.", reason=exception_text(exc))) from None
 
 
 def next_step(game: Game) -> dict[str, Any] | None:
@@ -103,16 +107,16 @@ def next_step(game: Game) -> dict[str, Any] | None:
     night = after.step in NIGHT_STEPS
     was_night = game.step in NIGHT_STEPS
     label: dict[str, str] = {}
-    for i, lang in enumerate(("en", "ru")):
+    for lang in ("en", "ru"):
         banner = step_banner(after.step, after.day, after.seat, lang)
         step = banner.split(" · ", 1)[1] if " · " in banner else banner
         step = step[:1].upper() + step[1:]
         if after.over:
-            label[lang] = _GAME_ENDS[i]
+            label[lang] = pmsg("next step", "The end of the game").render(lang)
         elif night and not was_night:
-            label[lang] = f"{_NIGHT_FALLS[i]} · {step}"
+            label[lang] = msg("Night falls · %(step)s", step=step).render(lang)
         elif was_night and not night:
-            label[lang] = f"{_DAY_BREAKS[i]} · {step}"
+            label[lang] = msg("Morning · %(step)s", step=step).render(lang)
         else:
             label[lang] = step
     return {"step": after.step, "day": after.day, "seat": after.seat, "phase": after.phase, "over": after.over,

@@ -16,6 +16,7 @@ from datetime import datetime
 from typing import Any
 
 from ..engine.describe import RESULT_NAMES
+from ..i18n import Text, msg, pmsg
 from ..rules import RuleSet
 from ..store import CorrectionRecord, GameSummary, Store
 from ..store import sheets as rows
@@ -41,11 +42,10 @@ class SheetRefused(Refusal):
     """A result sheet's signature or correction refused (B.sheet); nothing was written. ``code``:
     ``not-over`` (the game goes on), ``signed`` (signed already), ``unsigned`` (a correction before the
     signature), ``bad-correction`` (no reason, or a change the sheet does not allow: ``invalid``; the others
-    are ``conflict``)."""
+    are ``conflict``); ``text``: the reason, a message of the catalogs."""
 
-    def __init__(self, code: str, message_en: str, message_ru: str) -> None:
-        super().__init__("invalid" if code == "bad-correction" else "conflict", code, message_en, message_ru,
-                         clause=CLAUSE)
+    def __init__(self, code: str, text: Text) -> None:
+        super().__init__("invalid" if code == "bad-correction" else "conflict", code, text, clause=CLAUSE)
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,8 +101,7 @@ def sheet_choices(rules: RuleSet, players: int) -> tuple[tuple[str, ...], int]:
 def _made(stored: rows.StoredSheet) -> Sheet:
     game, played = stored.game, stored.played
     if played is None:
-        raise SheetRefused("not-over", "The game is not over: its result sheet is made at the end.",
-                           "Игра не окончена: лист результатов появится в конце.")
+        raise SheetRefused("not-over", msg("The game is not over: its result sheet is made at the end."))
     result = from_game(played, participant_ids(game.names), game_id=game.id)
     for c in stored.corrections:
         result = apply_changes(result, c.changes, c.reason, by=c.login)
@@ -126,10 +125,9 @@ def sign(store: Store, game_id: str, user_id: int) -> GameSummary:
         game = rows.stored_sheet(store, s, game_id, lock=True, whole=False).game  # waits for a running append
         rows.club_login(s, game, user_id)
         if game.signed_at is not None:
-            raise SheetRefused("signed", "The result sheet is signed already.", "Лист результатов уже подписан.")
+            raise SheetRefused("signed", msg("The result sheet is signed already."))
         if game.status != "over":
-            raise SheetRefused("not-over", "The game is not over: there is no result sheet to sign yet.",
-                               "Игра не окончена: подписывать пока нечего.")
+            raise SheetRefused("not-over", msg("The game is not over: there is no result sheet to sign yet."))
         return rows.mark_signed(store, s, game_id, user_id)
 
 
@@ -143,17 +141,16 @@ def correct(store: Store, game_id: str, user_id: int, reason: str,
         stored = rows.stored_sheet(store, s, game_id, lock=True)  # corrections of one game: one after another
         login = rows.club_login(s, stored.game, user_id)
         if stored.game.signed_at is None:
-            raise SheetRefused("unsigned", "Only a signed result sheet is corrected; sign it first.",
-                               "Исправляют только подписанный лист результатов; сначала подпишите его.")
+            raise SheetRefused("unsigned", msg("Only a signed result sheet is corrected; sign it first."))
         if not reason or not reason.strip():
-            raise SheetRefused("bad-correction", "A correction needs a reason.", "Исправление требует указать причину.")
+            raise SheetRefused("bad-correction", pmsg("result sheet", "A correction needs a reason."))
         now = _made(stored)
         try:
             checked = check_changes(now.final(), changes, roles=now.roles, results=tuple(RESULT_NAMES),
                                     max_fouls=now.max_fouls)
         except TournamentError as exc:
-            raise SheetRefused("bad-correction", f"The correction is refused: {exc.message_en}.",
-                               f"Исправление отклонено: {exc.message_ru}.") from None
+            raise SheetRefused("bad-correction", msg("The correction is refused: %(reason)s.", reason=exc.text)) \
+                from None
         return rows.add_correction(s, game_id, user_id, login, reason.strip(), checked)
 
 

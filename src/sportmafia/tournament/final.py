@@ -11,6 +11,7 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from ..i18n import msg, nmsg
 from .groups import TournamentError
 from .results import GameResult
 from .scoring import REGULATION, ScoringSystem
@@ -34,21 +35,20 @@ def finalists(rows: Sequence[Row], k: int, include_ties: bool = False) -> list[s
     refused, unless ``include_ties`` takes everyone sharing that place.
     """
     if k < 1:
-        raise TournamentError("T.final", "the final needs at least one finalist",
-                              "в финале должен быть хотя бы один участник")
+        raise TournamentError("T.final", msg("the final needs at least one finalist"))
     ranked = [r for r in rows if not r.disqualified and r.place is not None]
     if len(ranked) < k:
-        raise TournamentError("T.final", f"{k} finalists wanted, only {len(ranked)} participants rank",
-                              f"нужно {k} финалистов, в таблице только {len(ranked)} участников")
+        raise TournamentError("T.final", nmsg("%(n)d finalist wanted, only %(ranked)d participants rank",
+                                              "%(n)d finalists wanted, only %(ranked)d participants rank",
+                                              k, ranked=len(ranked)))
     chosen = ranked[:k]
     cut = chosen[-1].place
     tied_below = [r.participant for r in ranked[k:] if r.place == cut]
     if tied_below:
         if not include_ties:
             tied = [r.participant for r in ranked if r.place == cut]
-            raise TournamentError(
-                "T.final", f"place {cut} at the cut is shared by {', '.join(tied)}: the judge decides",
-                f"место {cut} на границе финала делят {', '.join(tied)}: решает судья")
+            raise TournamentError("T.final", msg("place %(place)s at the cut is shared by %(names)s: the judge decides",
+                                                 place=cut, names=", ".join(tied)))
         chosen += [r for r in ranked[k:] if r.place == cut]
     return [r.participant for r in chosen]
 
@@ -69,14 +69,14 @@ def final_standings(prelim_rows: Sequence[Row], final_results: Iterable[GameResu
     chosen = list(finalist_ids) if finalist_ids is not None else sorted(played)
     outsiders = sorted(set(played) - set(chosen))
     if outsiders:
-        raise TournamentError("T.final", f"{', '.join(outsiders)} played a final game but are not finalists",
-                              f"{', '.join(outsiders)} сыграли в финале, но не являются финалистами")
+        raise TournamentError("T.final", msg("%(names)s played a final game but are not finalists",
+                                             names=", ".join(outsiders)))
     if games_each is not None:
         off = sorted(p for p in chosen if played[p] != games_each)
         if off:
-            raise TournamentError(
-                "T.final", f"each finalist plays {games_each} final games; not so for {', '.join(off)}",
-                f"каждый финалист играет {games_each} игры финала; это не так для {', '.join(off)}")
+            raise TournamentError("T.final", nmsg("each finalist plays %(n)d final game; not so for %(names)s",
+                                                  "each finalist plays %(n)d final games; not so for %(names)s",
+                                                  games_each, names=", ".join(off)))
     prelim = {r.participant: r for r in prelim_rows}
     carried = {p: prelim[p].points if p in prelim else 0.0 for p in chosen} if carry_over else {}
     prelim_sanctions = [s for p in chosen if p in prelim for s in prelim[p].sanctions]

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Generic, TypeVar
 
 from ..errors import BilingualError
+from ..i18n import Text, msg, nmsg
 
 P = TypeVar("P")
 
@@ -25,10 +26,11 @@ SizeRange = range | tuple[int, int]
 
 
 class TournamentError(BilingualError):
-    """Something the tournament layer refuses (``clause``: the rulebook id), in English and Russian."""
+    """Something the tournament layer refuses (``clause``: the rulebook id); ``text`` is the reason, a message of
+    the catalogs shown in either language."""
 
-    def __init__(self, clause: str, message_en: str, message_ru: str) -> None:
-        super().__init__(message_en, message_ru, prefix=f"[{clause}] ")
+    def __init__(self, clause: str, text: Text) -> None:
+        super().__init__(text, prefix=f"[{clause}] ")
         self.clause = clause
 
 
@@ -36,14 +38,13 @@ def size_bounds(sizes: SizeRange) -> tuple[int, int]:
     """``(min, max)`` of a size range; raises :class:`TournamentError` for an empty or bad range."""
     if isinstance(sizes, range):
         if sizes.step != 1 or len(sizes) == 0:
-            raise TournamentError("T.groups", f"table sizes {sizes} must be a non-empty range with step 1",
-                                  f"размеры столов {sizes} должны быть непустым диапазоном с шагом 1")
+            raise TournamentError("T.groups", msg("table sizes %(sizes)s must be a non-empty range with step 1",
+                                                  sizes=str(sizes)))
         low, high = sizes.start, sizes.stop - 1
     else:
         low, high = sizes
     if low < 1 or high < low:
-        raise TournamentError("T.groups", f"table sizes {low}-{high} are not a valid range",
-                              f"размеры столов {low}-{high} не образуют допустимый диапазон")
+        raise TournamentError("T.groups", msg("table sizes %(low)d-%(high)d are not a valid range", low=low, high=high))
     return low, high
 
 
@@ -56,6 +57,11 @@ def _even(players: int, low: int, high: int) -> list[int] | None:
         return None
     base, extra = divmod(players, tables)
     return [base] * (tables - extra) + [base + 1] * extra
+
+
+def _too_few(players: int, low: int, high: int) -> Text:
+    return msg("%(players)d players are too few for one table of %(low)d-%(high)d", players=players, low=low,
+               high=high)
 
 
 def split_tables(players: int, sizes: SizeRange) -> list[int]:
@@ -71,14 +77,10 @@ def split_tables(players: int, sizes: SizeRange) -> list[int]:
     split = _even(players, low, high)
     if split is None:
         if players < low:
-            raise TournamentError(
-                "T.groups", f"{players} players are too few for one table of {low}-{high}",
-                f"{players} игроков недостаточно для одного стола на {low}-{high} человек")
-        raise TournamentError(
-            "T.groups", f"{players} players cannot all be seated at tables of {low}-{high}; "
-            "let some sit out (plan_tables)",
-            f"{players} игроков нельзя рассадить за столы по {low}-{high} человек без остатка; "
-            "часть игроков должна пропустить тур (plan_tables)")
+            raise TournamentError("T.groups", _too_few(players, low, high))
+        raise TournamentError("T.groups", msg(
+            "%(players)d players cannot all be seated at tables of %(low)d-%(high)d; let some sit out (plan_tables)",
+            players=players, low=low, high=high))
     return split
 
 
@@ -88,9 +90,7 @@ def plan_tables(players: int, sizes: SizeRange) -> tuple[list[int], int]:
     tables and 5 sit out). Raises :class:`TournamentError` when there are too few for one table."""
     low, high = size_bounds(sizes)
     if players < low:
-        raise TournamentError(
-            "T.groups", f"{players} players are too few for one table of {low}-{high}",
-            f"{players} игроков недостаточно для одного стола на {low}-{high} человек")
+        raise TournamentError("T.groups", _too_few(players, low, high))
     for seated in range(players, low - 1, -1):
         split = _even(seated, low, high)
         if split is not None:
@@ -117,15 +117,14 @@ def assign_round(participants: Sequence[P], hosts: Collection[P], sizes: SizeRan
     module's job. Each table needs a host: fewer hosts than tables is refused.
     """
     if len(set(participants)) != len(participants):
-        raise TournamentError("T.groups", "a participant is listed twice",
-                              "участник указан дважды")
+        raise TournamentError("T.groups", msg("a participant is listed twice"))
     hosting = tuple(p for p in participants if p in hosts)
     players = [p for p in participants if p not in hosts]
     split, out = plan_tables(len(players), sizes)
     if len(hosts) < len(split):
-        raise TournamentError(
-            "T.groups", f"{len(split)} tables need {len(split)} hosts, only {len(hosts)} given",
-            f"для {len(split)} столов нужно {len(split)} ведущих, указано только {len(hosts)}")
+        raise TournamentError("T.groups", nmsg("%(n)d table needs %(n)d host, only %(given)d given",
+                                               "%(n)d tables need %(n)d hosts, only %(given)d given",
+                                               len(split), given=len(hosts)))
     seated, sitting_out = players[:len(players) - out], players[len(players) - out:]
     tables: list[tuple[P, ...]] = []
     start = 0

@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
+from ..i18n import Text, msg, pmsg
 from .groups import TournamentError
 from .results import GameResult
 
@@ -41,25 +42,31 @@ class Ladder:
 
     offence: str
     steps: tuple[Step, ...]
-    seed: str
-    """The seed's words."""
+    words: Text
+    """The seed's words (a message of the catalogs)."""
     per_game: bool = False
+
+    @property
+    def seed(self) -> str:
+        """The seed's own words, as the (Russian) regulation says them."""
+        return self.words.render("ru")
 
 
 LADDERS: dict[str, Ladder] = {ladder.offence: ladder for ladder in (
     Ladder("card_info", (Step("disqualification"),),
-           "немедленная дисквалификация и снятие с турнира"),
+           pmsg("sanction ladder", "immediate disqualification and removal from the tournament")),
     Ladder("rudeness", (Step("warning"), Step("disqualification")),
-           "предупреждение, при повторе - дисквалификация и снятие с турнира"),
+           pmsg("sanction ladder", "a warning; when repeated, disqualification and removal from the tournament")),
     Ladder("eyes_open", (Step("round"), Step("disqualification")),
-           "снятие с тура. При повторе - дисквалификация и снятие с турнира"),
+           pmsg("sanction ladder", "removal from the round. When repeated, disqualification and removal from the "
+                                   "tournament")),
     Ladder("disruption", (Step("ban"),),
-           "снятие с турнира с запрещением участия в дальнейших турнирах"),
+           pmsg("sanction ladder", "removal from the tournament with a ban from later tournaments")),
     Ladder("gestures", (Step("warning"), Step("game")),
-           "предупреждение, при повторе - снятие с игры", per_game=True),
-    Ladder("drunk", (Step("tournament"),), "снятие с турнира"),
+           pmsg("sanction ladder", "a warning; when repeated, removal from the game"), per_game=True),
+    Ladder("drunk", (Step("tournament"),), pmsg("sanction ladder", "removal from the tournament")),
     Ladder("arguing", (Step("warning"), Step("warning"), Step("round"), Step("disqualification", confirm=True)),
-           "два предупреждения, затем снятие с тура. При систематическом нарушении - дисквалификация"),
+           pmsg("sanction ladder", "two warnings, then removal from the round. When systematic, disqualification")),
 )}
 
 
@@ -67,8 +74,8 @@ def due_step(offence: str, number: int) -> Step:
     """The step due for the ``number``-th (from 1) offence of a kind."""
     ladder = LADDERS.get(offence)
     if ladder is None:
-        raise TournamentError("B.sanctions", f"unknown offence {offence!r}; known: {', '.join(LADDERS)}",
-                              f"неизвестное нарушение {offence!r}; есть: {', '.join(LADDERS)}")
+        raise TournamentError("B.sanctions", msg("unknown offence %(offence)s; known: %(known)s",
+                                                 offence=repr(offence), known=", ".join(LADDERS)))
     if number < 1:
         raise ValueError("offences are counted from 1")
     return ladder.steps[min(number, len(ladder.steps)) - 1]

@@ -15,6 +15,7 @@ from typing import Any
 
 from ..engine import BLACK_ROLES, Game, replay, team_of, view
 from ..engine import events as E
+from ..i18n import Text, msg, pmsg
 from .groups import TournamentError
 
 REMOVAL_SCOPES = ("game", "round", "tournament", "ban")
@@ -98,11 +99,10 @@ class GameResult:
 def _ids(player_ids: PlayerIds, n: int) -> dict[int, str]:
     ids = dict(player_ids) if isinstance(player_ids, Mapping) else {i: p for i, p in enumerate(player_ids, 1)}
     if sorted(ids) != list(range(1, n + 1)):
-        raise TournamentError("B.sheet", f"player ids must name seats 1-{n}, got {sorted(ids)}",
-                              f"нужны участники для мест 1-{n}, указаны {sorted(ids)}")
+        raise TournamentError("B.sheet", msg("player ids must name seats 1-%(n)d, got %(seats)s", n=n,
+                                             seats=str(sorted(ids))))
     if len(set(ids.values())) != n:
-        raise TournamentError("B.sheet", "a participant sits at two seats",
-                              "участник указан на двух местах")
+        raise TournamentError("B.sheet", msg("a participant sits at two seats"))
     return ids
 
 
@@ -124,7 +124,7 @@ def _removal_reasons(game: Game) -> dict[int, str]:
 def from_game(game: Game, player_ids: PlayerIds, game_id: str = "") -> GameResult:
     """The result sheet of a finished game (B.sheet); ``player_ids`` maps seats to participants."""
     if not game.over:
-        raise TournamentError("B.sheet", "the game is not over yet", "игра ещё не окончена")
+        raise TournamentError("B.sheet", msg("the game is not over yet"))
     after = view(game, "after")
     ids = _ids(player_ids, after["players"])
     reasons = _removal_reasons(game)
@@ -166,9 +166,9 @@ def corrected(result: GameResult, changes: Mapping[str, Any], reason: str, by: s
     'black'
     """
     if not reason or not reason.strip():
-        raise TournamentError("B.sheet", "a correction needs a reason", "исправление требует указать причину")
+        raise TournamentError("B.sheet", msg("a correction needs a reason"))
     if not changes:
-        raise TournamentError("B.sheet", "a correction changes nothing", "исправление ничего не меняет")
+        raise TournamentError("B.sheet", _NOTHING)
     top: dict[str, Any] = {}
     per_player: dict[str, dict[str, Any]] = {}
     known = set(result.participants)
@@ -178,22 +178,20 @@ def corrected(result: GameResult, changes: Mapping[str, Any], reason: str, by: s
         elif key in known and isinstance(value, Mapping):
             bad = set(value) - _PLAYER
             if bad:
-                raise TournamentError("B.sheet", f"cannot change {sorted(bad)} of a player",
-                                      f"нельзя изменить {sorted(bad)} у игрока")
+                raise TournamentError("B.sheet", msg("cannot change %(fields)s of a player", fields=str(sorted(bad))))
             per_player[key] = dict(value)
         else:
-            raise TournamentError("B.sheet", f"unknown field or participant {key!r}",
-                                  f"неизвестное поле или участник {key!r}")
+            raise TournamentError("B.sheet", msg("unknown field or participant %(key)s", key=repr(key)))
     if "winner" in top and top["winner"] not in ("red", "black", None):
-        raise TournamentError("B.sheet", f"winner must be red, black or null, not {top['winner']!r}",
-                              f"победитель: red, black или null, а не {top['winner']!r}")
+        raise TournamentError("B.sheet", msg("winner must be red, black or null, not %(value)s",
+                                             value=repr(top["winner"])))
     players = []
     for p in result.players:
         fix = per_player.get(p.participant)
         if fix:
             if "removed" in fix and fix["removed"] not in (*REMOVAL_SCOPES, None):
-                raise TournamentError("B.sanctions", f"unknown removal scope {fix['removed']!r}",
-                                      f"неизвестный вид снятия {fix['removed']!r}")
+                raise TournamentError("B.sanctions", msg("unknown removal scope %(scope)s",
+                                                         scope=repr(fix["removed"])))
             if "role" in fix:
                 fix["team"] = "black" if fix["role"] in BLACK_ROLES else "red"
             p = dataclasses.replace(p, **fix)
@@ -222,47 +220,48 @@ MAX_TEXT = 200
 """The longest removal reason a correction may write."""
 
 
-def _refuse(en: str, ru: str) -> TournamentError:
-    return TournamentError("B.sheet", en, ru)
+_NOTHING = msg("a correction changes nothing")
 
 
-def _count(value: Any, what_en: str, what_ru: str, top: int) -> None:
+def _refuse(text: Text) -> TournamentError:
+    return TournamentError("B.sheet", text)
+
+
+def _count(value: Any, what: Text, top: int) -> None:
     if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= top:
-        raise _refuse(f"{what_en} must be a whole number from 0 to {top}, not {value!r}",
-                      f"{what_ru}: целое число от 0 до {top}, а не {value!r}")
+        raise _refuse(msg("%(what)s must be a whole number from 0 to %(top)d, not %(value)s", what=what, top=top,
+                          value=repr(value)))
 
 
 def _check_value(result: GameResult, field_name: str, value: Any, roles: Sequence[str],
                  results: Sequence[str], max_fouls: int) -> None:
     if field_name == "winner":
         if value not in ("red", "black", None):
-            raise _refuse(f"the winner is red, black or null, not {value!r}",
-                          f"победитель: red, black или null, а не {value!r}")
+            raise _refuse(msg("the winner is red, black or null, not %(value)s", value=repr(value)))
     elif field_name == "result":
         if not isinstance(value, str) or value not in results:
-            raise _refuse(f"unknown result {value!r}; one of {', '.join(results)}",
-                          f"неизвестный исход {value!r}; допустимы {', '.join(results)}")
+            raise _refuse(msg("unknown result %(value)s; one of %(known)s", value=repr(value),
+                              known=", ".join(results)))
     elif field_name == "first_killed":
-        _count(value, "the first killed", "первый убитый", result.table_size)
+        _count(value, pmsg("sheet field", "the first killed"), result.table_size)
     elif field_name == "best_move_black":
         if value is not None:
-            _count(value, "the black players of the best move", "чёрные в лучшем ходе", 3)
+            _count(value, pmsg("sheet field", "the black players of the best move"), 3)
     elif field_name == "role":
         if value not in roles:
-            raise _refuse(f"unknown role {value!r}; this game's roles are {', '.join(roles)}",
-                          f"неизвестная роль {value!r}; в этой игре роли: {', '.join(roles)}")
+            raise _refuse(msg("unknown role %(value)s; this game's roles are %(roles)s", value=repr(value),
+                              roles=", ".join(roles)))
     elif field_name == "fouls":
-        _count(value, "fouls", "фолы", max_fouls)
+        _count(value, pmsg("sheet field", "fouls"), max_fouls)
     elif field_name == "warnings":
-        _count(value, "warnings", "предупреждения", MAX_COUNT)
+        _count(value, pmsg("sheet field", "warnings"), MAX_COUNT)
     elif field_name == "removed":
         if value not in (*REMOVAL_SCOPES, None):
-            raise _refuse(f"a removal is one of {', '.join(REMOVAL_SCOPES)} or null, not {value!r}",
-                          f"удаление: {', '.join(REMOVAL_SCOPES)} или null, а не {value!r}")
+            raise _refuse(msg("a removal is one of %(scopes)s or null, not %(value)s",
+                              scopes=", ".join(REMOVAL_SCOPES), value=repr(value)))
     elif field_name == "removal_reason" and value is not None \
             and (not isinstance(value, str) or not value.strip() or len(value) > MAX_TEXT):
-        raise _refuse(f"a removal reason is text of 1 to {MAX_TEXT} characters, or null",
-                      f"причина удаления: текст от 1 до {MAX_TEXT} символов или null")
+        raise _refuse(msg("a removal reason is text of 1 to %(max)d characters, or null", max=MAX_TEXT))
 
 
 def _current(result: GameResult, field_name: str, seat: int | None) -> Any:
@@ -296,47 +295,43 @@ def check_changes(result: GameResult, changes: Sequence[Mapping[str, Any]], *,
     [{'field': 'winner', 'seat': None, 'old': 'red', 'new': 'black'}, {'field': 'result', 'seat': None, 'old': 'black-gone', 'new': 'override'}]
     """
     if not changes:
-        raise _refuse("a correction changes nothing", "исправление ничего не меняет")
+        raise _refuse(_NOTHING)
     if len(changes) > MAX_CHANGES:
-        raise _refuse(f"at most {MAX_CHANGES} changes in one correction",
-                      f"не больше {MAX_CHANGES} изменений в одном исправлении")
+        raise _refuse(msg("at most %(max)d changes in one correction", max=MAX_CHANGES))
     allowed_results = tuple(results) or (result.result,)
     out: list[dict[str, Any]] = []
     seen: set[tuple[str, int | None]] = set()
     for change in changes:
         if not isinstance(change, Mapping) or set(change) - {"field", "seat", "new"} or "field" not in change \
                 or "new" not in change:
-            raise _refuse("a change is {field, seat (for a seat's line), new}",
-                          "изменение: {field, seat (для строки игрока), new}")
+            raise _refuse(msg("a change is {field, seat (for a seat's line), new}"))
         name, seat, new = change["field"], change.get("seat"), change["new"]
         if name in SHEET_FIELDS:
             if seat is not None:
-                raise _refuse(f"{name!r} is a field of the whole sheet: give no seat",
-                              f"{name!r} относится ко всему листу: место не указывается")
+                raise _refuse(msg("%(field)s is a field of the whole sheet: give no seat", field=repr(name)))
         elif name in SEAT_FIELDS:
             if isinstance(seat, bool) or not isinstance(seat, int) or not 1 <= seat <= result.table_size:
-                raise _refuse(f"{name!r} needs a seat from 1 to {result.table_size}, not {seat!r}",
-                              f"для {name!r} нужно место от 1 до {result.table_size}, а не {seat!r}")
+                raise _refuse(msg("%(field)s needs a seat from 1 to %(n)d, not %(seat)s", field=repr(name),
+                                  n=result.table_size, seat=repr(seat)))
         else:
-            raise _refuse(f"unknown field {name!r}; fields: {', '.join(SHEET_FIELDS + SEAT_FIELDS)}",
-                          f"неизвестное поле {name!r}; поля: {', '.join(SHEET_FIELDS + SEAT_FIELDS)}")
+            raise _refuse(msg("unknown field %(field)s; fields: %(fields)s", field=repr(name),
+                              fields=", ".join(SHEET_FIELDS + SEAT_FIELDS)))
         if (name, seat) in seen:
-            raise _refuse(f"{name!r} is changed twice", f"{name!r} изменяется дважды")
+            raise _refuse(msg("%(field)s is changed twice", field=repr(name)))
         seen.add((name, seat))
         _check_value(result, name, new, roles, allowed_results, max_fouls)
         old = _current(result, name, seat)
         if old == new:
-            where = f" of seat {seat}" if seat is not None else ""
-            where_ru = f" у места {seat}" if seat is not None else ""
-            raise _refuse(f"{name!r}{where} is {old!r} already", f"{name!r}{where_ru} уже равно {old!r}")
+            if seat is None:
+                raise _refuse(msg("%(field)s is %(old)s already", field=repr(name), old=repr(old)))
+            raise _refuse(msg("%(field)s of seat %(seat)s is %(old)s already", field=repr(name), seat=seat,
+                              old=repr(old)))
         out.append({"field": name, "seat": seat, "old": old, "new": new})
     winner = next((c["new"] for c in out if c["field"] == "winner"), result.winner)
     if ("result", None) not in seen and result.result in RULE_RESULTS and RULE_RESULTS[result.result] != winner:
         if OVERRIDE not in allowed_results:
-            raise _refuse(f"the result {result.result!r} gives the win to {RULE_RESULTS[result.result]!r} by the "
-                          "rules: change 'result' too",
-                          f"исход {result.result!r} по правилам даёт победу {RULE_RESULTS[result.result]!r}: "
-                          "измените и 'result'")
+            raise _refuse(msg("the result %(result)s gives the win to %(winner)s by the rules: change 'result' too",
+                              result=repr(result.result), winner=repr(RULE_RESULTS[result.result])))
         out.append({"field": "result", "seat": None, "old": result.result, "new": OVERRIDE})
     return out
 

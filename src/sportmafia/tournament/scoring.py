@@ -21,6 +21,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from ..i18n import msg
 from .groups import TournamentError
 from .results import GameResult
 
@@ -70,15 +71,14 @@ class ScoringSystem:
         fields = {f.name for f in dataclasses.fields(cls)}
         unknown = set(data) - fields
         if unknown:
-            raise TournamentError("T.score", f"unknown scoring settings {sorted(unknown)}",
-                                  f"неизвестные настройки подсчёта {sorted(unknown)}")
+            raise TournamentError("T.score", msg("unknown scoring settings %(keys)s", keys=str(sorted(unknown))))
         kwargs = dict(data)
         kwargs["role_points"] = tuple((str(r), str(o), float(p)) for r, o, p in data.get("role_points", ()))
         kwargs["best_move"] = tuple((int(k), float(p)) for k, p in data.get("best_move", ()))
         system = cls(**kwargs)
         for _, outcome, _ in system.role_points:
             if outcome not in OUTCOMES:
-                raise TournamentError("T.score", f"unknown outcome {outcome!r}", f"неизвестный исход {outcome!r}")
+                raise TournamentError("T.score", msg("unknown outcome %(outcome)s", outcome=repr(outcome)))
         return system
 
     def dumps(self) -> str:
@@ -106,8 +106,8 @@ def custom(name: str, table: Mapping[str, Mapping[str, float]], base: ScoringSys
     for role, outcomes in table.items():
         for outcome, points in outcomes.items():
             if outcome not in OUTCOMES:
-                raise TournamentError("T.score", f"unknown outcome {outcome!r} (win, loss, draw)",
-                                      f"неизвестный исход {outcome!r} (win, loss, draw)")
+                raise TournamentError("T.score", msg("unknown outcome %(outcome)s (win, loss, draw)",
+                                                     outcome=repr(outcome)))
             rows.append((role, outcome, float(points)))
     return dataclasses.replace(base or ScoringSystem(name=name), name=name, role_points=tuple(rows))
 

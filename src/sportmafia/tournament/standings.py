@@ -13,6 +13,7 @@ from collections import defaultdict
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
+from ..i18n import msg
 from .groups import TournamentError
 from .results import GameResult
 from .scoring import REGULATION, GameScore, ScoringSystem, score_game
@@ -51,8 +52,7 @@ class Adjustment:
 
     def __post_init__(self) -> None:
         if not self.reason or not self.reason.strip():
-            raise TournamentError("T.judge", "a manual adjustment needs a reason",
-                                  "ручная корректировка очков требует указать причину")
+            raise TournamentError("T.judge", msg("a manual adjustment needs a reason"))
 
 
 @dataclass(frozen=True)
@@ -91,8 +91,8 @@ class _Acc:
 def _check_tie_breaks(tie_breaks: Sequence[str]) -> tuple[str, ...]:
     unknown = [k for k in tie_breaks if k not in TIE_BREAKS]
     if unknown:
-        raise TournamentError("T.total", f"unknown tie-break {unknown[0]!r}; known: {', '.join(TIE_BREAKS)}",
-                              f"неизвестный дополнительный показатель {unknown[0]!r}; есть: {', '.join(TIE_BREAKS)}")
+        raise TournamentError("T.total", msg("unknown tie-break %(key)s; known: %(known)s", key=repr(unknown[0]),
+                                             known=", ".join(TIE_BREAKS)))
     keys = tuple(dict.fromkeys(tie_breaks))
     return keys if keys[:1] == ("points",) else ("points", *(k for k in keys if k != "points"))
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 
+from ...i18n import msg
 from ...store import Store, UserRecord
 from ...store.tournaments import (
     ParticipantRecord,
@@ -31,9 +32,9 @@ class TournamentBase:
         try:
             t = self.db.get(tournament_id)
         except TournamentNotFound:
-            raise Refusal("not-found", "not-found", "No such tournament.", "Такого турнира нет.") from None
+            raise Refusal("not-found", "not-found", msg("No such tournament.")) from None
         if club_id is not None and t.club_id != club_id:
-            raise Refusal("not-found", "not-found", "No such tournament.", "Такого турнира нет.")
+            raise Refusal("not-found", "not-found", msg("No such tournament."))
         return t
 
     def is_judge(self, user: UserRecord, t: TournamentRecord) -> bool:
@@ -46,15 +47,13 @@ class TournamentBase:
 
     def require_judge(self, user: UserRecord, t: TournamentRecord) -> None:
         if not self.is_judge(user, t):
-            raise Refusal("forbidden", "forbidden", "Only the tournament's judge or the club's admin may do this.",
-                          "Это может только судья турнира или администратор клуба.")
+            raise Refusal("forbidden", "forbidden", msg("Only the tournament's judge or the club's admin may do this."))
 
     def participant(self, t: TournamentRecord, participant_id: int) -> ParticipantRecord:
         for p in self.db.participants(t.id):
             if p.id == participant_id:
                 return p
-        raise Refusal("not-found", "not-found", "No such participant in this tournament.",
-                      "В этом турнире нет такого участника.")
+        raise Refusal("not-found", "not-found", msg("No such participant in this tournament."))
 
     def link_sheet(self, link: TournamentGameRecord) -> Sheet:
         """The sheet of a tournament's game (:func:`sportmafia.services.sheets.sheet`: the game's result, every

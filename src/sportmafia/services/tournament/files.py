@@ -4,14 +4,23 @@ the line number and the reason."""
 from __future__ import annotations
 
 import csv
+import functools
 
+from ...i18n import LANGS, msg, pmsg
 from ...store.tournaments import NewParticipant
 from ..errors import invalid
 
 NICKNAME_MAX = 64
-COLUMNS = {"nickname": "nickname", "nick": "nickname", "ник": "nickname", "никнейм": "nickname",
-           "club": "club", "клуб": "club", "team": "team", "команда": "team"}
-"""The header names a participants file may use (English or Russian)."""
+HEADERS = {"nickname": (pmsg("participants file column", "nickname"), pmsg("participants file column", "nick")),
+           "club": (pmsg("participants file column", "club"),), "team": (pmsg("participants file column", "team"),)}
+"""Each column of a participants file and the names its header may give it (in any language)."""
+
+
+@functools.cache
+def columns() -> dict[str, str]:
+    """A header name (casefolded, English or Russian) -> the column it names."""
+    return {name.render(lang).casefold(): column for column, names in HEADERS.items() for name in names
+            for lang in LANGS}
 
 
 def parse_pasted(text: str) -> list[NewParticipant]:
@@ -26,18 +35,18 @@ def parse_pasted(text: str) -> list[NewParticipant]:
         _check_name(name, number, seen)
         out.append(NewParticipant(name))
     if not out:
-        raise invalid("bad-participants", "The list has no names.", "В списке нет ни одного имени.")
+        raise invalid("bad-participants", msg("The list has no names."))
     return out
 
 
 def _check_name(name: str, number: int, seen: dict[str, int]) -> None:
     if len(name) > NICKNAME_MAX:
-        raise invalid("bad-participants", f"Line {number}: the nickname is longer than {NICKNAME_MAX} characters.",
-                      f"Строка {number}: ник длиннее {NICKNAME_MAX} символов.", line=number)
+        raise invalid("bad-participants", msg("Line %(line)d: the nickname is longer than %(max)d characters.",
+                                              line=number, max=NICKNAME_MAX), line=number)
     key = name.casefold()
     if key in seen:
-        raise invalid("bad-participants", f"Line {number}: {name!r} repeats line {seen[key]}.",
-                      f"Строка {number}: {name!r} повторяет строку {seen[key]}.", line=number)
+        raise invalid("bad-participants", msg("Line %(line)d: %(name)s repeats line %(first)d.", line=number,
+                                              name=repr(name), first=seen[key]), line=number)
     seen[key] = number
 
 
@@ -50,43 +59,37 @@ def parse_csv(data: bytes | str) -> list[NewParticipant]:
         try:
             text = data.decode("utf-8-sig")
         except UnicodeDecodeError:
-            raise invalid("bad-participants", "The file is not UTF-8 text.", "Файл не в кодировке UTF-8.",
-                          line=1) from None
+            raise invalid("bad-participants", msg("The file is not UTF-8 text."), line=1) from None
     else:
         text = data.removeprefix("\ufeff")
     lines = text.splitlines()
     while lines and not lines[-1].strip():
         lines.pop()
     if not lines:
-        raise invalid("bad-participants", "The file is empty.", "Файл пуст.", line=1)
+        raise invalid("bad-participants", msg("The file is empty."), line=1)
     delimiter = ";" if lines[0].count(";") > lines[0].count(",") else ","
     rows = list(csv.reader(lines, delimiter=delimiter))
     header = [h.strip().casefold() for h in rows[0]]
-    unknown = [h for h in header if h not in COLUMNS]
-    columns = [COLUMNS.get(h, h) for h in header]
-    if unknown or "nickname" not in columns or len(set(columns)) != len(columns):
-        raise invalid("bad-participants",
-                      f"Line 1: the columns must be nickname and optionally club, team; got {', '.join(rows[0])}.",
-                      f"Строка 1: нужны столбцы nickname (ник) и, по желанию, club (клуб), team (команда); "
-                      f"указаны {', '.join(rows[0])}.", line=1)
+    known = columns()
+    unknown = [h for h in header if h not in known]
+    named = [known.get(h, h) for h in header]
+    if unknown or "nickname" not in named or len(set(named)) != len(named):
+        raise invalid("bad-participants", msg("Line 1: the columns must be nickname and optionally club, team; got "
+                                              "%(header)s.", header=", ".join(rows[0])), line=1)
     out: list[NewParticipant] = []
     seen: dict[str, int] = {}
     for number, row in enumerate(rows[1:], 2):
         if not any(cell.strip() for cell in row):
-            raise invalid("bad-participants", f"Line {number}: the line is empty.", f"Строка {number}: пустая строка.",
-                          line=number)
-        if len(row) != len(columns):
-            raise invalid("bad-participants",
-                          f"Line {number}: {len(row)} fields, the header has {len(columns)}.",
-                          f"Строка {number}: полей {len(row)}, а в заголовке {len(columns)}.", line=number)
-        cells = {c: v.strip() for c, v in zip(columns, row, strict=True)}
+            raise invalid("bad-participants", msg("Line %(line)d: the line is empty.", line=number), line=number)
+        if len(row) != len(named):
+            raise invalid("bad-participants", msg("Line %(line)d: %(fields)d fields, the header has %(header)d.",
+                                                  line=number, fields=len(row), header=len(named)), line=number)
+        cells = {c: v.strip() for c, v in zip(named, row, strict=True)}
         name = cells["nickname"]
         if not name:
-            raise invalid("bad-participants", f"Line {number}: the nickname is empty.",
-                          f"Строка {number}: ник не указан.", line=number)
+            raise invalid("bad-participants", msg("Line %(line)d: the nickname is empty.", line=number), line=number)
         _check_name(name, number, seen)
         out.append(NewParticipant(name, cells.get("club") or None, cells.get("team") or None))
     if not out:
-        raise invalid("bad-participants", "The file has a header but no participants.",
-                      "В файле есть заголовок, но нет участников.", line=1)
+        raise invalid("bad-participants", msg("The file has a header but no participants."), line=1)
     return out

@@ -6,6 +6,7 @@ import math
 from collections import Counter
 from collections.abc import Sequence
 
+from ...i18n import msg, nmsg
 from ...store import UserRecord
 from ...store.tournaments import TournamentRecord
 from ...tournament import seating as seating_mod
@@ -31,25 +32,23 @@ class Final(Seating, Standings):
         place he lets through (exactly as many as there are seats left)."""
         self.require_judge(user, t)
         if t.finalists is not None:
-            raise conflict("final-started", "The final is seated already.", "Финал уже рассажен.")
+            raise conflict("final-started", msg("The final is seated already."))
         main = self.db.games(t.id, "main")
         if not main:
-            raise conflict("no-games", "No game has been played yet.", "Ещё не сыграно ни одной игры.")
+            raise conflict("no-games", msg("No game has been played yet."))
         if any(g.accepted_at is None for g in main):
-            raise conflict("pending-sheets", "Some sheets of the main stage are not accepted yet.",
-                           "Не все бланки основного этапа приняты.")
+            raise conflict("pending-sheets", msg("Some sheets of the main stage are not accepted yet."))
         planned = int((t.seating or {}).get("rounds", 0))
         if len({g.round for g in main}) < planned:
-            raise conflict("rounds-left", "Not every round of the main stage has been played.",
-                           "Сыграны не все туры основного этапа.")
+            raise conflict("rounds-left", msg("Not every round of the main stage has been played."))
         k = k if k is not None else int(t.final_settings["finalists"])
         games_each = int(t.final_settings["games_each"])
         chosen = self._finalists(t, k, include_ties, tie_pick)
         low, high = table_sizes(t)
         n = len(chosen)
         if n < low:
-            raise invalid("bad-final", f"{n} finalists are too few for a table of {low}-{high}.",
-                          f"{n} финалистов слишком мало для стола на {low}-{high} человек.")
+            raise invalid("bad-final", msg("%(n)d finalists are too few for a table of %(low)d-%(high)d.", n=n, low=low,
+                                           high=high))
         per_round = _seated_per_round(n, low, high)
         rounds = math.ceil(n * games_each / per_round)
         by_id = {str(p.id): p for p in self.db.participants(t.id)}
@@ -60,10 +59,11 @@ class Final(Seating, Standings):
             steps=steps))
         played = Counter(p for g in seating.games for p in g.seats)
         if any(played[i] != games_each for i in range(n)):
-            raise invalid("bad-final", f"{n} finalists cannot each play exactly {games_each} games at tables of "
-                          f"{low}-{high}; choose another number of finalists.",
-                          f"{n} финалистов не могут сыграть ровно по {games_each} игры за столами по {low}-{high}; "
-                          "выберите другое число финалистов.")
+            raise invalid("bad-final", nmsg(
+                "%(n)d finalist cannot play exactly %(games)d games at tables of %(low)d-%(high)d; choose another "
+                "number of finalists.",
+                "%(n)d finalists cannot each play exactly %(games)d games at tables of %(low)d-%(high)d; choose "
+                "another number of finalists.", n, games=games_each, low=low, high=high))
         self._check_hosts(seating, plan_hosts)
         doc = {**seating.to_json(), "participants": [int(p) for p in chosen], "rounds": rounds,
                "table": [low, high], "hosts": {str(r): hs for r, hs in plan_hosts.items()},
@@ -87,8 +87,7 @@ class Final(Seating, Standings):
         if len(set(picks)) != len(picks) or not set(picks) <= set(tied) or len(picks) != need:
             names = {str(p.id): p.nickname for p in self.db.participants(t.id)}
             shared = ", ".join(names.get(p, p) for p in tied)
-            raise invalid("bad-final", f"Place {cut} at the cut is shared by {shared}: pick {need} of them (tie_pick), "
-                          "or take them all (include_ties).",
-                          f"Место {cut} на границе финала делят {shared}: выберите {need} из них (tie_pick) "
-                          "или возьмите всех (include_ties).", tied=[int(p) for p in tied], pick=need)
+            raise invalid("bad-final", msg("Place %(place)s at the cut is shared by %(names)s: pick %(pick)d of them "
+                                           "(tie_pick), or take them all (include_ties).", place=cut, names=shared,
+                                           pick=need), tied=[int(p) for p in tied], pick=need)
         return above + [p for p in tied if p in set(picks)]

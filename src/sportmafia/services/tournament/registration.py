@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from ...i18n import Text, msg
 from ...store import UserRecord
 from ...store.tournaments import NewParticipant, NicknameTaken, ParticipantRecord, TournamentRecord
 from ..discipline import Discipline
@@ -21,27 +22,24 @@ class Registration(TournamentBase):
         ``ban_override``, his reason, which is recorded with the ban (B.sanctions)."""
         self.require_judge(user, t)
         if t.seating is not None:
-            raise conflict("seated", "The seating is made: new participants would not be seated. Add them "
-                           "before generating the seating (or generate it anew before round 1).",
-                           "Рассадка уже составлена: новые участники в неё не попадут. Добавьте их до рассадки "
-                           "(или составьте её заново до первого тура).")
+            raise conflict("seated", msg("The seating is made: new participants would not be seated. Add them before "
+                                         "generating the seating (or generate it anew before round 1)."))
         existing = {p.nickname.casefold() for p in self.db.participants(t.id)}
         for number, e in enumerate(entries, 1):
             if e.nickname.casefold() in existing:
-                raise invalid("nickname-taken", f"Line {number}: {e.nickname!r} is already a participant.",
-                              f"Строка {number}: {e.nickname!r} уже участвует.", line=number)
+                raise invalid("nickname-taken", msg("Line %(line)d: %(name)s is already a participant.", line=number,
+                                                    name=repr(e.nickname)), line=number)
             if e.user_id is not None:
                 other = self.store.get_user(e.user_id)
                 if other is None or other.club_id != t.club_id:
-                    raise invalid("bad-participants", f"User {e.user_id} is not a user of the club.",
-                                  f"Пользователь {e.user_id} не состоит в клубе.")
+                    raise invalid("bad-participants", _not_of_club(e.user_id))
         discipline = Discipline(self)
         banned = discipline.check_registration(t, entries, ban_override)
         try:
             added = self.db.add_participants(t.id, entries)
         except NicknameTaken as exc:
-            raise conflict("nickname-taken", f"{exc.nickname!r} is already a participant.",
-                           f"{exc.nickname!r} уже участвует.") from None
+            raise conflict("nickname-taken", msg("%(name)s is already a participant.",
+                                                 name=repr(exc.nickname))) from None
         discipline.record_overrides(user, t, banned, ban_override or "")
         return added
 
@@ -49,8 +47,7 @@ class Registration(TournamentBase):
         self.require_judge(user, t)
         self.participant(t, participant_id)
         if t.seating is not None or self.db.games(t.id):
-            raise conflict("seated", "A seated participant is not deleted; record a sanction or his removal.",
-                           "Участника из рассадки не удаляют; оформите санкцию или снятие.")
+            raise conflict("seated", msg("A seated participant is not deleted; record a sanction or his removal."))
         self.db.delete_participant(t.id, participant_id)
 
     def set_staff(self, user: UserRecord, t: TournamentRecord, staff: Sequence[tuple[int, str]]) -> Any:
@@ -58,6 +55,9 @@ class Registration(TournamentBase):
         for uid, _role in staff:
             other = self.store.get_user(uid)
             if other is None or other.club_id != t.club_id:
-                raise invalid("bad-staff", f"User {uid} is not a user of the club.",
-                              f"Пользователь {uid} не состоит в клубе.")
+                raise invalid("bad-staff", _not_of_club(uid))
         return self.db.set_staff(t.id, staff)
+
+
+def _not_of_club(user_id: int) -> Text:
+    return msg("User %(user)s is not a user of the club.", user=user_id)

@@ -6,17 +6,20 @@ Rounds are counted from 1 here and in the stored links; the seating module count
 
 from __future__ import annotations
 
-import re
+import dataclasses
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from ...i18n import Text, msg
 from ...rules import RuleSetError
 from ...store import UserRecord
 from ...store.tournaments import ParticipantRecord, RoundOpen, TournamentGameRecord, TournamentRecord
 from ...tournament import seating as seating_mod
 from ...tournament.groups import plan_tables
+from ...tournament.seating.model import PLAYER_PARAMS
 from ..errors import conflict, invalid
+from ..games import exception_text
 from .base import TournamentBase
 from .settings import rules_of, table_sizes
 
@@ -39,10 +42,9 @@ class Seating(TournamentBase):
         not meet; ``apart``: more groups of participant ids who must not meet."""
         self.require_judge(user, t)
         if self.db.games(t.id):
-            raise conflict("started", "Round 1 has begun: regenerate the seating for the remaining rounds.",
-                           "Первый тур начат: пересоставьте рассадку оставшихся туров.")
+            raise conflict("started", msg("Round 1 has begun: regenerate the seating for the remaining rounds."))
         if not 1 <= rounds <= 100:
-            raise invalid("bad-seating", "The number of rounds is 1 to 100.", "Число туров: от 1 до 100.")
+            raise invalid("bad-seating", msg("The number of rounds is 1 to 100."))
         people = [p for p in self.db.participants(t.id) if p.status == "active"]
         index = {p.id: i for i, p in enumerate(people)}
         request = {"rounds": rounds, "seed": seed, "hosts": list(hosts),
@@ -74,7 +76,7 @@ class Seating(TournamentBase):
         played = max(opened, default=0)
         rounds = int(doc["rounds"])
         if played >= rounds:
-            raise conflict("seated", "Every round is open already.", "Все туры уже начаты.")
+            raise conflict("seated", msg("Every round is open already."))
         ids: list[int] = list(doc["participants"])
         by_id = {p.id: p for p in self.db.participants(t.id)}
         index = {pid: i for i, pid in enumerate(ids)}
@@ -103,16 +105,15 @@ class Seating(TournamentBase):
                 out[r] = hs
         for r in round_hosts:
             if not 1 <= r <= rounds:
-                raise invalid("bad-seating", f"Hosts are given for round {r}, but there are {rounds} rounds.",
-                              f"Ведущие указаны для тура {r}, а туров {rounds}.")
+                raise invalid("bad-seating", msg("Hosts are given for round %(round)d, but there are %(rounds)d rounds.",
+                                                 round=r, rounds=rounds))
         for r, hs in out.items():
             if len(set(hs)) != len(hs):
-                raise invalid("bad-seating", f"Round {r}: a host is given for two tables.",
-                              f"Тур {r}: ведущий указан за двумя столами.")
+                raise invalid("bad-seating", msg("Round %(round)d: a host is given for two tables.", round=r))
             strangers = [u for u in hs if u not in staff]
             if strangers:
-                raise invalid("bad-seating", f"Round {r}: user {strangers[0]} is not a host of this tournament.",
-                              f"Тур {r}: пользователь {strangers[0]} не ведущий этого турнира.")
+                raise invalid("bad-seating", msg("Round %(round)d: user %(user)s is not a host of this tournament.",
+                                                 round=r, user=strangers[0]))
         return out
 
     def _constraints(self, t: TournamentRecord, people: Sequence[ParticipantRecord], index: Mapping[int, int],
@@ -121,16 +122,16 @@ class Seating(TournamentBase):
                      apart: Sequence[Sequence[int]]) -> dict[str, Any]:
         def idx(pid: int) -> int:
             if pid not in index:
-                raise invalid("bad-seating", f"Participant {pid} is not an active participant of this tournament.",
-                              f"Участник {pid} не является действующим участником турнира.")
+                raise invalid("bad-seating", msg("Participant %(participant)s is not an active participant of this "
+                                                 "tournament.", participant=pid))
             return index[pid]
 
         away: dict[int, set[int]] = {}
         for pid, rs in absent.items():
             for r in rs:
                 if not 1 <= r <= rounds:
-                    raise invalid("bad-seating", f"Absent in round {r}: there are {rounds} rounds.",
-                                  f"Отсутствие в туре {r}: туров всего {rounds}.")
+                    raise invalid("bad-seating", msg("Absent in round %(round)s: there are %(rounds)d rounds.", round=r,
+                                                     rounds=rounds))
                 away.setdefault(r - 1, set()).add(idx(pid))
         users = {p.user_id: index[p.id] for p in people if p.user_id is not None and p.id in index}
         for r, hs in plan_hosts.items():
@@ -143,8 +144,7 @@ class Seating(TournamentBase):
         groups: list[list[int]] = [[idx(pid) for pid in g] for g in apart]
         for attr in apart_by:
             if attr not in ("team", "club"):
-                raise invalid("bad-seating", f"Keep apart by team or club, not {attr!r}.",
-                              f"Разводить можно по команде или клубу, а не {attr!r}.")
+                raise invalid("bad-seating", msg("Keep apart by team or club, not %(attr)s.", attr=repr(attr)))
             by: dict[str, list[int]] = {}
             for p in people:
                 value = getattr(p, attr)
@@ -153,7 +153,7 @@ class Seating(TournamentBase):
             groups += [g for g in by.values() if len(g) > 1]
         pins = {idx(pid): table - 1 for pid, table in pinned.items()}
         if any(t < 0 for t in pins.values()):
-            raise invalid("bad-seating", "Tables are numbered from 1.", "Столы нумеруются с 1.")
+            raise invalid("bad-seating", msg("Tables are numbered from 1."))
         return {"apart": groups, "absent": {r: sorted(v) for r, v in away.items()}, "pinned": pins}
 
     def _generate(self, people: Sequence[ParticipantRecord], options: Mapping[str, Any], run: Any) -> Any:
@@ -161,22 +161,20 @@ class Seating(TournamentBase):
         try:
             return run()
         except seating_mod.SeatingError as exc:
-            raise invalid("bad-seating", _named(exc.message("en"), names), _named(exc.message("ru"), names)) from None
+            raise invalid("bad-seating", _named(exc.text, names)) from None
 
     def _check_hosts(self, seating: seating_mod.Seating, plan_hosts: Mapping[int, Sequence[int]],
                      first: int = 1) -> None:
         tables = Counter(g.round + 1 for g in seating.games)
         for r, n in sorted(tables.items()):
             if r >= first and r in plan_hosts and len(plan_hosts[r]) < n:
-                raise invalid("bad-seating", f"Round {r} has {n} tables but {len(plan_hosts[r])} hosts: each table "
-                              "needs a host.",
-                              f"В туре {r} столов {n}, а ведущих {len(plan_hosts[r])}: у каждого стола свой ведущий.")
+                raise invalid("bad-seating", msg("Round %(round)d has %(tables)d tables but %(hosts)d hosts: each table "
+                                                 "needs a host.", round=r, tables=n, hosts=len(plan_hosts[r])))
 
     def _seating(self, t: TournamentRecord, stage: str = "main") -> dict[str, Any]:
         doc = t.seating if stage == "main" else t.final_seating
         if doc is None:
-            raise conflict("no-seating", "There is no seating yet: generate it first.",
-                           "Рассадки ещё нет: сначала составьте её.")
+            raise conflict("no-seating", msg("There is no seating yet: generate it first."))
         return doc
 
     # --- rounds -------------------------------------------------------------------------------------
@@ -188,12 +186,12 @@ class Seating(TournamentBase):
         doc = self._seating(t, stage)
         rounds = int(doc["rounds"])
         if not 1 <= number <= rounds:
-            raise invalid("bad-round", f"There is no round {number}: the plan has {rounds}.",
-                          f"Тура {number} нет: в плане их {rounds}.")
+            raise invalid("bad-round", msg("There is no round %(round)d: the plan has %(rounds)d.", round=number,
+                                           rounds=rounds))
         if stage == "main" and t.status not in ("setup", "running"):
-            raise conflict("stage", "The main stage is over: the final is on.", "Основной этап окончен: идёт финал.")
+            raise conflict("stage", msg("The main stage is over: the final is on."))
         if any(g.round == number for g in self.db.games(t.id, stage)):
-            raise conflict("round-open", f"Round {number} is open already.", f"Тур {number} уже начат.")
+            raise conflict("round-open", _round_open(number))
         ids: list[int] = list(doc["participants"])
         by_id = {p.id: p for p in self.db.participants(t.id)}
         tables = sorted((g for g in seating_mod.Seating.from_json(doc).games if g.round == number - 1),
@@ -201,13 +199,10 @@ class Seating(TournamentBase):
         host_list = list(hosts) if hosts is not None else list(doc.get("hosts", {}).get(str(number), []))
         staff = {s.user_id for s in self.db.staff(t.id) if s.role == "host"}
         if len(host_list) < len(tables):
-            raise invalid("bad-round", f"Round {number} has {len(tables)} tables and {len(host_list)} hosts: "
-                          "each table needs a host.",
-                          f"В туре {number} столов {len(tables)}, а ведущих {len(host_list)}: у каждого стола свой "
-                          "ведущий.")
+            raise invalid("bad-round", msg("Round %(round)d has %(tables)d tables and %(hosts)d hosts: each table needs "
+                                           "a host.", round=number, tables=len(tables), hosts=len(host_list)))
         if len(set(host_list)) != len(host_list) or any(u not in staff for u in host_list):
-            raise invalid("bad-round", "Each table's host is a different host of this tournament.",
-                          "У каждого стола свой ведущий из ведущих этого турнира.")
+            raise invalid("bad-round", msg("Each table's host is a different host of this tournament."))
         round_sanctioned = {s.participant_id for s in self.db.sanctions(t.id)
                             if s.kind == "round" and s.round == number}
         seated_users = {}
@@ -215,17 +210,15 @@ class Seating(TournamentBase):
             for i in g.seats:
                 p = by_id[ids[i]]
                 if p.status != "active" or p.id in round_sanctioned:
-                    raise conflict("removed-seated",
-                                   f"{p.nickname} is seated in round {number} but was removed; regenerate the "
-                                   "seating for the remaining rounds first.",
-                                   f"{p.nickname} посажен в тур {number}, но снят; сначала пересоставьте рассадку "
-                                   "оставшихся туров.")
+                    raise conflict("removed-seated", msg("%(name)s is seated in round %(round)d but was removed; "
+                                                         "regenerate the seating for the remaining rounds first.",
+                                                         name=p.nickname, round=number))
                 if p.user_id is not None:
                     seated_users[p.user_id] = p.nickname
         for u in host_list:
             if u in seated_users:
-                raise invalid("bad-round", f"{seated_users[u]} plays in round {number} and cannot host it.",
-                              f"{seated_users[u]} играет в туре {number} и не может его вести.")
+                raise invalid("bad-round", msg("%(name)s plays in round %(round)d and cannot host it.",
+                                               name=seated_users[u], round=number))
         rules = rules_of(t)
         created: list[tuple[str, int, int, int | None, list[int]]] = []
         for g, host in zip(tables, host_list, strict=False):
@@ -234,13 +227,13 @@ class Seating(TournamentBase):
             try:
                 game_id = self.store.create_game(t.club_id, rules, len(seats), names, host_id=host)
             except (RuleSetError, ValueError) as exc:
-                raise invalid("bad-round", f"Table {g.table + 1}: the game cannot be created: {exc}.",
-                              f"Стол {g.table + 1}: игру нельзя создать: {exc}.") from None
+                raise invalid("bad-round", msg("Table %(table)d: the game cannot be created: %(reason)s.",
+                                               table=g.table + 1, reason=exception_text(exc))) from None
             created.append((game_id, number, g.table + 1, host, seats))
         try:
             self.db.link_games(t.id, stage, created)
         except RoundOpen:
-            raise conflict("round-open", f"Round {number} is open already.", f"Тур {number} уже начат.") from None
+            raise conflict("round-open", _round_open(number)) from None
         if stage == "main" and t.status == "setup":
             self.db.update(t.id, status="running")
         return [g for g in self.db.games(t.id, stage) if g.round == number]
@@ -251,14 +244,19 @@ def _seated_per_round(n: int, low: int, high: int) -> int:
     return sum(tables)
 
 
-def _named(message: str, names: Sequence[str]) -> str:
-    """A seating refusal with its player indices replaced by nicknames."""
-    def sub(m: re.Match[str]) -> str:
-        i = int(m.group(2))
-        return f"{m.group(1)}{names[i]}" if 0 <= i < len(names) else m.group(0)
+def _round_open(number: int) -> Text:
+    return msg("Round %(round)d is open already.", round=number)
 
-    message = re.sub(r"(players? |игрок[иа]? |игроков? )(\d+)", sub, message)
-    return re.sub(r"( and | и )(\d+)", sub, message)
+
+def _named(text: Text, names: Sequence[str]) -> Text:
+    """A seating refusal with its players' indices (:data:`~sportmafia.tournament.seating.model.PLAYER_PARAMS`)
+    replaced by their nicknames."""
+    params = dict(text.params)
+    for key in PLAYER_PARAMS:
+        i = params.get(key)
+        if isinstance(i, int) and 0 <= i < len(names):
+            params[key] = names[i]
+    return dataclasses.replace(text, params=params)
 
 
 def _quality(seating: seating_mod.Seating) -> dict[str, Any]:

@@ -7,6 +7,7 @@ from collections.abc import Mapping, Sequence
 from datetime import date
 from typing import Any
 
+from ...i18n import msg, pmsg
 from ...rules import RuleSet
 from ...store import UserRecord
 from ...store.tournaments import TournamentRecord
@@ -14,7 +15,7 @@ from ...tournament.groups import TournamentError
 from ...tournament.scoring import FIIM, REGULATION, ScoringSystem, custom
 from ...tournament.standings import DEFAULT_TIE_BREAKS, TIE_BREAKS
 from ..errors import Refusal, conflict, invalid, refusal_from
-from ..games import assemble_rules, changed_rules
+from ..games import assemble_rules, changed_rules, exception_text
 from .base import TournamentBase
 
 
@@ -34,12 +35,10 @@ def scoring_from(data: Mapping[str, Any] | str) -> ScoringSystem:
             except TournamentError as exc:
                 raise refusal_from(exc, "bad-settings") from None
             except (TypeError, ValueError) as exc:
-                raise invalid("bad-settings", f"Scoring settings are not valid: {exc}.",
-                              f"Настройки подсчёта неверны: {exc}.") from None
+                raise _bad_scoring(exc) from None
         base_name = "regulation"
     if base_name not in presets:
-        raise invalid("bad-settings", f"Unknown scoring system {base_name!r} (regulation, fiim).",
-                      f"Неизвестная система подсчёта {base_name!r} (regulation, fiim).")
+        raise invalid("bad-settings", msg("Unknown scoring system %(name)s (regulation, fiim).", name=repr(base_name)))
     system = presets[base_name]
     table = data.pop("table", None)
     try:
@@ -53,9 +52,12 @@ def scoring_from(data: Mapping[str, Any] | str) -> ScoringSystem:
     except TournamentError as exc:
         raise refusal_from(exc, "bad-settings") from None
     except (TypeError, ValueError, AttributeError) as exc:
-        raise invalid("bad-settings", f"Scoring settings are not valid: {exc}.",
-                      f"Настройки подсчёта неверны: {exc}.") from None
+        raise _bad_scoring(exc) from None
     return system
+
+
+def _bad_scoring(exc: Exception) -> Refusal:
+    return invalid("bad-settings", msg("Scoring settings are not valid: %(reason)s.", reason=exception_text(exc)))
 
 
 def rules_of(t: TournamentRecord) -> RuleSet:
@@ -71,10 +73,9 @@ def table_sizes(t: TournamentRecord) -> tuple[int, int]:
 def check_tie_breaks(keys: Sequence[str]) -> list[str]:
     unknown = [k for k in keys if k not in TIE_BREAKS]
     if unknown or not keys:
-        raise invalid("bad-settings", f"Unknown tie-break {unknown[0] if unknown else '(none)'}; known: "
-                      f"{', '.join(TIE_BREAKS)}.",
-                      f"Неизвестный дополнительный показатель {unknown[0] if unknown else '(нет)'}; есть: "
-                      f"{', '.join(TIE_BREAKS)}.")
+        raise invalid("bad-settings", msg("Unknown tie-break %(key)s; known: %(known)s.",
+                                          key=unknown[0] if unknown else pmsg("tie-break", "(none)"),
+                                          known=", ".join(TIE_BREAKS)))
     return list(dict.fromkeys(keys))
 
 
@@ -82,22 +83,20 @@ def final_settings_from(data: Mapping[str, Any]) -> dict[str, Any]:
     out = {"finalists": 12, "games_each": 3, "carry_over": True}
     for key, value in data.items():
         if key not in out:
-            raise invalid("bad-settings", f"Unknown final setting {key!r} (finalists, games_each, carry_over).",
-                          f"Неизвестная настройка финала {key!r} (finalists, games_each, carry_over).")
+            raise invalid("bad-settings", msg("Unknown final setting %(key)s (finalists, games_each, carry_over).",
+                                              key=repr(key)))
         if key == "carry_over":
             if not isinstance(value, bool):
-                raise invalid("bad-settings", "carry_over is true or false.", "carry_over: true или false.")
+                raise invalid("bad-settings", msg("carry_over is true or false."))
         elif not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= 200:
-            raise invalid("bad-settings", f"{key} is a whole number from 1 to 200.",
-                          f"{key}: целое число от 1 до 200.")
+            raise invalid("bad-settings", msg("%(key)s is a whole number from 1 to 200.", key=key))
         out[key] = value
     return out
 
 
 def _check_dates(starts: date | None, ends: date | None) -> None:
     if starts is not None and ends is not None and ends < starts:
-        raise invalid("bad-settings", "The tournament cannot end before it starts.",
-                      "Турнир не может закончиться раньше, чем начался.")
+        raise invalid("bad-settings", msg("The tournament cannot end before it starts."))
 
 
 class Settings(TournamentBase):
@@ -108,8 +107,7 @@ class Settings(TournamentBase):
                tie_breaks: Sequence[str] = DEFAULT_TIE_BREAKS, final: Mapping[str, Any] | None = None,
                starts_on: date | None = None, ends_on: date | None = None) -> TournamentRecord:
         if user.role not in ("admin", "judge"):
-            raise Refusal("forbidden", "forbidden", "Only a judge or an admin of the club creates tournaments.",
-                          "Создать турнир может только судья или администратор клуба.")
+            raise Refusal("forbidden", "forbidden", msg("Only a judge or an admin of the club creates tournaments."))
         _check_dates(starts_on, ends_on)
         rules = assemble_rules(self.store, user.club_id, preset=preset, variant=variant, options=options)
         system = scoring_from(scoring)
@@ -133,8 +131,7 @@ class Settings(TournamentBase):
                 out[key] = changes[key]
         if any(k in changes for k in ("preset", "variant", "options")):
             if self.db.games(t.id):
-                raise conflict("started", "The rule set cannot change once games are created.",
-                               "Правила нельзя менять, когда игры уже созданы.")
+                raise conflict("started", msg("The rule set cannot change once games are created."))
             if changes.get("preset") is None and changes.get("variant") is None:
                 # only options: they change the tournament's own rule set
                 rules = changed_rules(t.ruleset_options, changes.get("options"), t.ruleset)
@@ -150,8 +147,7 @@ class Settings(TournamentBase):
             out["tie_breaks"] = check_tie_breaks(changes["tie_breaks"])
         if "final" in changes:
             if t.finalists is not None:
-                raise conflict("final-started", "The final is seated: its settings no longer change.",
-                               "Финал уже рассажен: его настройки больше не меняются.")
+                raise conflict("final-started", msg("The final is seated: its settings no longer change."))
             out["final_settings"] = final_settings_from({**t.final_settings, **changes["final"]})
         if "published" in changes:
             out["published"] = bool(changes["published"])

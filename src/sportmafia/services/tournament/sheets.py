@@ -8,6 +8,7 @@ from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
+from ...i18n import msg, pmsg
 from ...store import UserRecord
 from ...store.tournaments import AlreadyAccepted, SanctionRecord, TournamentRecord
 from .. import sheets as game_sheets
@@ -16,6 +17,8 @@ from ..errors import Refusal, conflict, invalid
 from ..sheets import Sheet
 from .base import TournamentBase
 
+_NOT_SIGNED = msg("The host has not signed this game's sheet yet.")
+
 
 class Sheets(TournamentBase):
     """The judge's desk: the sheets of the tournament's games, their acceptance, corrections and sanctions."""
@@ -23,8 +26,7 @@ class Sheets(TournamentBase):
     def sheet(self, t: TournamentRecord, game_id: str) -> Sheet:
         link = self.db.game(game_id)
         if link is None or link.tournament_id != t.id:
-            raise Refusal("not-found", "not-found", "No such game in this tournament.",
-                          "В этом турнире нет такой игры.")
+            raise Refusal("not-found", "not-found", msg("No such game in this tournament."))
         return self.link_sheet(link)
 
     def inbox(self, user: UserRecord, t: TournamentRecord) -> list[Sheet]:
@@ -38,12 +40,11 @@ class Sheets(TournamentBase):
         self.require_judge(user, t)
         sheet = self.sheet(t, game_id)
         if sheet.signed_at is None or sheet.result is None:
-            raise conflict("not-signed", "The host has not signed this game's sheet yet.",
-                           "Ведущий ещё не подписал бланк этой игры.")
+            raise conflict("not-signed", _NOT_SIGNED)
         try:
             link = self.db.accept(game_id, user.id)
         except AlreadyAccepted:
-            raise conflict("accepted", "This sheet is accepted already.", "Этот бланк уже принят.") from None
+            raise conflict("accepted", msg("This sheet is accepted already.")) from None
         # a removal from the tournament (or a ban) on the sheet takes the participant out of later seating
         for p in sheet.result.players:
             status = {"tournament": "removed-from-tournament", "ban": "disqualified"}.get(p.removed or "")
@@ -57,15 +58,13 @@ class Sheets(TournamentBase):
         """The judge's correction of a signed sheet (before it is accepted), with its reason."""
         self.require_judge(user, t)
         if not reason or not reason.strip():
-            raise invalid("reason-required", "A correction needs a reason.", "Для исправления нужна причина.")
+            raise invalid("reason-required", pmsg("tournament sheet", "A correction needs a reason."))
         sheet = self.sheet(t, game_id)
         assert sheet.link is not None
         if sheet.link.accepted_at is not None:
-            raise conflict("accepted", "This sheet is accepted already; it is not corrected any more.",
-                           "Этот бланк уже принят и больше не исправляется.")
+            raise conflict("accepted", msg("This sheet is accepted already; it is not corrected any more."))
         if sheet.signed_at is None or sheet.result is None:
-            raise conflict("not-signed", "The host has not signed this game's sheet yet.",
-                           "Ведущий ещё не подписал бланк этой игры.")
+            raise conflict("not-signed", _NOT_SIGNED)
         game_sheets.correct(self.store, game_id, user.id, reason, [dict(c) for c in changes])  # SheetRefused: B.sheet
         return self.sheet(t, game_id)
 
@@ -75,13 +74,11 @@ class Sheets(TournamentBase):
         self.require_judge(user, t)
         self.participant(t, participant_id)
         if not reason or not reason.strip():
-            raise invalid("reason-required", "A sanction needs a reason.", "Для санкции нужна причина.")
+            raise invalid("reason-required", msg("A sanction needs a reason."))
         if kind == "round":
             rounds = int((t.seating or {}).get("rounds", 0))
             if round_ is None or not 1 <= round_ <= max(rounds, 1):
-                raise invalid("bad-sanction", "A removal from a round names the round.",
-                              "Снятие с тура указывает номер тура.")
+                raise invalid("bad-sanction", msg("A removal from a round names the round."))
         elif round_ is not None:
-            raise invalid("bad-sanction", "Only a removal from a round names a round.",
-                          "Номер тура указывается только при снятии с тура.")
+            raise invalid("bad-sanction", msg("Only a removal from a round names a round."))
         return self.db.add_sanction(t.id, participant_id, kind, reason.strip(), user.id, round_)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ...i18n import msg
 from ...store import UserRecord
 from ...store.tournaments import TournamentRecord
 from ...tournament.final import final_standings
@@ -46,7 +47,7 @@ class Standings(Sheets):
 
     def final_standings(self, t: TournamentRecord) -> list[Row]:
         if t.finalists is None:
-            raise conflict("no-final", "The finalists are not chosen yet.", "Финалисты ещё не выбраны.")
+            raise conflict("no-final", msg("The finalists are not chosen yet."))
         system = ScoringSystem.from_json(t.scoring)
         final_games = self.db.games(t.id, "final")
         results = self.accepted_results(t, "final")
@@ -64,8 +65,7 @@ class Standings(Sheets):
         self.require_judge(user, t)
         games = self.db.games(t.id)
         if not games or any(g.accepted_at is None for g in games):
-            raise conflict("pending-sheets", "Every game's sheet must be accepted first.",
-                           "Сначала нужно принять бланки всех игр.")
+            raise conflict("pending-sheets", msg("Every game's sheet must be accepted first."))
         return self.db.update(t.id, status="finished")
 
     def player_games(self, t: TournamentRecord, participant_id: int) -> dict[str, Any]:

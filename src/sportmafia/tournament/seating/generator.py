@@ -16,6 +16,7 @@ from collections.abc import Callable, Collection, Mapping, Sequence
 from itertools import combinations
 from typing import Any
 
+from ...i18n import msg
 from .cyclic import cyclic_start
 from .model import Game, Seating, SeatingError
 from .numbering import numbered_games
@@ -50,8 +51,7 @@ def generate(players: int, rounds: int, table: tuple[int, int] | int, *, games_p
     free = list(range(_start, rounds))
     present = [_present(players, absent.get(r, ())) for r in free]
     if players < low and not _start:
-        raise SeatingError(f"{players} players are too few for a table of {low}",
-                           f"{players} игроков слишком мало для стола на {low}")
+        raise SeatingError(msg("%(players)d players are too few for a table of %(low)d", players=players, low=low))
     # 1. how many tables; who sits out: the fewest games so far first; the groups the search starts from
     plan = plan_rounds(players, [len(s) for s in present], low, high, games_per_player, sum(count))
     tables, bench = first_rounds(players, rounds, free, present, plan, count, pinned, forbidden, rng)
@@ -78,8 +78,8 @@ def regenerate(seating: Seating, played: int, rounds: int | None = None, table: 
     Meetings and seats of the played rounds count toward the balance of the rest."""
     total = rounds if rounds is not None else seating.rounds
     if not 0 <= played <= total:
-        raise SeatingError(f"played rounds {played}: must be between 0 and {total}",
-                           f"сыгранных туров {played}: должно быть от 0 до {total}")
+        raise SeatingError(msg("played rounds %(played)d: must be between 0 and %(total)d", played=played,
+                               total=total))
     if table is None:
         sizes = [len(g.seats) for g in seating.games if g.round >= played] or [len(g.seats) for g in seating.games]
         table = (min(sizes), max(sizes))
@@ -97,28 +97,27 @@ def forbidden_pairs(players: int, apart: Sequence[Collection[int]]) -> set[tuple
         members = sorted(set(group))
         for p in members:
             if not 0 <= p < players:
-                raise SeatingError(f"player {p} is not among the {players} players",
-                                   f"игрока {p} нет среди {players} игроков")
+                raise SeatingError(msg("player %(player)s is not among the %(players)d players", player=p,
+                                       players=players))
         pairs.update(combinations(members, 2))
     return pairs
 
 
 def _check_request(players: int, rounds: int, low: int, high: int, games_per_player: int | None) -> None:
     if players < 2 or rounds < 1:
-        raise SeatingError("need at least 2 players and 1 round", "нужно хотя бы 2 игрока и 1 тур")
+        raise SeatingError(msg("need at least 2 players and 1 round"))
     if not 2 <= low <= high:
-        raise SeatingError(f"table size {low}-{high}: need 2 <= min <= max",
-                           f"размер стола {low}-{high}: нужно 2 <= min <= max")
+        size = f"{low}-{high}"
+        raise SeatingError(msg("table size %(size)s: need 2 <= min <= max", size=size))
     if games_per_player is not None and not 1 <= games_per_player <= rounds:
-        raise SeatingError(f"games per player must be between 1 and the {rounds} rounds",
-                           f"число игр на игрока должно быть от 1 до {rounds} (числа туров)")
+        raise SeatingError(msg("games per player must be between 1 and the %(rounds)d rounds", rounds=rounds))
 
 
 def _check_pinned(players: int, pinned: Mapping[int, int]) -> None:
     for p, t in pinned.items():
         if not 0 <= p < players or t < 0:
-            raise SeatingError(f"pinned player {p} at table {t}: no such player or table",
-                               f"закреплённый игрок {p} за столом {t}: нет такого игрока или стола")
+            raise SeatingError(msg("pinned player %(player)s at table %(table)s: no such player or table", player=p,
+                                   table=t))
 
 
 def _check_apart(tables: Sequence[Sequence[Sequence[int]]], free: Sequence[int],
@@ -128,9 +127,9 @@ def _check_apart(tables: Sequence[Sequence[Sequence[int]]], free: Sequence[int],
         for seats in tables[r]:
             for x, y in combinations(sorted(seats), 2):
                 if (x, y) in forbidden:
-                    raise SeatingError(
-                        f"players {x} and {y} must not meet, but they cannot be kept apart in round {r + 1}",
-                        f"игроки {x} и {y} не должны встречаться, но в туре {r + 1} их не развести")
+                    raise SeatingError(msg(
+                        "players %(player)s and %(other)s must not meet, but they cannot be kept apart in round "
+                        "%(round)d", player=x, other=y, round=r + 1))
 
 
 def _present(players: int, away: Collection[int]) -> list[int]:

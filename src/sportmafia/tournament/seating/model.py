@@ -8,10 +8,18 @@ from dataclasses import dataclass
 from typing import Any
 
 from ...errors import BilingualError
+from ...i18n import Text
+
+PLAYER_PARAMS = ("player", "other")
+"""The parameters of a :class:`SeatingError`'s message that are players' indices (a service shows their names)."""
 
 
 class SeatingError(BilingualError):
-    """A seating request that cannot be met. Carries English and Russian messages."""
+    """A seating request that cannot be met; ``text`` is the reason, a message of the catalogs (a player in it is
+    his index, in a parameter of :data:`PLAYER_PARAMS`)."""
+
+    def __init__(self, text: Text) -> None:
+        super().__init__(text)
 
 
 @dataclass(frozen=True, slots=True)

@@ -12,6 +12,7 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping, Sequence
 
+from ...i18n import msg, nmsg
 from .model import SeatingError
 
 
@@ -21,11 +22,10 @@ def parse_table(text: str) -> tuple[int, int]:
         lo, _, hi = text.partition("-")
         low, high = int(lo), int(hi or lo)
     except ValueError:
-        raise SeatingError(f"table size {text!r}: expected a number (10) or a range (12-16)",
-                           f"размер стола {text!r}: ожидается число (10) или диапазон (12-16)") from None
+        raise SeatingError(msg("table size %(size)s: expected a number (10) or a range (12-16)",
+                               size=repr(text))) from None
     if not 2 <= low <= high:
-        raise SeatingError(f"table size {text!r}: need 2 <= min <= max",
-                           f"размер стола {text!r}: нужно 2 <= min <= max")
+        raise SeatingError(msg("table size %(size)s: need 2 <= min <= max", size=repr(text)))
     return low, high
 
 
@@ -76,12 +76,13 @@ def plan_rounds(players: int, present: Sequence[int], low: int, high: int, games
             # everybody gets at least that many games where the tables allow, else some one fewer
             need = min(-(-slots // k), sum(caps))
             if need < slots // k:
-                raise SeatingError(
-                    f"{players} players cannot play {games_per_player} games each at tables of {k} in {rounds} rounds",
-                    f"{players} игроков не могут сыграть по {games_per_player} игр за столами по {k} за {rounds} туров")
+                raise SeatingError(nmsg(
+                    "%(n)d player cannot play %(games)d games each at tables of %(k)d in %(rounds)d rounds",
+                    "%(n)d players cannot play %(games)d games each at tables of %(k)d in %(rounds)d rounds",
+                    players, games=games_per_player, k=k, rounds=rounds))
             tables = _spread(max(need, 0), caps)
         if sum(tables) == 0:
-            raise SeatingError(f"too few players for a table of {k}", f"слишком мало игроков для стола на {k}")
+            raise SeatingError(msg("too few players for a table of %(k)d", k=k))
         return [[k] * t for t in tables]
     if games_per_player is None:
         seated = list(present)
@@ -92,8 +93,8 @@ def plan_rounds(players: int, present: Sequence[int], low: int, high: int, games
     for r, m in enumerate(seated):
         sizes = round_tables(m, low, high)
         if sizes is None or not sizes:
-            raise SeatingError(f"round {r + 1}: {m} players cannot sit at tables of {low}-{high}",
-                               f"тур {r + 1}: {m} игроков нельзя рассадить за столы по {low}-{high}")
+            raise SeatingError(msg("round %(round)d: %(players)d players cannot sit at tables of %(low)d-%(high)d",
+                                   round=r + 1, players=m, low=low, high=high))
         plan.append(sizes)
     return plan
 
@@ -145,8 +146,7 @@ def who_plays(r: int, present: Sequence[int], sizes: Sequence[int], count: Seque
             room[pin] -= 1
         chosen.append(p)
     if len(chosen) < seated_n:
-        raise SeatingError(f"round {r + 1}: not enough players can be seated (pinned tables)",
-                           f"тур {r + 1}: не хватает игроков для рассадки (закреплённые столы)")
+        raise SeatingError(msg("round %(round)d: not enough players can be seated (pinned tables)", round=r + 1))
     return chosen
 
 

@@ -17,7 +17,7 @@ from pydantic import Field, StringConstraints
 from ..engine import NIGHT_STEPS, Event, visible_events
 from ..engine import events as E
 from ..engine.describe import REASON_NAMES, SANCTION_NAMES, describe, t
-from ..i18n import Text, msg
+from ..i18n import Text, msg, pmsg
 from ..rules import PRESETS, RuleSet, RuleSetError, get_ruleset
 from ..rules.docs_ru import DOCS_RU
 from ..store import Store, VariantRecord, VariantTaken
@@ -152,7 +152,7 @@ def _category(ev: Event) -> str:
 
 def _sentence(ev: Event, lang: str, names: tuple[str, ...]) -> str | None:
     if isinstance(ev, E.Expelled):  # describe() has no line of its own for it
-        label = (f"№{ev.seat}" if lang == "ru" else f"#{ev.seat}")
+        label = pmsg("seat number", "#%(seat)s", seat=ev.seat).render(lang)
         if 1 <= ev.seat <= len(names):
             label += f" {names[ev.seat - 1]}"
         why = t(REASON_NAMES, ev.reason, lang)

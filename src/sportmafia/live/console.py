@@ -12,9 +12,10 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
+from ..i18n import msg
 from .hub import check_timer
 from .render import Builder, console_message
-from .socket import MAX_MESSAGE, Socket, error
+from .socket import BINARY, MAX_MESSAGE, Socket, error
 
 VIEWERS = {"host": "host", "table": "spectator"}
 """The console socket's ``view`` parameter, and the engine's viewer it follows the game for."""
@@ -33,9 +34,8 @@ class ConsoleSocket(Socket):
     user_id: int | None = None
 
     log: ClassVar[logging.Logger] = logging.getLogger("sportmafia.live")
-    ended: ClassVar[dict[str, Any]] = error(
-        "session-ended", "Your session has ended (logged out, password changed or account disabled): log in "
-        "again.", "Ваша сессия закончилась (выход, смена пароля или отключение учётной записи): войдите снова.")
+    ended: ClassVar[dict[str, Any]] = error("session-ended", msg(
+        "Your session has ended (logged out, password changed or account disabled): log in again."))
     closes_when_missing: ClassVar[bool] = True
 
     def builder(self) -> Builder:
@@ -60,11 +60,10 @@ class ConsoleSocket(Socket):
 
     async def take(self, text: str | None) -> bool:
         if text is None:
-            return self.junk("a binary frame", error("bad-message", "A message is JSON text, not a binary frame.",
-                                                     "Сообщение — текст JSON, а не двоичный кадр."))
+            return self.junk("a binary frame", error("bad-message", BINARY))
         if len(text) > MAX_MESSAGE:
-            return self.junk("a message too long", error("bad-message", f"A message is at most {MAX_MESSAGE} bytes.",
-                                                         f"Сообщение не длиннее {MAX_MESSAGE} байт."))
+            return self.junk("a message too long", error(
+                "bad-message", msg("A message is at most %(bytes)s bytes.", bytes=MAX_MESSAGE)))
         message: Any = None
         with contextlib.suppress(ValueError):
             message = json.loads(text)
@@ -75,14 +74,13 @@ class ConsoleSocket(Socket):
             try:
                 timer = check_timer(message)
             except ValueError as exc:
-                return self.junk("a bad timer", error("bad-timer", f"Not a valid timer: {exc}.",
-                                                      f"Неверный таймер: {exc}."))
+                return self.junk("a bad timer", error("bad-timer", msg("Not a valid timer: %(error)s.", error=str(exc))))
             self.hub.set_timer(self.game_id, timer, sender=self.sub)
             return False
         if mtype == "timer":
             return self.junk("a timer from the table view", error(
-                "forbidden", "Only the host's console sets the timer.", "Таймер задаёт только пульт ведущего."))
+                "forbidden", msg("Only the host's console sets the timer.")))
         if message is None:
-            return self.junk("not JSON", error("bad-message", "A message is a JSON object.", "Сообщение — объект JSON."))
-        return self.junk("an unknown message", error("bad-message", "The only message a client sends is the host's "
-                                                     "timer.", "Клиент посылает только таймер ведущего."))
+            return self.junk("not JSON", error("bad-message", msg("A message is a JSON object.")))
+        return self.junk("an unknown message", error(
+            "bad-message", msg("The only message a client sends is the host's timer.")))

@@ -15,11 +15,12 @@ from typing import Any, ClassVar
 
 from fastapi import FastAPI
 
+from ..i18n import msg
 from ..store import Store
 from ..store import online as db
 from .hub import app_state, get_hub
 from .render import Builder, payload
-from .socket import MAX_MESSAGE, Socket, error
+from .socket import BINARY, MAX_MESSAGE, Socket, error
 
 CommandHandler = Callable[["PlayerSocket", dict[str, Any]], Awaitable[None]]
 """Executes a ``{"type": "command", ...}`` message of a player's socket and answers it (``sub.reply``)."""
@@ -88,8 +89,7 @@ class PlayerSocket(TableSocket):
 
     on_command: CommandHandler | None = None
 
-    ended: ClassVar[dict[str, Any]] = error("revoked", "This link was revoked or replaced by the host.",
-                                            "Ведущий отозвал или заменил эту ссылку.")
+    ended: ClassVar[dict[str, Any]] = error("revoked", msg("This link was revoked or replaced by the host."))
 
     @property
     def token_id(self) -> int | None:
@@ -116,8 +116,7 @@ class PlayerSocket(TableSocket):
         if text is None:
             return self.junk("a binary frame", _BINARY)
         return self.junk("a message it does not take", error(
-            "bad-message", 'This socket takes only {"type": "command", ...} and pings.',
-            'Это соединение принимает только {"type": "command", ...} и пинги.'))
+            "bad-message", msg('This socket takes only {"type": "command", ...} and pings.')))
 
 
 @dataclass(eq=False)
@@ -145,10 +144,10 @@ class SpectatorSocket(TableSocket):
         if text is None:
             return self.junk("a binary frame", _BINARY)
         return self.junk("a message it does not take", error(
-            "bad-message", "A spectator's socket only receives.", "Соединение зрителя только принимает."))
+            "bad-message", msg("A spectator's socket only receives.")))
 
 
-_BINARY = error("bad-message", "A message is JSON text, not a binary frame.", "Сообщение — текст JSON, а не двоичный кадр.")
+_BINARY = error("bad-message", BINARY)
 
 
 class Registry:

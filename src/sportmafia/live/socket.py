@@ -29,6 +29,7 @@ from typing import Any, ClassVar
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from ..i18n import Text, msg
 from ..store import GameNotFound, Store
 from .guard import JunkGuard, check_replies, finish, limits_of, receive_text
 from .hub import Hub, Subscriber
@@ -47,19 +48,22 @@ CLOSE_TOO_MANY = 4429
 MAX_MESSAGE = 1024
 """The longest message a client sends (bytes of text)."""
 
+BINARY = msg("A message is JSON text, not a binary frame.")
+"""The reason a binary frame is refused (every socket takes JSON text only)."""
 
-def error(code: str, en: str, ru: str) -> dict[str, Any]:
+
+def error(code: str, text: Text) -> dict[str, Any]:
     """A socket's error message: ``{"type": "error", "error": {"code", "en", "ru"}}``."""
-    return {"type": "error", "error": {"code": code, "en": en, "ru": ru}}
+    return {"type": "error", "error": {"code": code, **text.to_json()}}
 
 
-async def refuse(websocket: WebSocket, close: int, code: str, en: str, ru: str, accepted: bool = False) -> None:
+async def refuse(websocket: WebSocket, close: int, code: str, text: Text, accepted: bool = False) -> None:
     """Accept the socket (unless ``accepted``), send the error and close it with ``close`` (the reason is the
     error's code)."""
     if not accepted:
         await websocket.accept()
     with contextlib.suppress(Exception):
-        await websocket.send_json(error(code, en, ru))
+        await websocket.send_json(error(code, text))
         await websocket.close(code=close, reason=code)
 
 
@@ -81,7 +85,7 @@ class Socket(ABC):
     guard: JunkGuard | None = None
 
     log: ClassVar[logging.Logger] = logging.getLogger("sportmafia.online")
-    ended: ClassVar[dict[str, Any]] = error("ended", "This socket has ended.", "Соединение закрыто.")
+    ended: ClassVar[dict[str, Any]] = error("ended", msg("This socket has ended."))
     """The error sent, before closing with 4401, when the socket's authorisation ends (``Subscriber.end``)."""
     closes_when_missing: ClassVar[bool] = False
     """Whether a keepalive that finds the game gone closes the socket with 4404 (else it just ends)."""
@@ -139,8 +143,8 @@ class Socket(ABC):
             n, text, cursor = await hub.feeds.render(store, self.game_id, at_least,
                                                      (self.builder(), "state", self.viewer, since))
             if since > cursor or text is None:
-                await refuse(ws, CLOSE_INVALID, "invalid", f"since is at most the game's next seq ({cursor}).",
-                             f"since не больше номера следующего события игры ({cursor}).", self.accepted)
+                await refuse(ws, CLOSE_INVALID, "invalid",
+                             msg("since is at most the game's next seq (%(seq)s).", seq=cursor), self.accepted)
                 return False
             if not self.accepted:
                 await ws.accept()

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from ..engine import Command
+from ..i18n import msg
 from ..store import GameNotFound, GameSummary, Store, UserRecord
 from ..store.access import GameFacts, game_facts, is_tournament_judge
 from .errors import ApiError, game_not_found
@@ -71,10 +72,9 @@ class GameAccess:
 
 
 def judge_only(clause: str) -> ApiError:
-    return ApiError(403, "judge-only", f"Only the judge decides this ({clause}): a judge, an admin or the "
-                    "tournament's judge who does not play in this game.",
-                    f"Это решает только судья ({clause}): судья, администратор или судья турнира, не играющий "
-                    "в этой игре.", clause=clause)
+    return ApiError(403, "judge-only", msg("Only the judge decides this (%(clause)s): a judge, an admin or the "
+                                           "tournament's judge who does not play in this game.", clause=clause),
+                    clause=clause)
 
 
 def decide(store: Store, user: UserRecord, game_id: str) -> GameAccess | None:

@@ -9,6 +9,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Depends, Path, Request, Response
 from starlette.concurrency import run_in_threadpool
 
+from ..i18n import msg
 from ..store import LoginTaken, Store, UserRecord
 from ..store.access import PlayerNotFound, PlayerTaken, UserNotFound, link_player
 from .errors import ApiError, forbidden, not_logged_in
@@ -56,19 +57,17 @@ def client_address(request: Request) -> str:
 
 def too_many(seconds_left: float) -> ApiError:
     seconds = max(1, int(seconds_left + 0.999))
-    return ApiError(429, "too-many-attempts", f"Too many failed logins; try again in {seconds} s.",
-                    f"Слишком много неудачных входов; попробуйте через {seconds} с.",
-                    headers={"Retry-After": str(seconds)})
+    return ApiError(429, "too-many-attempts",
+                    msg("Too many failed logins; try again in %(seconds)s s.", seconds=seconds), headers={"Retry-After": str(seconds)})
 
 
 def checker_busy() -> ApiError:
-    return ApiError(503, "busy", "The server is checking too many passwords at once; try again in a second.",
-                    "Сервер проверяет слишком много паролей сразу; попробуйте через секунду.",
+    return ApiError(503, "busy", msg("The server is checking too many passwords at once; try again in a second."),
                     headers={"Retry-After": "1"})
 
 
 def bad_login() -> ApiError:
-    return ApiError(401, "bad-login", "Wrong login or password.", "Неверный логин или пароль.")
+    return ApiError(401, "bad-login", msg("Wrong login or password."))
 
 
 async def checked(request: Request, account: str, work: Any, *args: object) -> tuple[Ticket, Any]:
@@ -102,8 +101,7 @@ async def login(body: LoginIn, request: Request, response: Response, store: Stor
         raise bad_login()
     request.app.state.login_throttle.succeeded(ticket)
     if user.disabled_at is not None:
-        raise ApiError(403, "account-disabled", "This account is disabled; ask the club's admin.",
-                       "Эта учётная запись отключена; обратитесь к администратору клуба.")
+        raise ApiError(403, "account-disabled", msg("This account is disabled; ask the club's admin."))
     sessions: Sessions = request.app.state.sessions
     old = session_of(request).get("key")
     secret, record = await run_in_threadpool(sessions.start, user.id, old if isinstance(old, str) else None)
@@ -129,7 +127,7 @@ def me(request: Request, user: UserDep) -> dict[str, Any]:
 @router.post("/users", status_code=201, summary="Create a user of your club (admins only)")
 async def create_user(body: NewUserIn, request: Request, user: UserDep, store: StoreDep) -> dict[str, Any]:
     if user.role != "admin":
-        raise forbidden("Only an admin creates users.", "Создавать пользователей может только администратор.")
+        raise forbidden(msg("Only an admin creates users."))
     checker: PasswordChecker = request.app.state.passwords
     try:
         password_hash = await checker.run(checker.hash, body.password)
@@ -138,7 +136,7 @@ async def create_user(body: NewUserIn, request: Request, user: UserDep, store: S
     try:
         new = await run_in_threadpool(store.create_user, user.club_id, body.login, password_hash, body.role)
     except LoginTaken:
-        raise ApiError(409, "login-taken", "This login is taken.", "Этот логин занят.") from None
+        raise ApiError(409, "login-taken", msg("This login is taken.")) from None
     return _user_json(new)
 
 
@@ -151,16 +149,15 @@ def players(user: UserDep, store: StoreDep) -> dict[str, Any]:
 def link_user_player(user_id: Annotated[int, Path(ge=1, le=2**31 - 1, description="The user's id.")],
                      body: UserPlayerIn, user: UserDep, store: StoreDep) -> dict[str, Any]:
     if user.role != "admin":
-        raise forbidden("Only an admin links accounts to roster players.",
-                        "Связывать учётные записи с игроками состава может только администратор.")
+        raise forbidden(msg("Only an admin links accounts to roster players."))
     try:
         linked = link_player(store, user.club_id, user_id, body.player_id)
     except UserNotFound:
-        raise ApiError(404, "not-found", "Your club has no such user.", "В клубе нет такого пользователя.") from None
+        raise ApiError(404, "not-found", msg("Your club has no such user.")) from None
     except PlayerNotFound:
-        raise ApiError(422, "bad-player", f"Not on your club's roster: {body.player_id}.",
-                       f"Нет в составе клуба: {body.player_id}.") from None
+        raise ApiError(422, "bad-player", msg("Not on your club's roster: %(player)s.", player=body.player_id)
+                       ) from None
     except PlayerTaken:
-        raise ApiError(409, "player-taken", "Another account of the club is this roster player already.",
-                       "Другая учётная запись клуба уже связана с этим игроком состава.") from None
+        raise ApiError(409, "player-taken", msg("Another account of the club is this roster player already.")
+                       ) from None
     return _user_json(linked)

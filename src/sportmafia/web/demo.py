@@ -1,19 +1,24 @@
-"""The first start: a demo club with a roster of 16 names and an ``admin`` account."""
+"""The first start: a demo club with a roster of 16 names and an ``admin`` account. The club's name and its
+roster are data, stored once in the database (not interface text): they come from ``demo.json`` beside this
+module."""
 
 from __future__ import annotations
 
+import json
 import os
 import secrets
 from dataclasses import dataclass
+from pathlib import Path
 
 from ..store import Store
 from .security import hash_password
 
 ADMIN_PASSWORD_ENV = "SPORTMAFIA_ADMIN_PASSWORD"
 ADMIN_LOGIN = "admin"
-DEMO_CLUB = "Демо-клуб"
-DEMO_ROSTER = ("Ворон", "Лиса", "Кардинал", "Бостон", "Мята", "Граф", "Скай", "Пилот", "Тень", "Маэстро",
-               "Вега", "Янтарь", "Шторм", "Рысь", "Нота", "Феникс")
+DEMO_DATA = Path(__file__).with_name("demo.json")
+_DEMO = json.loads(DEMO_DATA.read_text(encoding="utf-8"))
+DEMO_CLUB: str = _DEMO["club"]
+DEMO_ROSTER: tuple[str, ...] = tuple(_DEMO["roster"])
 
 
 @dataclass(frozen=True, slots=True)

@@ -23,6 +23,7 @@ from fastapi import Path, Query
 from pydantic import Field
 from starlette.requests import HTTPConnection, Request
 
+from ..i18n import msg
 from .errors import ApiError
 
 MAX_ID = 2**31 - 1
@@ -52,14 +53,13 @@ _TEXT_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f]")
 
 def bad_text(where: str, char: str) -> ApiError:
     code = f"U+{ord(char):04X}"
-    return ApiError(422, "bad-text", f"{where}: the control character {code} is not allowed in text.",
-                    f"{where}: управляющий символ {code} в тексте недопустим.", extra={"where": where})
+    return ApiError(422, "bad-text", msg("%(where)s: the control character %(code)s is not allowed in text.",
+                                         where=where, code=code), extra={"where": where})
 
 
 def out_of_range(where: str) -> ApiError:
-    return ApiError(422, "out-of-range", f"{where}: the number is out of range (at most {MAX_ID} in size).",
-                    f"{where}: число вне допустимого диапазона (по модулю не больше {MAX_ID}).",
-                    extra={"where": where})
+    return ApiError(422, "out-of-range", msg("%(where)s: the number is out of range (at most %(max)s in size).",
+                                             where=where, max=MAX_ID), extra={"where": where})
 
 
 def check_line(where: str, value: str) -> None:

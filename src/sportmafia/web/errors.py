@@ -10,8 +10,7 @@ from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from ..engine import RuleViolation
-from ..errors import as_text
-from ..i18n import Text
+from ..i18n import Text, msg, verbatim
 from ..services.errors import Refusal
 from ..store import GameNotFound
 
@@ -22,10 +21,9 @@ RULE_VIOLATION_STATUS = 409
 class ApiError(Exception):
     """An error answered as ``{"error": {...}, **extra}`` with ``status``."""
 
-    def __init__(self, status: int, code: str, text: Text | str, ru: str | None = None, *,
-                 clause: str | None = None, extra: dict[str, Any] | None = None,
-                 headers: dict[str, str] | None = None) -> None:
-        self.text = as_text(text, ru)
+    def __init__(self, status: int, code: str, text: Text, *, clause: str | None = None,
+                 extra: dict[str, Any] | None = None, headers: dict[str, str] | None = None) -> None:
+        self.text = text
         super().__init__(self.text.render("en"))
         self.status = status
         self.code = code
@@ -40,7 +38,7 @@ class ApiError(Exception):
         return JSONResponse(self.body(), status_code=self.status, headers=self.headers)
 
 
-def error_body(code: str, text: Any, clause: str | None = None, **extra: Any) -> dict[str, Any]:
+def error_body(code: str, text: Text, clause: str | None = None, **extra: Any) -> dict[str, Any]:
     """The one error shape: the code, the clause if one decides it, the reason in both languages."""
     error: dict[str, Any] = {"code": code}
     if clause:
@@ -50,15 +48,15 @@ def error_body(code: str, text: Any, clause: str | None = None, **extra: Any) ->
 
 
 def not_logged_in() -> ApiError:
-    return ApiError(401, "not-logged-in", "Log in first.", "Сначала войдите.")
+    return ApiError(401, "not-logged-in", msg("Log in first."))
 
 
 def game_not_found() -> ApiError:
-    return ApiError(404, "not-found", "No such game.", "Такой игры нет.")
+    return ApiError(404, "not-found", msg("No such game."))
 
 
-def forbidden(en: str = "Your account may not do this.", ru: str = "Вашей учётной записи это недоступно.") -> ApiError:
-    return ApiError(403, "forbidden", en, ru)
+def forbidden(text: Text | None = None) -> ApiError:
+    return ApiError(403, "forbidden", text or msg("Your account may not do this."))
 
 
 REFUSAL_STATUS = {"not-found": 404, "forbidden": 403, "conflict": 409, "invalid": 422}
@@ -70,10 +68,10 @@ def refused(exc: Refusal) -> ApiError:
     return ApiError(REFUSAL_STATUS[exc.kind], exc.code, exc.text, clause=exc.clause, extra=exc.extra)
 
 
-_HTTP_CODES: dict[int, tuple[str, str, str]] = {
-    404: ("not-found", "Not found.", "Не найдено."),
-    405: ("method-not-allowed", "This method is not allowed here.", "Этот метод здесь не поддерживается."),
-    413: ("too-large", "The request body is too large.", "Тело запроса слишком велико."),
+_HTTP_CODES: dict[int, tuple[str, Text]] = {
+    404: ("not-found", msg("Not found.")),
+    405: ("method-not-allowed", msg("This method is not allowed here.")),
+    413: ("too-large", msg("The request body is too large.")),
 }
 
 
@@ -93,9 +91,8 @@ def install_error_handlers(app: FastAPI) -> None:
         assert isinstance(exc, RequestValidationError)
         details = _validation_details(exc)
         where = "; ".join(f"{'.'.join(d['loc'])}: {d['msg']}" for d in details[:5])
-        return JSONResponse(error_body("invalid", as_text(f"The request is not valid: {where}.",
-                                                          f"Запрос неверен: {where}."), details=details),
-                            status_code=422)
+        return JSONResponse(error_body("invalid", msg("The request is not valid: %(where)s.", where=where),
+                                       details=details), status_code=422)
 
     async def rule_violation(_request: Request, exc: Exception) -> JSONResponse:
         assert isinstance(exc, RuleViolation)
@@ -110,8 +107,8 @@ def install_error_handlers(app: FastAPI) -> None:
 
     async def http_error(_request: Request, exc: Exception) -> JSONResponse:
         assert isinstance(exc, StarletteHTTPException)
-        code, en, ru = _HTTP_CODES.get(exc.status_code, (f"http-{exc.status_code}", str(exc.detail), str(exc.detail)))
-        return JSONResponse(error_body(code, as_text(en, ru)), status_code=exc.status_code, headers=exc.headers)
+        code, text = _HTTP_CODES.get(exc.status_code, (f"http-{exc.status_code}", verbatim(str(exc.detail))))
+        return JSONResponse(error_body(code, text), status_code=exc.status_code, headers=exc.headers)
 
     app.add_exception_handler(ApiError, api_error)
     app.add_exception_handler(RequestValidationError, validation_error)

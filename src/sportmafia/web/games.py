@@ -24,6 +24,7 @@ from ..engine import (
 )
 from ..engine import events as E
 from ..engine.describe import STEP_NAMES, step_banner, t
+from ..i18n import join, msg, pmsg
 from ..live import Hub, run_reader, run_writer
 from ..rules import RuleSet
 from ..services import games as game_service
@@ -99,9 +100,8 @@ def _back(game: Game) -> dict[str, Any] | None:
     elif isinstance(ev, E.Dealt):
         text = {lang: t(STEP_NAMES, "deal", lang).capitalize() for lang in ("en", "ru")}
     elif isinstance(ev, E.BestMoveNamed):
-        seats_en = ", ".join(f"#{s}" for s in ev.guesses)
-        seats_ru = ", ".join(f"№{s}" for s in ev.guesses)
-        text = {"en": f"Best move of #{ev.seat}: {seats_en}", "ru": f"Лучший ход №{ev.seat}: {seats_ru}"}
+        seats = join([pmsg("seat number", "#%(seat)s", seat=s) for s in ev.guesses])
+        text = msg("Best move of #%(seat)s: %(seats)s", seat=ev.seat, seats=seats).to_json()
     else:
         text = {lang: describe_event_line(ev, lang) or ev.type for lang in ("en", "ru")}
     return {"seq": seq, "type": ev.type, "text": text}
@@ -180,7 +180,7 @@ def _post_command(game_id: str, body: CommandIn, user: UserRecord, store: Store,
     try:
         command = command_from_json(body.command.model_dump())
     except ValueError as exc:
-        raise ApiError(422, "bad-command", f"Not a valid command: {exc}.", f"Неверная команда: {exc}.") from None
+        raise ApiError(422, "bad-command", msg("Not a valid command: %(error)s.", error=str(exc))) from None
     access.check_command(command)
     try:
         # the state asked for is made of the append's own fold of the game (no second read and fold)
@@ -188,8 +188,7 @@ def _post_command(game_id: str, body: CommandIn, user: UserRecord, store: Store,
                               rng=_system_random, after=(lambda game: _state(game_id, game, access)) if state else None)
     except StaleSequence:
         game = store.load(game_id)
-        raise ApiError(409, "stale", "The game has moved on: here is its state now; decide again.",
-                       "Игра ушла вперёд: вот её текущее состояние, решите заново.",
+        raise ApiError(409, "stale", msg("The game has moved on: here is its state now; decide again."),
                        extra={"next_seq": len(game.log), "view": view(game, "host")}) from None
     if not result.replayed:
         hub.publish(game_id, result.next_seq)  # wakes the game's live connections; returns at once

@@ -17,6 +17,7 @@ from pydantic import Field, StringConstraints
 from ..engine import NIGHT_STEPS, Event, visible_events
 from ..engine import events as E
 from ..engine.describe import REASON_NAMES, SANCTION_NAMES, describe, t
+from ..i18n import Text, msg, pmsg
 from ..rules import PRESETS, RuleSet, RuleSetError, get_ruleset
 from ..rules.docs_ru import DOCS_RU
 from ..store import Store, VariantRecord, VariantTaken
@@ -47,8 +48,8 @@ def _variant_json(v: VariantRecord) -> dict[str, Any]:
             "max_players": v.options.get("max_players"), "created_at": v.created_at.isoformat()}
 
 
-def _bad_variant(en: str, ru: str) -> ApiError:
-    return ApiError(422, "bad-variant", en, ru)
+def _bad_variant(text: Text) -> ApiError:
+    return ApiError(422, "bad-variant", text)
 
 
 def _type_name(tp: Any) -> str:
@@ -105,28 +106,26 @@ def list_variants(user: UserDep, store: StoreDep) -> dict[str, Any]:
 def get_variant(variant_id: Annotated[int, path_id("The variant's id.")], user: UserDep, store: StoreDep) -> dict[str, Any]:
     saved = store.variant(user.club_id, variant_id)
     if saved is None:
-        raise ApiError(404, "not-found", "No such variant.", "Такого варианта нет.")
+        raise ApiError(404, "not-found", msg("No such variant."))
     return _variant_json(saved)
 
 
 @router.post("/api/variants", status_code=201, tags=["variants"], summary="Save a variant: a preset with changed options (admins, hosts)")
 def save_variant(body: VariantIn, user: UserDep, store: StoreDep) -> dict[str, Any]:
     if user.role not in EDITORS:
-        raise forbidden("Only an admin or a host saves rule set variants.",
-                        "Сохранять варианты правил может только администратор или ведущий.")
+        raise forbidden(msg("Only an admin or a host saves rule set variants."))
     try:
         base = get_ruleset(body.preset)
         rules = RuleSet.from_options({**base.options(), **body.options, "name": body.name})
     except RuleSetError as exc:
-        raise _bad_variant(exc.message("en"), exc.message("ru")) from None
+        raise _bad_variant(exc.text) from None
     except (TypeError, ValueError) as exc:
-        raise _bad_variant(f"These rule set options are not valid: {exc}.",
-                           f"Эти параметры правил неверны: {exc}.") from None
+        raise _bad_variant(msg("These rule set options are not valid: %(error)s.", error=str(exc))) from None
     try:
         saved = store.save_variant(user.club_id, body.name, rules.options())
     except VariantTaken:
-        raise ApiError(409, "variant-taken", f"Your club already has a variant named «{body.name}».",
-                       f"У клуба уже есть вариант «{body.name}».") from None
+        raise ApiError(409, "variant-taken", msg("Your club already has a variant named «%(name)s».", name=body.name)
+                       ) from None
     return _variant_json(saved)
 
 
@@ -153,7 +152,7 @@ def _category(ev: Event) -> str:
 
 def _sentence(ev: Event, lang: str, names: tuple[str, ...]) -> str | None:
     if isinstance(ev, E.Expelled):  # describe() has no line of its own for it
-        label = (f"№{ev.seat}" if lang == "ru" else f"#{ev.seat}")
+        label = pmsg("seat number", "#%(seat)s", seat=ev.seat).render(lang)
         if 1 <= ev.seat <= len(names):
             label += f" {names[ev.seat - 1]}"
         why = t(REASON_NAMES, ev.reason, lang)

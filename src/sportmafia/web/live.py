@@ -11,6 +11,7 @@ from typing import Annotated
 from fastapi import APIRouter, Depends, Request, WebSocket
 from starlette.concurrency import run_in_threadpool
 
+from ..i18n import msg
 from ..live import Hub, get_hub
 from ..live.console import VIEWERS, ConsoleSocket
 from ..live.socket import CLOSE_FORBIDDEN_ORIGIN, CLOSE_INVALID, CLOSE_NOT_AUTHORIZED, CLOSE_NOT_FOUND, refuse
@@ -36,25 +37,23 @@ async def game_socket(websocket: WebSocket, game_id: str) -> None:
     store: Store = app.state.store
     if not origin_matches(websocket.headers.get("origin"), websocket.headers.get("host")):
         await refuse(websocket, CLOSE_FORBIDDEN_ORIGIN, "forbidden-origin",
-                     "This socket opens only from this site's own pages (Origin must match Host).",
-                     "Это соединение открывается только со страниц этого сайта (Origin должен совпадать с Host).")
+                     msg("This socket opens only from this site's own pages (Origin must match Host)."))
         return
     uid = websocket.session.get("uid")
     user = await run_in_threadpool(store.get_user, uid) if isinstance(uid, int) else None
     if user is None:
-        await refuse(websocket, CLOSE_NOT_AUTHORIZED, "not-logged-in", "Log in first.", "Сначала войдите.")
+        await refuse(websocket, CLOSE_NOT_AUTHORIZED, "not-logged-in", msg("Log in first."))
         return
     kind = websocket.query_params.get("view", "host")
     since_text = websocket.query_params.get("since", "0")
     if kind not in VIEWERS or len(game_id) > 64 or not since_text.isdigit() or len(since_text) > 9:
         await refuse(websocket, CLOSE_INVALID, "invalid",
-                     "view is host or table; since is a seq (a whole number from 0).",
-                     "view — host или table; since — номер события (целое число от 0).")
+                     msg("view is host or table; since is a seq (a whole number from 0)."))
         return
     # who may open it: the game's host, or a judge or admin who does not play in it (web.access)
     summary = await run_in_threadpool(game_summary, store, user, game_id)
     if summary is None:
-        await refuse(websocket, CLOSE_NOT_FOUND, "not-found", "No such game.", "Такой игры нет.")
+        await refuse(websocket, CLOSE_NOT_FOUND, "not-found", msg("No such game."))
         return
     key = websocket.session.get("key")
     key = key if isinstance(key, str) else None

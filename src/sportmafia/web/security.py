@@ -19,7 +19,7 @@ from argon2 import PasswordHasher
 from starlette.datastructures import Headers
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from ..errors import as_text
+from ..i18n import msg
 from ..store.db import DATA_ENV, DEFAULT_DATA
 from .errors import error_body
 
@@ -144,8 +144,7 @@ class BodyLimitMiddleware:
 
     @staticmethod
     def _too_large(limit: int) -> dict[str, Any]:
-        return error_body("too-large", as_text(f"The request body is larger than {limit // 1024} KiB.",
-                                               f"Тело запроса больше {limit // 1024} КиБ."))
+        return error_body("too-large", msg("The request body is larger than %(kib)s KiB.", kib=limit // 1024))
 
     def _limit_of(self, path: str) -> tuple[int, dict[str, Any]]:
         for pattern, size, too_large in self.limits:
@@ -200,8 +199,8 @@ class CsrfMiddleware:
                 given = Headers(scope=scope).get(CSRF_HEADER, "")
                 if not hmac.compare_digest(given.encode(), token.encode()):
                     code = "csrf-missing" if not given else "csrf-wrong"
-                    await _send_json(send, 403, error_body(code, as_text(
-                        f"Send the session's {CSRF_HEADER} header (from GET /api/me) with every change.",
-                        f"Каждое изменение должно нести заголовок {CSRF_HEADER} этой сессии (из GET /api/me).")))
+                    await _send_json(send, 403, error_body(code, msg(
+                        "Send the session's %(header)s header (from GET /api/me) with every change.",
+                        header=CSRF_HEADER)))
                     return
         await self.app(scope, receive, send)

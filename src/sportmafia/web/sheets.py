@@ -17,7 +17,7 @@ from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
 from ..engine.describe import HOW_NAMES, RESULT_NAMES, ROLE_NAMES, SCOPE_NAMES, TEAM_NAMES, t
-from ..errors import as_text
+from ..i18n import msg, pmsg
 from ..services import sheets
 from ..services.sheets import Sheet, correction_json, sheet_json, won
 from ..store import GameLocked, GameSummary, Store, UserRecord
@@ -74,8 +74,7 @@ def get_sheet(game_id: GameId, user: UserDep, store: StoreDep) -> dict[str, Any]
 def sign_sheet(game_id: GameId, user: UserDep, store: StoreDep) -> dict[str, Any]:
     _own(store, user, game_id)
     if user.role not in SIGNERS:
-        raise forbidden("Only the host or an admin signs a result sheet.",
-                        "Подписывает лист результатов ведущий или администратор.")
+        raise forbidden(msg("Only the host or an admin signs a result sheet."))
     sheets.sign(store, game_id, user.id)
     return sheet_json(sheets.sheet(store, game_id))
 
@@ -85,8 +84,7 @@ def sign_sheet(game_id: GameId, user: UserDep, store: StoreDep) -> dict[str, Any
 def correct_sheet(game_id: GameId, body: CorrectionIn, user: UserDep, store: StoreDep) -> dict[str, Any]:
     _own(store, user, game_id)
     if user.role not in CORRECTORS:
-        raise forbidden("Only the tournament judge or an admin corrects a result sheet.",
-                        "Исправляет лист результатов судья турнира или администратор.")
+        raise forbidden(msg("Only the tournament judge or an admin corrects a result sheet."))
     changes = [change.model_dump(exclude_unset=False) for change in body.changes]
     for change in changes:
         if change["field"] in SHEET_FIELDS and change["seat"] is None:
@@ -103,22 +101,18 @@ def _short(game_id: str) -> str:
     return "".join(ch for ch in game_id if ch.isalnum() or ch == "-")[:36] or "game"
 
 
-_CSV_HEAD = {
-    "en": ("Seat", "Nickname", "Role", "Team", "Fouls", "Warnings", "Departure", "Removal", "Won"),
-    "ru": ("Место", "Ник", "Роль", "Команда", "Фолы", "Предупреждения", "Выбыл", "Удаление", "Победа"),
-}
-_CSV_META = {
-    "en": {"game": "Game", "winner": "Winner", "result": "Result", "signed": "Signed", "corrections": "Corrections",
-           "yes": "yes", "no": "no", "day": "day", "unsigned": "not signed"},
-    "ru": {"game": "Игра", "winner": "Победитель", "result": "Исход", "signed": "Подписан",
-           "corrections": "Исправления", "yes": "да", "no": "нет", "day": "день", "unsigned": "не подписан"},
-}
+_CSV_HEAD = (msg("Seat"), msg("Nickname"), msg("Role"), msg("Team"), msg("Fouls"), pmsg("sheet CSV", "Warnings"),
+             msg("Departure"), pmsg("sheet CSV", "Removal"), msg("Won"))
+_CSV_META = {"game": pmsg("sheet CSV", "Game"), "winner": pmsg("sheet CSV", "Winner"),
+             "result": pmsg("sheet CSV", "Result"), "signed": pmsg("sheet CSV", "Signed"),
+             "corrections": pmsg("sheet CSV", "Corrections"), "yes": msg("yes"), "no": msg("no"),
+             "unsigned": pmsg("sheet CSV", "not signed")}
 
 
 def sheet_csv(sheet: Sheet, lang: str) -> tuple[str, str]:
     """The sheet as CSV text in ``lang`` and its delimiter: ``;`` for Russian (what Excel expects with
     Russian regional settings), ``,`` for English. A few lines about the game, an empty line, the table."""
-    words = _CSV_META[lang]
+    words = {key: text.render(lang) for key, text in _CSV_META.items()}
     delimiter = ";" if lang == "ru" else ","
     r, g = sheet.final(), sheet.game
     out = io.StringIO()
@@ -131,9 +125,10 @@ def sheet_csv(sheet: Sheet, lang: str) -> tuple[str, str]:
     w.writerow([words["signed"], signed])
     w.writerow([words["corrections"], len(sheet.corrections)])
     w.writerow([])
-    w.writerow(_CSV_HEAD[lang])
+    w.writerow([text.render(lang) for text in _CSV_HEAD])
     for p in r.players:
-        left = "" if p.left is None else f"{t(HOW_NAMES, p.left, lang)}, {words['day']} {p.left_day}"
+        left = "" if p.left is None else pmsg("sheet CSV", "%(how)s, day %(day)s", how=t(HOW_NAMES, p.left, lang),
+                                              day=p.left_day).render(lang)
         removed = "" if p.removed is None else t(SCOPE_NAMES, p.removed, lang) + (
             f": {p.removal_reason}" if p.removal_reason else "")
         w.writerow([p.seat, p.name, t(ROLE_NAMES, p.role, lang), t(TEAM_NAMES, p.team, lang), p.fouls,
@@ -199,10 +194,9 @@ def install(app: FastAPI) -> None:
         assert isinstance(exc, GameLocked)
         when = exc.signed_at.strftime("%Y-%m-%d %H:%M")
         return JSONResponse(error_body(
-            "locked", as_text(f"The game's result sheet was signed ({when} UTC): the game is locked and takes no "
-                              "more actions. A judge corrects the sheet instead.",
-                              f"Лист результатов этой игры подписан ({when} UTC): игра закрыта для действий. "
-                              "Исправления вносит судья в листе результатов."), "B.sheet", signed_at=exc.signed_at.isoformat()), status_code=409)
+            "locked", msg("The game's result sheet was signed (%(when)s UTC): the game is locked and takes no more "
+                          "actions. A judge corrects the sheet instead.", when=when),
+            "B.sheet", signed_at=exc.signed_at.isoformat()), status_code=409)
 
     app.add_exception_handler(GameLocked, locked)
     app.include_router(router)

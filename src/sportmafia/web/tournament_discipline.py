@@ -16,6 +16,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
+from ..i18n import msg
 from ..services.discipline import Discipline, ban_json, entry_json
 from ..store import UserRecord
 from ..store.bans import Bans
@@ -61,13 +62,12 @@ class LiftIn(_Body):
 
 def _club_judge(user: UserRecord) -> None:
     if user.role not in ("admin", "judge"):
-        raise ApiError(403, "forbidden", "Only a judge or an admin of the club keeps the list of bans.",
-                       "Список запретов ведёт только судья или администратор клуба.")
+        raise ApiError(403, "forbidden", msg("Only a judge or an admin of the club keeps the list of bans."))
 
 
 def _reason(reason: str) -> str:
     if not reason:
-        raise ApiError(422, "reason-required", "A reason is required.", "Нужна причина.", clause="B.sanctions")
+        raise ApiError(422, "reason-required", msg("A reason is required."), clause="B.sanctions")
     return reason
 
 
@@ -121,12 +121,11 @@ def post_ban(body: BanIn, user: UserDep, store: StoreDep) -> dict[str, Any]:
     _club_judge(user)
     reason = _reason(body.reason)
     if body.nickname is None and body.user_id is None:
-        raise ApiError(422, "bad-ban", "A ban names a nickname or a user.", "Запрет указывает ник или пользователя.")
+        raise ApiError(422, "bad-ban", msg("A ban names a nickname or a user."))
     if body.user_id is not None:
         other = store.get_user(body.user_id)
         if other is None or other.club_id != user.club_id:
-            raise ApiError(422, "bad-ban", f"User {body.user_id} is not a user of the club.",
-                           f"Пользователь {body.user_id} не состоит в клубе.")
+            raise ApiError(422, "bad-ban", msg("User %(user)s is not a user of the club.", user=body.user_id))
     if body.tournament_id is not None:
         _Ctx(store, user, body.tournament_id)  # of the club, else 404
     ban = Bans(store).add_ban(user.club_id, reason, user.id, nickname=body.nickname, user_id=body.user_id,
@@ -139,5 +138,5 @@ def lift_ban(ban_id: BanId, body: LiftIn, user: UserDep, store: StoreDep) -> dic
     _club_judge(user)
     ban = Bans(store).lift(user.club_id, ban_id, _reason(body.reason), user.id)
     if ban is None:
-        raise ApiError(404, "not-found", "The club has no such ban in force.", "В клубе нет такого действующего запрета.")
+        raise ApiError(404, "not-found", msg("The club has no such ban in force."))
     return ban_json(ban)

@@ -18,6 +18,7 @@ from fastapi import APIRouter, File, Path, Query, UploadFile
 from fastapi.responses import Response
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
+from ..i18n import msg
 from ..services.announced import rule_change_json
 from ..services.tournament import (
     TournamentService,
@@ -301,8 +302,7 @@ def add_participants(tournament_id: TournamentId, body: ParticipantsIn, user: Us
     c = _Ctx(store, user, tournament_id)
     c.svc.require_judge(user, c.t)
     if (body.participants is None) == (body.text is None):
-        raise ApiError(422, "bad-participants", "Give either participants or text.",
-                       "Укажите либо participants, либо text.")
+        raise ApiError(422, "bad-participants", msg("Give either participants or text."))
     if body.text is not None:
         entries = parse_pasted(body.text)
     else:
@@ -311,9 +311,9 @@ def add_participants(tournament_id: TournamentId, body: ParticipantsIn, user: Us
         for number, p in enumerate(body.participants, 1):
             key = p.nickname.casefold()
             if key in seen:
-                raise ApiError(422, "bad-participants", f"Line {number}: {p.nickname!r} repeats line {seen[key]}.",
-                               f"Строка {number}: {p.nickname!r} повторяет строку {seen[key]}.",
-                               extra={"line": number})
+                raise ApiError(422, "bad-participants",
+                               msg("Line %(line)s: %(nickname)s repeats line %(first)s.", line=number,
+                                   nickname=repr(p.nickname), first=seen[key]), extra={"line": number})
             seen[key] = number
         entries = [NewParticipant(p.nickname, p.club or None, p.team or None, p.user_id) for p in body.participants]
     added = c.svc.add_participants(user, c.t, entries, body.ban_override)
@@ -329,13 +329,12 @@ async def upload_participants(tournament_id: TournamentId, user: UserDep, store:
     c.svc.require_judge(user, c.t)
     data = await file.read(MAX_FILE + 1)
     if len(data) > MAX_FILE:
-        raise ApiError(413, "too-large", "The file is too large.", "Файл слишком велик.")
+        raise ApiError(413, "too-large", msg("The file is too large."))
     entries = parse_csv(data)
     for e in entries:
         check_cells("file", (e.nickname, e.club, e.team))
     if len(entries) > MAX_PARTICIPANTS:
-        raise ApiError(422, "bad-participants", f"At most {MAX_PARTICIPANTS} participants.",
-                       f"Не больше {MAX_PARTICIPANTS} участников.")
+        raise ApiError(422, "bad-participants", msg("At most %(n)s participants.", n=MAX_PARTICIPANTS))
     added = c.svc.add_participants(user, c.t, entries)
     return {"added": [participant_json(p) for p in added]}
 
@@ -557,7 +556,7 @@ def _published(store: Store, tournament_id: int) -> tuple[TournamentService, Tou
     svc = TournamentService(store)
     t = svc.get(tournament_id)
     if not t.published:
-        raise ApiError(404, "not-found", "No such tournament.", "Такого турнира нет.")
+        raise ApiError(404, "not-found", msg("No such tournament."))
     return svc, t
 
 

@@ -9,6 +9,7 @@ from fastapi import APIRouter, Request
 from fastapi import Path as PathParam
 from starlette.concurrency import run_in_threadpool
 
+from ..i18n import msg
 from ..store import UserRecord
 from ..store import accounts as db
 from .auth import StoreDep, UserDep, _user_json, checked
@@ -32,7 +33,7 @@ async def change_password(body: PasswordChangeIn, request: Request, user: UserDe
     ticket, new_hash = await checked(request, user.login, _new_hash, checker, user.password_hash, body.old, body.new)
     if new_hash is None:
         request.app.state.login_throttle.failed(ticket)
-        raise ApiError(403, "wrong-password", "The current password is wrong.", "Текущий пароль неверен.")
+        raise ApiError(403, "wrong-password", msg("The current password is wrong."))
     request.app.state.login_throttle.succeeded(ticket)
     sessions: Sessions = request.app.state.sessions
     key = session_of(request).get("key")
@@ -44,11 +45,11 @@ async def change_password(body: PasswordChangeIn, request: Request, user: UserDe
 
 def _admin(user: UserRecord) -> None:
     if user.role != "admin":
-        raise forbidden("Only an admin manages users.", "Управлять пользователями может только администратор.")
+        raise forbidden(msg("Only an admin manages users."))
 
 
 def no_such_user() -> ApiError:
-    return ApiError(404, "not-found", "No such user.", "Такого пользователя нет.")
+    return ApiError(404, "not-found", msg("No such user."))
 
 
 @router.get("/users", summary="Your club's users (admins only)")
@@ -65,8 +66,7 @@ async def _set_disabled(request: Request, user: UserRecord, user_id: int, disabl
     if target is None or target.club_id != user.club_id:
         raise no_such_user()
     if disabled and target.id == user.id:
-        raise ApiError(409, "own-account", "You cannot disable your own account.",
-                       "Нельзя отключить собственную учётную запись.")
+        raise ApiError(409, "own-account", msg("You cannot disable your own account."))
     revoked = await run_in_threadpool(db.set_disabled, sessions.store, user_id, disabled)
     sessions.forget(revoked, user_id)
     changed = await run_in_threadpool(db.user_by_id, sessions.store, user_id)

@@ -9,6 +9,7 @@ from typing import Annotated, Any
 from fastapi import FastAPI, Request
 from fastapi import Path as PathParam
 
+from ...i18n import Text, msg
 from ...live import app_state
 from ...store import Store, UserRecord
 from ...store import online as db
@@ -22,7 +23,7 @@ JOIN_HEADER = "X-Join-Secret"
 STREAM_HEADER = "X-Stream-Token"
 HOST_ROLES = ("admin", "host")
 JUDGE_ROLES = ("admin", "judge")
-HOST_ONLY = ("Only a host or an admin runs the online table.", "Онлайн-столом управляет только ведущий или администратор.")
+HOST_ONLY = msg("Only a host or an admin runs the online table.")
 
 GameId = Annotated[str, PathParam(max_length=64)]
 Code = Annotated[str, PathParam(min_length=1, max_length=16)]
@@ -40,9 +41,8 @@ def address(client: Any) -> str:
 
 def too_many(wait: float) -> ApiError:
     seconds = max(1, int(wait + 0.999))
-    return ApiError(429, "too-many-attempts", f"Too many wrong links or codes; try again in {seconds} s.",
-                    f"Слишком много неверных ссылок или кодов; попробуйте через {seconds} с.",
-                    headers={"Retry-After": str(seconds)})
+    return ApiError(429, "too-many-attempts",
+                    msg("Too many wrong links or codes; try again in %(seconds)s s.", seconds=seconds), headers={"Retry-After": str(seconds)})
 
 
 def check_limit(request: Request) -> str:
@@ -54,13 +54,18 @@ def check_limit(request: Request) -> str:
     return key
 
 
+BAD_LINK = msg("This link is not valid: it was revoked or replaced. Ask the host for a new one.")
+
+
 def bad_link() -> ApiError:
-    return ApiError(401, "bad-link", "This link is not valid: it was revoked or replaced. Ask the host for a new one.",
-                    "Ссылка недействительна: её отозвали или заменили. Попросите у ведущего новую.")
+    return ApiError(401, "bad-link", BAD_LINK)
+
+
+NO_TABLE = msg("No online table has this code.")
 
 
 def no_table() -> ApiError:
-    return ApiError(404, "no-table", "No online table has this code.", "Онлайн-стола с таким кодом нет.")
+    return ApiError(404, "no-table", NO_TABLE)
 
 
 def table_by_code(request: Request, code: str) -> db.TableRecord:
@@ -77,18 +82,22 @@ def table_or_404(store: Store, game_id: str) -> db.TableRecord:
     """The game's online table (404 ``no-table`` when it is not open for online play)."""
     tab = db.table(store, game_id)
     if tab is None:
-        raise ApiError(404, "no-table", "This game is not open for online play.", "Эта игра не открыта для онлайн-игры.")
+        raise ApiError(404, "no-table", msg("This game is not open for online play."))
     return tab
 
 
-def need_role(user: UserRecord, roles: tuple[str, ...], en: str, ru: str) -> None:
-    """403 unless the user's role is one of ``roles``."""
+def need_role(user: UserRecord, roles: tuple[str, ...], text: Text) -> None:
+    """403 (``text``) unless the user's role is one of ``roles``."""
     if user.role not in roles:
-        raise forbidden(en, ru)
+        raise forbidden(text)
 
 
 def base_url(request: Request) -> str:
     return str(request.base_url).rstrip("/")
+
+
+SINCE_NOT_SEQ = msg("since is a seq (a whole number from 0).")
+"""The refusal of a socket's ``since`` that :func:`parse_since` does not take."""
 
 
 def parse_since(value: Any) -> int | None:

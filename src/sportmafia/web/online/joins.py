@@ -28,6 +28,7 @@ from typing import Any
 from fastapi import APIRouter, FastAPI, Request
 from pydantic import BaseModel, ConfigDict, Field
 
+from ...i18n import Text, msg
 from ...live import app_state, get_hub
 from ...live.online import revoke_links
 from ...store import Store
@@ -107,9 +108,8 @@ def _seconds(wait: float) -> int:
     return max(1, int(wait + 0.999))
 
 
-def _too_many(code: str, wait: float, en: str, ru: str) -> ApiError:
-    seconds = _seconds(wait)
-    return ApiError(429, code, en.format(s=seconds), ru.format(s=seconds), headers={"Retry-After": str(seconds)})
+def _too_many(code: str, seconds: int, text: Text) -> ApiError:
+    return ApiError(429, code, text, headers={"Retry-After": str(seconds)})
 
 
 def _limit(request: Request, game_id: str) -> str:
@@ -121,8 +121,9 @@ def _limit(request: Request, game_id: str) -> str:
         wait = limiter.retry_after(key)
         if wait is not None:
             log.warning("online: join requests for game %s from %s refused: too many", game_id, address)
-            raise _too_many("too-many-requests", wait, "Too many requests to join; try again in {s} s.",
-                            "Слишком много заявок; попробуйте через {s} с.")
+            seconds = _seconds(wait)
+            raise _too_many("too-many-requests", seconds,
+                            msg("Too many requests to join; try again in %(seconds)s s.", seconds=seconds))
     guard.by_address.failed(address)
     guard.by_table.failed(game_id)
     return address
@@ -136,8 +137,7 @@ def _held_back(store: Store, guard: JoinGuard, game_id: str, address: str) -> No
         return
     status, decided_at = state
     if status == "pending":
-        raise ApiError(409, "pending", "You have asked for a seat already: wait for the host's answer.",
-                       "Вы уже попросили место: дождитесь ответа ведущего.")
+        raise ApiError(409, "pending", msg("You have asked for a seat already: wait for the host's answer."))
     if status == "denied" and decided_at is not None:
         wait = guard.limits.cooldown - (utcnow() - decided_at).total_seconds()
         if wait > 0:
@@ -145,8 +145,9 @@ def _held_back(store: Store, guard: JoinGuard, game_id: str, address: str) -> No
 
 
 def _denied(wait: float) -> ApiError:
-    return _too_many("cooldown", wait, "The host has just denied your request; you may ask again in {s} s.",
-                     "Ведущий только что отклонил вашу заявку; попросить снова можно через {s} с.")
+    seconds = _seconds(wait)
+    return _too_many("cooldown", seconds,
+                     msg("The host has just denied your request; you may ask again in %(seconds)s s.", seconds=seconds))
 
 
 class JoinIn(BaseModel):
@@ -162,7 +163,7 @@ def join_claim(request: Request, store: StoreDep, hub: HubDep) -> dict[str, Any]
         rec, token, revoked = db.claim(store, request.headers.get(JOIN_HEADER, ""))
     except db.OnlineRefused:
         limiter_of(request.app).failed(key)
-        raise ApiError(404, "no-request", "No such join request.", "Такой заявки нет.") from None
+        raise ApiError(404, "no-request", msg("No such join request.")) from None
     revoke_links(request.app, rec.game_id, revoked)
     out: dict[str, Any] = {"id": rec.id, "seat": rec.seat, "status": rec.status}
     if token is not None:
@@ -190,16 +191,14 @@ def join_request(code: Code, body: JoinIn, request: Request, store: StoreDep) ->
                                       max_pending=guard.limits.max_pending, cooldown=guard.limits.cooldown)
     except db.OnlineRefused as exc:
         if exc.code == "taken":
-            raise ApiError(409, "taken", "This seat is taken; pick another.",
-                           "Это место занято; выберите другое.") from None
+            raise ApiError(409, "taken", msg("This seat is taken; pick another.")) from None
         if exc.code == "full":
-            raise _too_many("full", exc.retry_after or 30.0,
-                            "The host has enough requests to answer; try again in {s} s.",
-                            "У ведущего достаточно заявок; попробуйте через {s} с.") from None
+            seconds = _seconds(exc.retry_after or 30.0)
+            raise _too_many("full", seconds, msg("The host has enough requests to answer; try again in %(seconds)s s.",
+                                                 seconds=seconds)) from None
         if exc.code == "cooldown":
             raise _denied(exc.retry_after or guard.limits.cooldown) from None
-        raise ApiError(422, "bad-seat", f"There is no seat {body.seat} at this table.",
-                       f"Места {body.seat} за этим столом нет.") from None
+        raise ApiError(422, "bad-seat", msg("There is no seat %(seat)s at this table.", seat=body.seat)) from None
     guard.remember(tab.game_id, address, rec.id)
     log.info("online: a join request for seat %s of game %s", rec.seat, rec.game_id)
     tell_hosts(request.app, tab.game_id)
@@ -215,16 +214,15 @@ class DecisionIn(BaseModel):
 def decide_request(game_id: GameId, request_id: RequestNo, body: DecisionIn, request: Request, user: UserDep,
                    store: StoreDep) -> dict[str, Any]:
     game_access(store, user, game_id)
-    need_role(user, HOST_ROLES, *HOST_ONLY)
+    need_role(user, HOST_ROLES, HOST_ONLY)
     table_or_404(store, game_id)
     try:
         rec = db.decide(store, game_id, request_id, body.approve)
     except db.OnlineRefused as exc:
         if exc.code == "decided":
-            raise ApiError(409, "decided", "This request is decided already.", "Эта заявка уже рассмотрена.") from None
+            raise ApiError(409, "decided", msg("This request is decided already.")) from None
         if exc.code == "taken":
-            raise ApiError(409, "taken", "This seat is taken already: deny this request.",
-                           "Это место уже занято: отклоните эту заявку.") from None
-        raise ApiError(404, "no-request", "No such join request.", "Такой заявки нет.") from None
+            raise ApiError(409, "taken", msg("This seat is taken already: deny this request.")) from None
+        raise ApiError(404, "no-request", msg("No such join request.")) from None
     tell_hosts(request.app, game_id)
     return {"id": rec.id, "seat": rec.seat, "status": rec.status}

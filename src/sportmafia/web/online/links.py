@@ -14,6 +14,7 @@ from fastapi import APIRouter, Query, Request
 from fastapi.responses import Response
 from pydantic import BaseModel, ConfigDict, Field
 
+from ...i18n import msg
 from ...live import get_hub, run_writer
 from ...live.online import Registry, registry_of, revoke_links
 from ...store import Store, UserRecord
@@ -83,7 +84,7 @@ async def open_online(game_id: GameId, request: Request, user: UserDep, store: S
 def _open_online(game_id: str, request: Request, user: UserRecord, store: Store, code: str | None = None,
                  ) -> dict[str, Any]:
     game_access(store, user, game_id)
-    need_role(user, HOST_ROLES, *HOST_ONLY)
+    need_role(user, HOST_ROLES, HOST_ONLY)
     if code is None:
         tab = db.open_table(store, game_id, user.id)
     else:
@@ -91,12 +92,10 @@ def _open_online(game_id: str, request: Request, user: UserRecord, store: Store,
             tab, before = db.take_code(store, game_id, code, user.id)
         except db.OnlineRefused as exc:
             if exc.code == "in-play":
-                raise ApiError(409, "in-play", f"The game at table {code.upper()} is still being played: its "
-                               "code passes to the next game once it is over.",
-                               f"Игра за столом {code.upper()} ещё идёт: код стола перейдёт к следующей игре, "
-                               "когда она закончится.") from None
-            raise ApiError(404, "no-table", "No online table of this club has this code.",
-                           "Онлайн-стола клуба с таким кодом нет.") from None
+                raise ApiError(409, "in-play", msg("The game at table %(code)s is still being played: its code "
+                                                   "passes to the next game once it is over.", code=code.upper())
+                               ) from None
+            raise ApiError(404, "no-table", msg("No online table of this club has this code.")) from None
         if before is not None:
             get_hub(request.app).publish_code_moved(before, tab.code, game_id)
     return _table_json(request, store, tab, registry_of(request.app))
@@ -110,7 +109,7 @@ def get_online(game_id: GameId, request: Request, user: UserDep, store: StoreDep
 
 def _seat_in(tab: db.TableRecord, seat: int) -> None:
     if not 1 <= seat <= tab.players:
-        raise ApiError(422, "bad-seat", f"There is no seat {seat} at this table.", f"Места {seat} за этим столом нет.")
+        raise ApiError(422, "bad-seat", msg("There is no seat %(seat)s at this table.", seat=seat))
 
 
 @api.post("/games/{game_id}/online/seats/{seat}/link", summary="Issue (or re-issue) a seat's personal link")
@@ -146,7 +145,7 @@ def _issue(request: Request, user: UserRecord, store: Store, game_id: str, seats
     closed. A QR code is drawn (milliseconds each) only when asked for: for a link shown at the table, not
     for one sent to a remote player."""
     game_access(store, user, game_id)
-    need_role(user, HOST_ROLES, *HOST_ONLY)
+    need_role(user, HOST_ROLES, HOST_ONLY)
     tab = table_or_404(store, game_id)
     for seat in seats or ():
         _seat_in(tab, seat)
@@ -170,7 +169,7 @@ def _issue(request: Request, user: UserRecord, store: Store, game_id: str, seats
 @api.delete("/games/{game_id}/online/seats/{seat}/link", summary="Revoke a seat's personal link")
 def revoke_link(game_id: GameId, seat: SeatNo, request: Request, user: UserDep, store: StoreDep) -> dict[str, Any]:
     game_access(store, user, game_id)
-    need_role(user, HOST_ROLES, *HOST_ONLY)
+    need_role(user, HOST_ROLES, HOST_ONLY)
     tab = table_or_404(store, game_id)
     _seat_in(tab, seat)
     revoked = db.revoke_seat(store, game_id, seat)
@@ -187,8 +186,7 @@ class StreamIn(BaseModel):
 @api.post("/games/{game_id}/online/stream", summary="The judge's open stream: a new link with its delay")
 def open_stream(game_id: GameId, body: StreamIn, request: Request, user: UserDep, store: StoreDep) -> dict[str, Any]:
     game_access(store, user, game_id)
-    need_role(user, JUDGE_ROLES, "Only a judge or an admin opens the open stream.",
-               "Открытую трансляцию открывает только судья или администратор.")
+    need_role(user, JUDGE_ROLES, msg("Only a judge or an admin opens the open stream."))
     table_or_404(store, game_id)
     token = db.set_stream(store, game_id, body.delay_minutes)
     return {"url": f"{base_url(request)}/stream/{token}", "token": token, "delay_minutes": body.delay_minutes}
@@ -197,8 +195,7 @@ def open_stream(game_id: GameId, body: StreamIn, request: Request, user: UserDep
 @api.delete("/games/{game_id}/online/stream", summary="Close the open stream (its link ends)")
 def close_stream(game_id: GameId, user: UserDep, store: StoreDep) -> dict[str, Any]:
     game_access(store, user, game_id)
-    need_role(user, JUDGE_ROLES, "Only a judge or an admin closes the open stream.",
-               "Закрыть открытую трансляцию может только судья или администратор.")
+    need_role(user, JUDGE_ROLES, msg("Only a judge or an admin closes the open stream."))
     db.stream_off(store, game_id)
     return {"on": False}
 

@@ -18,6 +18,7 @@ from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from ...engine import Event, RuleViolation, changes_phase, command_from_json
+from ...i18n import msg
 from ...live import Hub, get_hub, run_reader, run_writer
 from ...live.guard import receive_text
 from ...live.online import PlayerSocket, registry_of
@@ -36,7 +37,16 @@ from ..errors import RULE_VIOLATION_STATUS, ApiError, game_not_found
 from ..live import HubDep
 from ..schemas import CommandJson
 from ..socket_guard import origin_matches
-from .common import TOKEN_HEADER, address, bad_link, check_limit, limiter_of, parse_since
+from .common import (
+    BAD_LINK,
+    SINCE_NOT_SEQ,
+    TOKEN_HEADER,
+    address,
+    bad_link,
+    check_limit,
+    limiter_of,
+    parse_since,
+)
 
 log = logging.getLogger("sportmafia.online")
 
@@ -96,16 +106,15 @@ def execute_play(auth: db.SeatAuth, body: PlayCommandIn, store: Store, hub: Hub)
     kind = body.command.type
     if body.game_id != auth.game_id:
         _refused(auth, kind, "wrong-game")
-        raise ApiError(403, "wrong-game", "This link is for another game.", "Эта ссылка — для другой игры.")
+        raise ApiError(403, "wrong-game", msg("This link is for another game."))
     try:
         command = command_from_json(body.command.model_dump())
     except ValueError as exc:
         _refused(auth, kind, "bad-command")
-        raise ApiError(422, "bad-command", f"Not a valid command: {exc}.", f"Неверная команда: {exc}.") from None
+        raise ApiError(422, "bad-command", msg("Not a valid command: %(error)s.", error=str(exc))) from None
     if command.actor_seat() != auth.seat:
         _refused(auth, kind, "not-yours")
-        raise ApiError(403, "not-yours", "You act only for your own seat, and only with a player's commands.",
-                       "Вы действуете только за своё место и только командами игрока.")
+        raise ApiError(403, "not-yours", msg("You act only for your own seat, and only with a player's commands."))
     try:
         # the seat's own namespace of command ids: a player never gets an answer meant for another seat's id or
         # the host's; others who acted meanwhile in the same phase (hands raised at once) do not make it stale
@@ -117,15 +126,13 @@ def execute_play(auth: db.SeatAuth, body: PlayCommandIn, store: Store, hub: Hub)
         raise bad_link() from None
     except StaleSequence:
         _refused(auth, kind, "stale")  # the log's next seq is not told: it counts what the player may not see
-        raise ApiError(409, "stale", "The game has moved on; look at the table again and decide.",
-                       "Игра ушла вперёд; посмотрите на стол и решите заново.") from None
+        raise ApiError(409, "stale", msg("The game has moved on; look at the table again and decide.")) from None
     except RuleViolation as exc:
         _refused(auth, kind, exc.code)
         raise
     except GameLocked:
         _refused(auth, kind, "locked")
-        raise ApiError(409, "locked", "The game is over and its sheet is signed.",
-                       "Игра окончена, её лист подписан.") from None
+        raise ApiError(409, "locked", msg("The game is over and its sheet is signed.")) from None
     if not result.replayed:
         hub.publish(auth.game_id, result.next_seq)
     return {"replayed": result.replayed}
@@ -156,8 +163,7 @@ async def socket_command(sock: PlayerSocket, message: dict[str, Any]) -> None:
             where = "; ".join(f"{'.'.join(str(x) for x in e['loc'])}: {e['msg']}" for e in exc.errors()[:5])
             command = message.get("command")
             _refused(auth, str(command.get("type"))[:40] if isinstance(command, dict) else "?", "invalid")
-            raise ApiError(422, "invalid", f"The message is not valid: {where}.",
-                           f"Сообщение неверно: {where}.") from None
+            raise ApiError(422, "invalid", msg("The message is not valid: %(where)s.", where=where)) from None
         app: FastAPI = sock.websocket.app
         result = await run_writer(app, execute_play, auth, parsed, sock.store, sock.hub)
         body = {"type": "ack", "command_id": parsed.command_id, **result}
@@ -179,14 +185,13 @@ async def play_socket(websocket: WebSocket) -> None:
     origin = websocket.headers.get("origin")
     if origin is not None and not origin_matches(origin, websocket.headers.get("host")):
         await refuse(websocket, CLOSE_FORBIDDEN_ORIGIN, "forbidden-origin",
-                     "This socket opens only from this site's own pages.", "Это соединение открывается только со страниц сайта.")
+                     msg("This socket opens only from this site's own pages."))
         return
     key = address(websocket.client)
     limiter = limiter_of(websocket.app)
     wait = limiter.retry_after(key)
     if wait is not None:
-        await refuse(websocket, CLOSE_TOO_MANY, "too-many-attempts", "Too many wrong links; try again later.",
-                     "Слишком много неверных ссылок; попробуйте позже.")
+        await refuse(websocket, CLOSE_TOO_MANY, "too-many-attempts", msg("Too many wrong links; try again later."))
         return
     await websocket.accept()
     text: str | None = None  # a binary frame is no hello either
@@ -202,8 +207,7 @@ async def play_socket(websocket: WebSocket) -> None:
     if not isinstance(hello, dict) or hello.get("type") != "hello" or not isinstance(hello.get("token"), str) \
             or set(hello) - {"type", "token", "since"}:
         await refuse(websocket, CLOSE_INVALID, "invalid",
-                     'The first message is {"type": "hello", "token": ..., "since": n}.',
-                     'Первое сообщение — {"type": "hello", "token": ..., "since": n}.', accepted=True)
+                     msg('The first message is {"type": "hello", "token": ..., "since": n}.'), accepted=True)
         return
     since = parse_since(hello.get("since"))
     store: Store = websocket.app.state.store
@@ -211,13 +215,10 @@ async def play_socket(websocket: WebSocket) -> None:
     if seat is None:
         limiter.failed(key)
         log.warning("online: refused a socket with an unknown or revoked seat token from %s", key[7:])
-        await refuse(websocket, CLOSE_NOT_AUTHORIZED, "bad-link",
-                     "This link is not valid: it was revoked or replaced. Ask the host for a new one.",
-                     "Ссылка недействительна: её отозвали или заменили. Попросите у ведущего новую.", accepted=True)
+        await refuse(websocket, CLOSE_NOT_AUTHORIZED, "bad-link", BAD_LINK, accepted=True)
         return
     if since is None:
-        await refuse(websocket, CLOSE_INVALID, "invalid", "since is a seq (a whole number from 0).",
-                     "since — номер события (целое число от 0).", accepted=True)
+        await refuse(websocket, CLOSE_INVALID, "invalid", SINCE_NOT_SEQ, accepted=True)
         return
     auth, head = seat
     app = websocket.app

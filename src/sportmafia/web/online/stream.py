@@ -11,16 +11,25 @@ from fastapi import APIRouter, Request, WebSocket
 from starlette.websockets import WebSocketState
 
 from ...engine import prefix, view
+from ...i18n import msg
 from ...live import get_hub, run_reader
 from ...live.online import SpectatorSocket, public_game_key, registry_of
 from ...live.socket import CLOSE_INVALID, CLOSE_NOT_FOUND, CLOSE_TOO_MANY, CLOSE_WATCH_CLOSED, refuse
 from ...store import Store
 from ...store import online as db
 from ..auth import StoreDep
-from .common import STREAM_HEADER, address, bad_link, check_limit, limiter_of, parse_since
+from .common import (
+    NO_TABLE,
+    SINCE_NOT_SEQ,
+    STREAM_HEADER,
+    address,
+    bad_link,
+    check_limit,
+    limiter_of,
+    parse_since,
+)
 
-WATCH_CLOSED = ("watch-closed", "The judge has closed this table to observers.",
-                "Наблюдение за столом закрыто судьёй.")
+WATCH_CLOSED = ("watch-closed", msg("The judge has closed this table to observers."))
 
 router = APIRouter(include_in_schema=False)
 api = APIRouter(prefix="/api", tags=["online"])
@@ -35,8 +44,7 @@ async def watch_socket(websocket: WebSocket, code: str) -> None:
     key = address(websocket.client)
     limiter = limiter_of(websocket.app)
     if limiter.retry_after(key) is not None:
-        await refuse(websocket, CLOSE_TOO_MANY, "too-many-attempts", "Too many wrong codes; try again later.",
-                     "Слишком много неверных кодов; попробуйте позже.")
+        await refuse(websocket, CLOSE_TOO_MANY, "too-many-attempts", msg("Too many wrong codes; try again later."))
         return
     since = parse_since(websocket.query_params.get("since"))
     game_key = websocket.query_params.get("game")
@@ -44,12 +52,10 @@ async def watch_socket(websocket: WebSocket, code: str) -> None:
     tab = await run_reader(db.table_by_code, store, code) if len(code) <= 16 else None
     if tab is None:
         limiter.failed(key)
-        await refuse(websocket, CLOSE_NOT_FOUND, "no-table", "No online table has this code.",
-                     "Онлайн-стола с таким кодом нет.")
+        await refuse(websocket, CLOSE_NOT_FOUND, "no-table", NO_TABLE)
         return
     if since is None:
-        await refuse(websocket, CLOSE_INVALID, "invalid", "since is a seq (a whole number from 0).",
-                     "since — номер события (целое число от 0).")
+        await refuse(websocket, CLOSE_INVALID, "invalid", SINCE_NOT_SEQ)
         return
     if tab.watch_closed:  # B.observers
         await refuse(websocket, CLOSE_WATCH_CLOSED, *WATCH_CLOSED)
@@ -63,8 +69,7 @@ async def watch_socket(websocket: WebSocket, code: str) -> None:
         accepted = accepted or websocket.application_state == WebSocketState.CONNECTED
         moved = await run_reader(db.table_by_code, store, tab.code)
         if moved is None:  # its game was deleted
-            await refuse(websocket, CLOSE_NOT_FOUND, "no-table", "No online table has this code.",
-                         "Онлайн-стола с таким кодом нет.", accepted)
+            await refuse(websocket, CLOSE_NOT_FOUND, "no-table", NO_TABLE, accepted)
             return
         if moved.game_id == tab.game_id:  # the pass told of was undone since (by a process that could not say so)
             hub.forget_code_move(tab.game_id, tab.code)

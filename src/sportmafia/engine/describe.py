@@ -177,8 +177,10 @@ def describe(ev: E.Event, lang: str = "en", names: tuple[str, ...] | None = None
 def _line(ev: E.Event, lang: str, names: tuple[str, ...] | None) -> Text | str | None:
     """The line of ``describe``: a message (rendered by the caller) or a text already in ``lang``."""
 
+    seat_label = msg("#%(seat)s").template(lang)
+
     def p(seat: int) -> str:
-        label = msg("#%(seat)s", seat=seat).render(lang)
+        label = seat_label % {"seat": seat}
         if names and 1 <= seat <= len(names):
             label += f" {names[seat - 1]}"
         return label

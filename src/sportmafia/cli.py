@@ -19,14 +19,22 @@ from rich.console import Console
 from .bots import play_plausible, play_random
 from .engine import RecordError, describe_event_line, load, replay, summary, to_record
 from .engine.describe import RESULT_NAMES, ROLE_NAMES, TEAM_NAMES, t
+from .i18n import Text, msg, pmsg
 from .rules import PRESETS, RuleSetError, get_ruleset
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, help="sportmafia: Mafia for clubs and tournaments.")
 out = Console(highlight=False)
 err = Console(stderr=True, highlight=False)
 
-DEMO_NAMES = ["Ворон", "Лиса", "Кардинал", "Бостон", "Мята", "Граф", "Скай", "Пилот", "Тень", "Маэстро",
-              "Вега", "Янтарь", "Шторм", "Рысь", "Нота", "Феникс"]
+DEMO_NAMES: tuple[Text, ...] = (
+    pmsg("cli demo", "Raven"), pmsg("cli demo", "Fox"), pmsg("cli demo", "Cardinal"), pmsg("cli demo", "Boston"),
+    pmsg("cli demo", "Mint"), pmsg("cli demo", "Count"), pmsg("cli demo", "Sky"), pmsg("cli demo", "Pilot"),
+    pmsg("cli demo", "Shadow"), pmsg("cli demo", "Maestro"), pmsg("cli demo", "Vega"), pmsg("cli demo", "Amber"),
+    pmsg("cli demo", "Storm"), pmsg("cli demo", "Lynx"), pmsg("cli demo", "Note"), pmsg("cli demo", "Phoenix"),
+)
+"""The demo table's players: the demo club's roster (``web/demo.py``), seated under their Russian names in
+either language, as the club keeps them."""
+DEMO_NAMES_LANG = "ru"
 
 
 @app.callback()
@@ -58,30 +66,31 @@ def demo(
     except RuleSetError as exc:
         err.print(f"[red]{exc.message(lang)}[/red]")
         raise typer.Exit(2) from None
-    names = DEMO_NAMES[:n] if n <= len(DEMO_NAMES) else None
+    names = [name.render(DEMO_NAMES_LANG) for name in DEMO_NAMES[:n]] if n <= len(DEMO_NAMES) else None
     game = play_plausible(rs, n, seed, names)
-    ru = lang == "ru"
-    out.print(f"[bold]{'Правила' if ru else 'Rule set'}:[/bold] {rs.name} · {n} {'игроков' if ru else 'players'} · seed {seed}")
+    label = pmsg("cli demo", "Rule set").render(lang)
+    players = pmsg("cli demo", "%(n)s players", n=n).render(lang)
+    out.print(f"[bold]{label}:[/bold] {rs.name} · {players} · seed {seed}")
     for s in range(1, n + 1):
         out.print(f"  {s:2}. {game.names[s - 1]:<10} {t(ROLE_NAMES, game.roles[s], lang)}")
     _print_course(list(enumerate(game.log)), game.names, lang)
     _print_outcome(game, lang)
     if save:
         save.write_text(json.dumps(to_record(game), ensure_ascii=False, indent=1), encoding="utf-8")
-        out.print(f"{'Запись игры' if ru else 'Game record'}: {save}")
+        out.print(msg("Game record: %(path)s", path=save).render(lang))
 
 
 def _print_outcome(game: object, lang: str) -> None:
     from .engine import Game
 
     assert isinstance(game, Game)
-    ru = lang == "ru"
     if not game.over:
-        out.print("[yellow]" + ("Игра не закончена." if ru else "The game is not finished.") + "[/yellow]")
+        unfinished = msg("The game is not finished.").render(lang)
+        out.print(f"[yellow]{unfinished}[/yellow]")
         return
-    team = t(TEAM_NAMES, game.winner, lang)
-    why = t(RESULT_NAMES, game.result, lang)
-    out.print(f"[bold green]{'Итог' if ru else 'Outcome'}: {team} — {why}[/bold green]")
+    outcome = msg("Outcome: %(team)s — %(result)s", team=t(TEAM_NAMES, game.winner, lang),
+                  result=t(RESULT_NAMES, game.result, lang))
+    out.print(f"[bold green]{outcome.render(lang)}[/bold green]")
 
 
 @app.command("replay")

@@ -8,8 +8,8 @@ import dataclasses
 from fastapi.testclient import TestClient
 
 from sportmafia.rules import RuleSet, get_ruleset
-from sportmafia.rules.docs_ru import DOCS_RU
 from sportmafia.web.security import hash_password
+from tests.catalogs import catalog_entries
 
 from .conftest import Api
 
@@ -152,6 +152,12 @@ def test_rules_lists_the_options(api: Api, app_client: tuple[TestClient, int]) -
 
 
 def test_every_option_has_a_russian_description() -> None:
-    """DOCS_RU covers exactly the rule set's options (a new option needs its Russian description)."""
-    assert set(DOCS_RU) == {f.name for f in dataclasses.fields(RuleSet)}
-    assert all(text.strip() and text.rstrip().endswith(".") for text in DOCS_RU.values())
+    """The catalog's "rule option" messages are exactly the rule set's options' helps (a new option needs its
+    Russian description), each translated."""
+    fields = dataclasses.fields(RuleSet)
+    entries, _problems = catalog_entries("ru")
+    described = {msgid: texts[0] for (context, msgid), texts in entries.items() if context == "rule option"}
+    assert set(described) == {f.metadata["doc"] for f in fields}
+    texts = [RuleSet.doc_of(f.name).render("ru") for f in fields]
+    assert texts == [described[f.metadata["doc"]] for f in fields]
+    assert all(text.strip() and text.rstrip().endswith(".") for text in texts)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..i18n import Text, pmsg
+from ..i18n import Text, msg, pmsg, render
 from . import events as E
 
 STEP_NAMES: dict[str, Text] = {
@@ -124,6 +124,32 @@ RESULT_NAMES: dict[str, Text] = {
 }
 
 
+VOTE_OUTCOMES: dict[str, Text] = {
+    "out": pmsg("vote outcome", "leaves"),
+    "tie": pmsg("vote outcome", "tie between"),
+    "lift": pmsg("vote outcome", "all leave"),
+    "stay": pmsg("vote outcome", "they all stay"),
+    "tie-out": pmsg("vote outcome", "tie: all leave"),
+    "nobody": pmsg("vote outcome", "nobody leaves"),
+    "removed-leads": pmsg("vote outcome", "the removed player led: nobody else leaves"),
+    "all-tied": pmsg("vote outcome", "the whole table is tied: nobody leaves"),
+    "no-lift": pmsg("vote outcome", "these players cannot be lifted: nobody leaves"),
+    "single-day1": pmsg("vote outcome", "a single candidate on day 1 is not voted on"),
+    "cancelled": pmsg("vote outcome", "the vote is cancelled"),
+    "no-candidates": pmsg("vote outcome", "nobody was nominated"),
+}
+"""How a vote ended, after the seats leaving (``VoteResult.outcome``)."""
+
+PROTEST_NAMES: dict[str, Text] = {
+    "annul": pmsg("protest", "annul"),
+    "reverse": pmsg("protest", "reverse"),
+}
+"""What a protest asks: to annul the result or to reverse it."""
+
+_SPEECH_STEPS = frozenset(("speech", "muted", "last_word", "tie_speech", "defence"))
+_NIGHT_PREFIXES = ("meet_", "check_")
+
+
 def t(table: dict[Any, Text], key: Any, lang: str) -> str:
     """The name of ``key`` in one of the tables above, in ``lang``; an unknown key as it is."""
     text = table.get(key)
@@ -132,136 +158,127 @@ def t(table: dict[Any, Text], key: Any, lang: str) -> str:
 
 def step_banner(step: str, day: int, seat: int, lang: str = "en") -> str:
     """The console's phase banner, e.g. "Day 2 · speech of player 5" / "День 2 · речь игрока 5"."""
-    ru = lang == "ru"
-    night = step.startswith(("meet_", "check_")) or step in ("shooting", "kill")
-    head = (f"Ночь {day}" if ru else f"Night {day}") if night else (f"День {day}" if ru else f"Day {day}")
-    name = t(STEP_NAMES, step, lang)
-    if step in ("speech", "muted", "last_word", "tie_speech", "defence") and seat:
-        name = f"{name} игрока {seat}" if ru else f"{name} of player {seat}"
+    night = step.startswith(_NIGHT_PREFIXES) or step in ("shooting", "kill")
+    head = msg("Night %(n)s", n=day) if night else msg("Day %(n)s", n=day)
+    name: Text | str = STEP_NAMES.get(step, step)
+    if step in _SPEECH_STEPS and seat:
+        name = msg("%(step)s of player %(seat)s", step=name, seat=seat)
     elif step == "voting" and seat:
-        name = f"{name} · кандидат {seat}" if ru else f"{name} · candidate {seat}"
-    return f"{head} · {name}"
+        name = msg("%(step)s · candidate %(seat)s", step=name, seat=seat)
+    return f"{head.render(lang)} · {render(name, lang)}"
 
 
 def describe(ev: E.Event, lang: str = "en", names: tuple[str, ...] | None = None) -> str | None:
     """One line for an event, or None for events that only mark the host's "next"."""
-    ru = lang == "ru"
+    line = _line(ev, lang, names)
+    return line if line is None or isinstance(line, str) else line.render(lang)
+
+
+def _line(ev: E.Event, lang: str, names: tuple[str, ...] | None) -> Text | str | None:
+    """The line of ``describe``: a message (rendered by the caller) or a text already in ``lang``."""
+
+    seat_label = msg("#%(seat)s").template(lang)
 
     def p(seat: int) -> str:
-        label = f"№{seat}" if ru else f"#{seat}"
+        label = seat_label % {"seat": seat}
         if names and 1 <= seat <= len(names):
             label += f" {names[seat - 1]}"
         return label
 
     def seats(xs: Any) -> str:
-        return ", ".join(p(x) for x in xs) if xs else ("никого" if ru else "nobody")
+        return ", ".join(p(x) for x in xs) if xs else pmsg("seats", "nobody").render(lang)
+
+    def name(table: dict[Any, Text], key: Any) -> str:
+        return t(table, key, lang)
 
     match ev:
         case E.Advanced():
             return None
         case E.Dealt(roles=roles):
-            deck = ", ".join(f"{i}:{t(ROLE_NAMES, r, lang)}" for i, r in enumerate(roles, 1))
-            return f"Карты розданы: {deck}" if ru else f"Cards dealt: {deck}"
+            deck = ", ".join(f"{i}:{name(ROLE_NAMES, r)}" for i, r in enumerate(roles, 1))
+            return msg("Cards dealt: %(deck)s", deck=deck)
         case E.FirstSpeakerDrawn(seat=s):
-            return f"Жребий: первым говорит {p(s)}" if ru else f"Lot: {p(s)} speaks first"
+            return msg("Lot: %(seat)s speaks first", seat=p(s))
         case E.LotDrawn(seat=s):
-            return f"Жребий на вылет: {p(s)}" if ru else f"The lot sends out {p(s)}"
+            return msg("The lot sends out %(seat)s", seat=p(s))
         case E.Step(step=step, day=day, seat=s, seconds=secs):
             banner = step_banner(step, day, s, lang)
-            return f"— {banner}" + (f" ({secs} с)" if ru and secs else f" ({secs} s)" if secs else "")
+            if secs:
+                return msg("— %(banner)s (%(seconds)s s)", banner=banner, seconds=secs)
+            return f"— {banner}"
         case E.Nominated(by=b, target=tg, named=named):
-            extra = (f" (названы {seats(named)})" if ru else f" (named {seats(named)})") if named else ""
-            return f"{p(b)} выставляет {p(tg)}{extra}" if ru else f"{p(b)} nominates {p(tg)}{extra}"
+            extra = msg(" (named %(seats)s)", seats=seats(named)).render(lang) if named else ""
+            return msg("%(who)s nominates %(target)s%(extra)s", who=p(b), target=p(tg), extra=extra)
         case E.Withdrawn(by=b, target=tg):
-            return f"{p(b)} отзывает {p(tg)}" if ru else f"{p(b)} withdraws {p(tg)}"
+            return msg("%(who)s withdraws %(target)s", who=p(b), target=p(tg))
         case E.VoteCast(voter=v, candidate=c):
-            return f"{p(v)} голосует за {p(c)}" if ru else f"{p(v)} votes for {p(c)}"
+            return msg("%(who)s votes for %(target)s", who=p(v), target=p(c))
         case E.LiftVoteCast(voter=v):
-            return f"{p(v)} за подъём" if ru else f"{p(v)} votes to lift"
+            return msg("%(who)s votes to lift", who=p(v))
         case E.DefaultVotes(candidate=c, voters=vs):
-            return (f"Голоса по умолчанию за {p(c)}: {seats(vs)}" if ru
-                    else f"Default votes for {p(c)}: {seats(vs)}")
+            return msg("Default votes for %(target)s: %(voters)s", target=p(c), voters=seats(vs))
         case E.VotingStarted(kind=kind, candidates=cs):
             if kind == "lift":
-                return (f"Кто за то, чтобы {seats(cs)} покинули игру?" if ru
-                        else f"Who is for {seats(cs)} all leaving the game?")
+                return msg("Who is for %(seats)s all leaving the game?", seats=seats(cs))
             if kind == "leaders":
-                return f"Лидеры на посадку: {seats(cs)}" if ru else f"Leaders for the vote: {seats(cs)}"
-            word = ("Переголосование" if kind == "revote" else "В городе голосование") if ru else (
-                "Revote" if kind == "revote" else "Voting")
-            return f"{word}: {seats(cs)}"
+                return msg("Leaders for the vote: %(seats)s", seats=seats(cs))
+            if kind == "revote":
+                return msg("Revote: %(seats)s", seats=seats(cs))
+            return msg("Voting: %(seats)s", seats=seats(cs))
         case E.VoteResult(tally=tally, leaving=leaving, outcome=outcome):
-            counts = ", ".join(f"{p(c)}: {v}" for c, v in tally if c) or ""
+            counts = ", ".join(f"{p(c)}: {v}" for c, v in tally if c)
             yes = ", ".join(str(v) for c, v in tally if not c)
-            text = {
-                "out": ("leaves", "покидает стол"), "tie": ("tie between", "перестрелка"),
-                "lift": ("all leave", "все покидают стол"), "stay": ("they all stay", "все остаются"),
-                "tie-out": ("tie: all leave", "равенство: все уходят"),
-                "nobody": ("nobody leaves", "никто не уходит"),
-                "removed-leads": ("the removed player led: nobody else leaves",
-                                  "больше всех у удалённого: больше никто не уходит"),
-                "all-tied": ("the whole table is tied: nobody leaves", "весь стол в перестрелке: никто не уходит"),
-                "no-lift": ("these players cannot be lifted: nobody leaves", "подъём невозможен: никто не уходит"),
-                "single-day1": ("a single candidate on day 1 is not voted on", "единственная кандидатура в первый день не голосуется"),
-                "cancelled": ("the vote is cancelled", "голосование отменено"),
-                "no-candidates": ("nobody was nominated", "никто не выставлен"),
-            }.get(outcome, (outcome, outcome))
-            word = text[1] if ru else text[0]
-            bits = [b for b in (counts, (f"за подъём {yes}" if ru else f"{yes} to lift") if yes else "") if b]
+            lift = msg("%(votes)s to lift", votes=yes).render(lang) if yes else ""
+            bits = [b for b in (counts, lift) if b]
             detail = f" [{'; '.join(bits)}]" if bits else ""
-            who = f" {seats(leaving)}" if leaving and outcome not in ("tie",) else (
-                f" {seats(leaving)}" if leaving else "")
-            return f"Итог:{who} {word}{detail}" if ru else f"Result:{who} {word}{detail}"
+            who = f" {seats(leaving)}" if leaving else ""
+            return msg("Result:%(who)s %(outcome)s%(detail)s", who=who, outcome=name(VOTE_OUTCOMES, outcome),
+                       detail=detail)
         case E.VoteCancelled(day=d, clause=cl):
-            return f"Голосование дня {d} отменено ({cl})" if ru else f"The vote of day {d} is cancelled ({cl})"
+            return msg("The vote of day %(day)s is cancelled (%(clause)s)", day=d, clause=cl)
         case E.ShotFired(shooter=s, target=tg):
-            return f"{p(s)} стреляет в {p(tg)}" if ru else f"{p(s)} shoots {p(tg)}"
+            return msg("%(who)s shoots %(target)s", who=p(s), target=p(tg))
         case E.KillChosen(target=tg):
-            return f"Мафия выбирает {p(tg)}" if ru else f"The mafia chooses {p(tg)}"
+            return msg("The mafia chooses %(target)s", target=p(tg))
         case E.Checked(checker=c, target=tg, found=found):
-            ans = ("да" if found else "нет") if ru else ("yes" if found else "no")
-            return f"{p(c)} проверяет {p(tg)}: {ans}" if ru else f"{p(c)} checks {p(tg)}: {ans}"
+            answer = pmsg("check", "yes") if found else pmsg("check", "no")
+            return msg("%(who)s checks %(target)s: %(answer)s", who=p(c), target=p(tg), answer=answer)
         case E.NightResult(night=nt, killed=k):
             if k:
-                return f"Ночь {nt}: убит {p(k)}" if ru else f"Night {nt}: {p(k)} is killed"
-            return f"Ночь {nt}: промах" if ru else f"Night {nt}: a miss"
+                return msg("Night %(night)s: %(seat)s is killed", night=nt, seat=p(k))
+            return msg("Night %(night)s: a miss", night=nt)
         case E.BestMoveNamed(seat=s, guesses=g, black=b):
-            return (f"Лучший ход {p(s)}: {seats(g)} (чёрных: {b})" if ru
-                    else f"Best move of {p(s)}: {seats(g)} ({b} black)")
+            return msg("Best move of %(who)s: %(seats)s (%(black)s black)", who=p(s), seats=seats(g), black=b)
         case E.Fouled(seat=s, reason=r, technical=tech, count=c):
-            kind = ("техфол" if tech else "фол") if ru else ("technical foul" if tech else "foul")
-            why = f" — {t(REASON_NAMES, r, lang)}" if r else ""
-            return f"{p(s)}: {kind} {c}{why}"
+            why = f" — {name(REASON_NAMES, r)}" if r else ""
+            if tech:
+                return msg("%(who)s: technical foul %(count)s%(why)s", who=p(s), count=c, why=why)
+            return msg("%(who)s: foul %(count)s%(why)s", who=p(s), count=c, why=why)
         case E.Muted(seat=s, day=d):
-            return f"{p(s)} лишён слова в день {d}" if ru else f"{p(s)} loses his speech on day {d}"
+            return msg("%(who)s loses his speech on day %(day)s", who=p(s), day=d)
         case E.Sanctioned(seat=s, offence=o, sanction=sn):
-            return (f"{p(s)}: {t(REASON_NAMES, o, lang)} — {t(SANCTION_NAMES, sn, lang)}")
+            return f"{p(s)}: {name(REASON_NAMES, o)} — {name(SANCTION_NAMES, sn)}"
         case E.Removed(seat=s, reason=r, scope=sc):
-            why = f" — {t(REASON_NAMES, r, lang)}" if r else ""
-            scope = "" if sc == "game" else f" ({t(SANCTION_NAMES, sc, lang)})"
-            return f"{p(s)} удалён{scope}{why}" if ru else f"{p(s)} is removed{scope}{why}"
+            why = f" — {name(REASON_NAMES, r)}" if r else ""
+            scope = "" if sc == "game" else f" ({name(SANCTION_NAMES, sc)})"
+            return msg("%(who)s is removed%(scope)s%(why)s", who=p(s), scope=scope, why=why)
         case E.PlayerLeft(seat=s, how=how):
-            return f"{p(s)} покидает стол: {t(HOW_NAMES, how, lang)}" if ru else f"{p(s)} leaves: {t(HOW_NAMES, how, lang)}"
+            return msg("%(who)s leaves: %(how)s", who=p(s), how=name(HOW_NAMES, how))
         case E.Awarded(winner=w, reason=r):
-            return (f"Судья присуждает победу: {t(TEAM_NAMES, w, lang)} ({r})" if ru
-                    else f"The judge awards the win to {t(TEAM_NAMES, w, lang)} ({r})")
+            return msg("The judge awards the win to %(team)s (%(reason)s)", team=name(TEAM_NAMES, w), reason=r)
         case E.TeamDefeated(team=tm, reason=r):
-            return (f"Командное поражение: {t(TEAM_NAMES, tm, lang)} ({r})" if ru
-                    else f"Team defeat of {t(TEAM_NAMES, tm, lang)} ({r})")
+            return msg("Team defeat of %(team)s (%(reason)s)", team=name(TEAM_NAMES, tm), reason=r)
         case E.Overridden(winner=w, reason=r):
-            return (f"Решение судьи: {t(TEAM_NAMES, w, lang)} ({r})" if ru
-                    else f"Judge's decision: {t(TEAM_NAMES, w, lang)} ({r})")
+            return msg("Judge's decision: %(team)s (%(reason)s)", team=name(TEAM_NAMES, w), reason=r)
         case E.ProtestVoted(outcome=o, voters=vs, passed=ok, rule=rule):
-            what = ("аннулировать" if o == "annul" else "изменить") if ru else o
-            res = ("принят" if ok else "отклонён") if ru else ("passed" if ok else "failed")
-            broken = (f"; нарушено: {rule}" if ru else f"; rule broken: {rule}") if rule else ""
-            return (f"Протест ({what}{broken}): за {seats(vs)} — {res}" if ru
-                    else f"Protest ({what}{broken}): {seats(vs)} for — {res}")
+            broken = msg("; rule broken: %(rule)s", rule=rule).render(lang) if rule else ""
+            result = pmsg("protest", "passed") if ok else pmsg("protest", "failed")
+            return msg("Protest (%(what)s%(broken)s): %(seats)s for — %(result)s", what=name(PROTEST_NAMES, o),
+                       broken=broken, seats=seats(vs), result=result)
         case E.Undone(seq=q):
-            return f"Отменено действие №{q}" if ru else f"Action {q} undone"
+            return msg("Action %(seq)s undone", seq=q)
         case E.GameEnded(winner=w, result=r):
             if w is None:
-                return f"Игра окончена: {t(RESULT_NAMES, r, lang)}" if ru else f"Game over: {t(RESULT_NAMES, r, lang)}"
-            return (f"Победа: {t(TEAM_NAMES, w, lang)} — {t(RESULT_NAMES, r, lang)}" if ru
-                    else f"Winner: {t(TEAM_NAMES, w, lang)} — {t(RESULT_NAMES, r, lang)}")
+                return msg("Game over: %(result)s", result=name(RESULT_NAMES, r))
+            return msg("Winner: %(team)s — %(result)s", team=name(TEAM_NAMES, w), result=name(RESULT_NAMES, r))
     return str(ev.to_json())  # pragma: no cover - every event type is matched above

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from ..i18n import msg
 from .ruleset import RuleSet, RuleSetError
 
 CLUB = RuleSet(name="club")
@@ -77,6 +78,4 @@ def get_ruleset(name: str) -> RuleSet:
         return _REGISTRY[name]
     except KeyError:
         raise RuleSetError(
-            f"Unknown rule set '{name}'; presets: {', '.join(PRESETS)}.",
-            f"Неизвестные правила «{name}»; есть: {', '.join(PRESETS)}.",
-        ) from None
+            msg("Unknown rule set '%(name)s'; presets: %(presets)s.", name=name, presets=", ".join(PRESETS))) from None

@@ -19,7 +19,6 @@ from ..engine import events as E
 from ..engine.describe import REASON_NAMES, SANCTION_NAMES, describe, t
 from ..i18n import Text, msg, pmsg
 from ..rules import PRESETS, RuleSet, RuleSetError, get_ruleset
-from ..rules.docs_ru import DOCS_RU
 from ..store import Store, VariantRecord, VariantTaken
 from .auth import StoreDep, UserDep
 from .edge import path_id
@@ -84,7 +83,7 @@ def rule_fields() -> list[dict[str, Any]]:
             continue
         tp = hints[f.name]
         item: dict[str, Any] = {"name": f.name, "type": _type_name(tp), "doc": f.metadata.get("doc", ""),
-                                "doc_ru": DOCS_RU.get(f.name, f.metadata.get("doc", "")),
+                                "doc_ru": RuleSet.doc_of(f.name).render("ru"),
                                 "clauses": list(f.metadata.get("clauses", ()))}
         if item["type"] == "choice":
             item["choices"] = list(typing.get_args(tp))

@@ -17,28 +17,28 @@ not do it, the state does not allow it now, or the request itself is not valid."
 
 class Refusal(BilingualError):
     """A request a service refuses: its ``kind`` (one of :data:`KINDS`), ``code`` (finer: ``bad-seating``,
-    ``pending-sheets``, ...), the reason in English and Russian, the rulebook ``clause`` if one decides it;
+    ``pending-sheets``, ...), the reason (a ``Text``, shown in either language), the rulebook ``clause`` if one decides it;
     ``extra`` is added to the error body (e.g. the line number of a bad file)."""
 
-    def __init__(self, kind: str, code: str, text: Text | str, ru: str | None = None, *,
+    def __init__(self, kind: str, code: str, text: Text, *,
                  extra: Mapping[str, Any] | None = None, clause: str | None = None) -> None:
         if kind not in KINDS:
             raise ValueError(f"a refusal's kind is one of {', '.join(KINDS)}, not {kind!r}")
-        super().__init__(text, ru)
+        super().__init__(text)
         self.kind = kind
         self.code = code
         self.extra = dict(extra or {})
         self.clause = clause
 
 
-def invalid(code: str, text: Text | str, ru: str | None = None, **extra: Any) -> Refusal:
+def invalid(code: str, text: Text, **extra: Any) -> Refusal:
     """The request is not valid (its data, its settings)."""
-    return Refusal("invalid", code, text, ru, extra=extra)
+    return Refusal("invalid", code, text, extra=extra)
 
 
-def conflict(code: str, text: Text | str, ru: str | None = None, **extra: Any) -> Refusal:
+def conflict(code: str, text: Text, **extra: Any) -> Refusal:
     """The state does not allow the request now."""
-    return Refusal("conflict", code, text, ru, extra=extra)
+    return Refusal("conflict", code, text, extra=extra)
 
 
 def refusal_from(exc: BilingualError, code: str, kind: str = "invalid") -> Refusal:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from sportmafia.i18n import Text, msg, pmsg, translations
+from sportmafia.i18n import Text, msg, npmsg, pmsg, translations
 
 from . import catalogs
 
@@ -49,3 +49,12 @@ def test_a_context_chooses_among_meanings_and_an_unknown_language_is_russian() -
     assert pmsg("role", "Don").render("ru") == "Дон"
     assert pmsg("role", "Don").render("xx") == "Дон"
     assert translations("en").gettext("Next") == "Next"
+
+
+def test_russian_plurals_take_three_forms() -> None:
+    def players(n: int, lang: str) -> str:
+        return npmsg("cli demo", "%(n)s player", "%(n)s players", n).render(lang)
+
+    assert [players(n, "ru") for n in (1, 2, 5, 11, 21, 22)] == [
+        "1 игрок", "2 игрока", "5 игроков", "11 игроков", "21 игрок", "22 игрока"]
+    assert [players(n, "en") for n in (1, 5)] == ["1 player", "5 players"]

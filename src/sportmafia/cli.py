@@ -19,22 +19,17 @@ from rich.console import Console
 from .bots import play_plausible, play_random
 from .engine import RecordError, describe_event_line, load, replay, summary, to_record
 from .engine.describe import RESULT_NAMES, ROLE_NAMES, TEAM_NAMES, t
-from .i18n import Text, msg, pmsg
+from .i18n import msg, npmsg, pmsg
 from .rules import PRESETS, RuleSetError, get_ruleset
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, help="sportmafia: Mafia for clubs and tournaments.")
 out = Console(highlight=False)
 err = Console(stderr=True, highlight=False)
 
-DEMO_NAMES: tuple[Text, ...] = (
-    pmsg("cli demo", "Raven"), pmsg("cli demo", "Fox"), pmsg("cli demo", "Cardinal"), pmsg("cli demo", "Boston"),
-    pmsg("cli demo", "Mint"), pmsg("cli demo", "Count"), pmsg("cli demo", "Sky"), pmsg("cli demo", "Pilot"),
-    pmsg("cli demo", "Shadow"), pmsg("cli demo", "Maestro"), pmsg("cli demo", "Vega"), pmsg("cli demo", "Amber"),
-    pmsg("cli demo", "Storm"), pmsg("cli demo", "Lynx"), pmsg("cli demo", "Note"), pmsg("cli demo", "Phoenix"),
-)
-"""The demo table's players: the demo club's roster (``web/demo.py``), seated under their Russian names in
-either language, as the club keeps them."""
-DEMO_NAMES_LANG = "ru"
+DEMO_DATA = Path(__file__).with_name("web") / "demo.json"
+DEMO_NAMES: tuple[str, ...] = tuple(json.loads(DEMO_DATA.read_text(encoding="utf-8"))["roster"])
+"""The demo table's players: the demo club's roster (``web/demo.json``, data, not interface text), seated under
+the names the club keeps in either language."""
 
 
 @app.callback()
@@ -66,10 +61,10 @@ def demo(
     except RuleSetError as exc:
         err.print(f"[red]{exc.message(lang)}[/red]")
         raise typer.Exit(2) from None
-    names = [name.render(DEMO_NAMES_LANG) for name in DEMO_NAMES[:n]] if n <= len(DEMO_NAMES) else None
+    names = list(DEMO_NAMES[:n]) if n <= len(DEMO_NAMES) else None
     game = play_plausible(rs, n, seed, names)
     label = pmsg("cli demo", "Rule set").render(lang)
-    players = pmsg("cli demo", "%(n)s players", n=n).render(lang)
+    players = npmsg("cli demo", "%(n)s player", "%(n)s players", n).render(lang)
     out.print(f"[bold]{label}:[/bold] {rs.name} · {players} · seed {seed}")
     for s in range(1, n + 1):
         out.print(f"  {s:2}. {game.names[s - 1]:<10} {t(ROLE_NAMES, game.roles[s], lang)}")

@@ -23,8 +23,8 @@ class _Pair:
 
 
 def as_text(text: Text | str, ru: str | None = None) -> Text:
-    """TRANSITIONAL: a Text as it is; an English and a Russian string as a pair."""
-    if isinstance(text, Text):
+    """TRANSITIONAL: a Text (or a pair made before) as it is; an English and a Russian string as a pair."""
+    if isinstance(text, Text | _Pair):
         return text
     return cast(Text, _Pair(text, ru if ru is not None else text))
 

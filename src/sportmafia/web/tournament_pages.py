@@ -20,6 +20,7 @@ from sqlalchemy.orm import Session
 from ..engine.describe import RESULT_NAMES, ROLE_NAMES, SCOPE_NAMES, TEAM_NAMES, t
 from ..services.tournament import Refusal, TournamentService
 from ..store import Store, UserRecord
+from ..store import tournaments as db
 from ..store.models import User
 from ..store.tournaments import TournamentRecord
 from ..tournament import DEFAULT_TIE_BREAKS, FinalSettings
@@ -123,7 +124,7 @@ def public_standings_page(request: Request, tournament_id: TournamentId) -> Resp
 def public_player_page(request: Request, tournament_id: TournamentId, participant_id: ParticipantId) -> Response:
     store: Store = request.app.state.store
     found = _published(store, tournament_id)
-    if found is None or all(p.id != participant_id for p in TournamentService(store).db.participants(found.id)):
+    if found is None or all(p.id != participant_id for p in db.participants(store, found.id)):
         return _missing(request, None)
     return render(request, "player.html", user=None, tournament=found, participant_id=participant_id,
                   labels=labels(request_lang(request)))

@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ...store import UserRecord
+from ...store import tournaments as db
 from ...store.tournaments import NewParticipant, NicknameTaken, ParticipantRecord, TournamentRecord
 from ..discipline import Discipline
 from ..errors import conflict, invalid
@@ -25,7 +26,7 @@ class Registration(TournamentBase):
                            "before generating the seating (or generate it anew before round 1).",
                            "Рассадка уже составлена: новые участники в неё не попадут. Добавьте их до рассадки "
                            "(или составьте её заново до первого тура).")
-        existing = {p.nickname.casefold() for p in self.db.participants(t.id)}
+        existing = {p.nickname.casefold() for p in db.participants(self.store, t.id)}
         for number, e in enumerate(entries, 1):
             if e.nickname.casefold() in existing:
                 raise invalid("nickname-taken", f"Line {number}: {e.nickname!r} is already a participant.",
@@ -38,7 +39,7 @@ class Registration(TournamentBase):
         discipline = Discipline(self)
         banned = discipline.check_registration(t, entries, ban_override)
         try:
-            added = self.db.add_participants(t.id, entries)
+            added = db.add_participants(self.store, t.id, entries)
         except NicknameTaken as exc:
             raise conflict("nickname-taken", f"{exc.nickname!r} is already a participant.",
                            f"{exc.nickname!r} уже участвует.") from None
@@ -48,10 +49,10 @@ class Registration(TournamentBase):
     def delete_participant(self, user: UserRecord, t: TournamentRecord, participant_id: int) -> None:
         self.require_judge(user, t)
         self.participant(t, participant_id)
-        if t.seating is not None or self.db.games(t.id):
+        if t.seating is not None or db.games(self.store, t.id):
             raise conflict("seated", "A seated participant is not deleted; record a sanction or his removal.",
                            "Участника из рассадки не удаляют; оформите санкцию или снятие.")
-        self.db.delete_participant(t.id, participant_id)
+        db.delete_participant(self.store, t.id, participant_id)
 
     def set_staff(self, user: UserRecord, t: TournamentRecord, staff: Sequence[tuple[int, str]]) -> Any:
         self.require_judge(user, t)
@@ -60,4 +61,4 @@ class Registration(TournamentBase):
             if other is None or other.club_id != t.club_id:
                 raise invalid("bad-staff", f"User {uid} is not a user of the club.",
                               f"Пользователь {uid} не состоит в клубе.")
-        return self.db.set_staff(t.id, staff)
+        return db.set_staff(self.store, t.id, staff)

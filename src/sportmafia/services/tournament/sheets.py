@@ -9,6 +9,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from ...store import UserRecord
+from ...store import tournaments as db
 from ...store.tournaments import AlreadyAccepted, SanctionRecord, TournamentRecord
 from .. import sheets as game_sheets
 from ..discipline import Discipline
@@ -21,7 +22,7 @@ class Sheets(TournamentBase):
     """The judge's desk: the sheets of the tournament's games, their acceptance, corrections and sanctions."""
 
     def sheet(self, t: TournamentRecord, game_id: str) -> Sheet:
-        link = self.db.game(game_id)
+        link = db.game(self.store, game_id)
         if link is None or link.tournament_id != t.id:
             raise Refusal("not-found", "not-found", "No such game in this tournament.",
                           "В этом турнире нет такой игры.")
@@ -30,7 +31,7 @@ class Sheets(TournamentBase):
     def inbox(self, user: UserRecord, t: TournamentRecord) -> list[Sheet]:
         """The signed games of the tournament whose sheets are not accepted yet, oldest signature first."""
         self.require_judge(user, t)
-        sheets = [self.link_sheet(g) for g in self.db.games(t.id) if g.accepted_at is None]
+        sheets = [self.link_sheet(g) for g in db.games(self.store, t.id) if g.accepted_at is None]
         signed = [s for s in sheets if s.signed_at is not None]
         return sorted(signed, key=lambda s: s.signed_at or datetime.min.replace(tzinfo=UTC))
 
@@ -41,14 +42,14 @@ class Sheets(TournamentBase):
             raise conflict("not-signed", "The host has not signed this game's sheet yet.",
                            "Ведущий ещё не подписал бланк этой игры.")
         try:
-            link = self.db.accept(game_id, user.id)
+            link = db.accept(self.store, game_id, user.id)
         except AlreadyAccepted:
             raise conflict("accepted", "This sheet is accepted already.", "Этот бланк уже принят.") from None
         # a removal from the tournament (or a ban) on the sheet takes the participant out of later seating
         for p in sheet.result.players:
             status = {"tournament": "removed-from-tournament", "ban": "disqualified"}.get(p.removed or "")
             if status is not None:
-                self.db.set_participant_status(t.id, int(p.participant), status)
+                db.set_participant_status(self.store, t.id, int(p.participant), status)
         Discipline(self).after_accept(user, t, game_id)  # bans on the sheet; steps due by repetition
         return dataclasses.replace(sheet, link=link)
 
@@ -84,4 +85,4 @@ class Sheets(TournamentBase):
         elif round_ is not None:
             raise invalid("bad-sanction", "Only a removal from a round names a round.",
                           "Номер тура указывается только при снятии с тура.")
-        return self.db.add_sanction(t.id, participant_id, kind, reason.strip(), user.id, round_)
+        return db.add_sanction(self.store, t.id, participant_id, kind, reason.strip(), user.id, round_)

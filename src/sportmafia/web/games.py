@@ -26,9 +26,9 @@ from ..engine import events as E
 from ..engine.describe import STEP_NAMES, step_banner, t
 from ..live import Hub, run_reader, run_writer
 from ..services import games as game_service
-from ..store import GameNotFound, GameSummary, StaleSequence, Store, UserRecord
+from ..store import GameSummary, StaleSequence, Store, UserRecord
 from ..store.access import club_game_facts
-from .access import GameAccess, decide_on, game_access
+from .access import GameAccess, decide_on, game_access, game_summary
 from .auth import StoreDep, UserDep
 from .edge import query_number
 from .errors import ApiError, game_not_found
@@ -42,12 +42,11 @@ _system_random = random.SystemRandom()
 
 
 def _own(store: Store, user: UserRecord, game_id: str) -> GameSummary:
-    """The game's summary, for one who may open it (``access.game_access``), else "not found"."""
-    game_access(store, user, game_id)
-    try:
-        return store.game(game_id)
-    except GameNotFound:
-        raise game_not_found() from None
+    """The game's summary, for one who may open it (``access.game_summary``), else "not found"."""
+    summary = game_summary(store, user, game_id)
+    if summary is None:
+        raise game_not_found()
+    return summary
 
 
 def _summary_json(s: GameSummary) -> dict[str, Any]:

@@ -28,7 +28,7 @@ from ..tournament.results import REMOVAL_SCOPES
 from ..tournament.standings import TIE_BREAKS
 from .edge import MAX_ID
 from .i18n import request_lang
-from .pages import _to_login, _user, render
+from .pages import page_user, render, to_login
 
 router = APIRouter(include_in_schema=False)
 
@@ -78,18 +78,18 @@ def _missing(request: Request, user: UserRecord | None) -> Response:
 
 @router.get("/tournaments")
 def tournaments_page(request: Request) -> Response:
-    user = _user(request)
+    user = page_user(request)
     if user is None:
-        return _to_login(request)
+        return to_login(request)
     return render(request, "tournaments.html", user=user, can_create=user.role in ("admin", "judge"),
                   labels=labels(request_lang(request)))
 
 
 @router.get("/tournaments/{tournament_id}")
 def tournament_page(request: Request, tournament_id: TournamentId) -> Response:
-    user = _user(request)
+    user = page_user(request)
     if user is None:
-        return _to_login(request)
+        return to_login(request)
     store: Store = request.app.state.store
     found = _own(store, user, tournament_id)
     if found is None:
@@ -101,9 +101,9 @@ def tournament_page(request: Request, tournament_id: TournamentId) -> Response:
 
 @router.get("/tournaments/{tournament_id}/print")
 def print_page(request: Request, tournament_id: TournamentId) -> Response:
-    user = _user(request)
+    user = page_user(request)
     if user is None:
-        return _to_login(request)
+        return to_login(request)
     found = _own(request.app.state.store, user, tournament_id)
     if found is None:
         return _missing(request, user)

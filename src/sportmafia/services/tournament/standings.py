@@ -15,7 +15,7 @@ from ...tournament.scoring import ScoringSystem, score_game
 from ...tournament.standings import Row, Sanction, standings
 from ..discipline import ban_json, offence_json
 from ..errors import conflict, refusal_from
-from .as_json import correction_json, iso, link_json, participant_json, sanction_json, tournament_json
+from .as_json import iso, link_json, participant_json, sanction_json, tournament_correction_json, tournament_json
 from .base import TournamentBase
 from .sheets import Sheets
 
@@ -101,7 +101,7 @@ class Standings(Sheets):
             sheet = self.link_sheet(g)
             games.append({**link_json(g), "status": sheet.status,
                           "signed_at": iso(sheet.signed_at), "signed_by": sheet.signed_by,
-                          "corrections": [correction_json(c) for c in sheet.corrections],
+                          "corrections": [tournament_correction_json(c) for c in sheet.corrections],
                           "sheet": None if sheet.result is None else sheet.result.to_json(),
                           "record": self.store.record(g.game_id, {"tournament_id": t.id, "stage": g.stage,
                                                                   "round": g.round, "table": g.table})})

@@ -169,9 +169,10 @@ def test_the_table_view_follows_the_console(browser: Any, server: str) -> None:
 
 
 def test_the_foul_dots_follow_the_rule_sets_removing_foul(browser: Any, server: str) -> None:
-    """A.foul.four: with a rule set whose removing foul is the fifth, the console and the table view draw five foul
-    dots per seat (the limit comes with the state and the page, never from a constant of the scripts), and a
-    foul fills one (at night 0: on the host's console; the table sees it in the morning, A.foul.night)."""
+    """A.foul.four: with a rule set whose removing foul is the fifth, the console, the table view and the
+    spectators' page draw five foul dots per seat (the limit comes with the state, the page and the socket's first
+    message, never from a constant of the scripts), and a foul fills one (at night 0: on the host's console; the
+    table sees it in the morning, A.foul.night)."""
     context = browser.new_context(viewport={"width": 1024, "height": 768}, locale="en-US")
     page = context.new_page()
     page.set_default_timeout(10_000)
@@ -195,6 +196,13 @@ def test_the_foul_dots_follow_the_rule_sets_removing_foul(browser: Any, server: 
         table.goto(f"{server}/games/{game_id}/table")
         table.wait_for_selector(".t-seat[data-seat='1'] .t-fouls")
         assert table.inner_text(".t-seat[data-seat='1'] .t-fouls") == "○" * 5
+        r = page.request.post(f"{server}/api/games/{game_id}/online", headers={"X-CSRF-Token": token})
+        assert r.status == 200, r.text()
+        watch = context.new_page()
+        watch.on("pageerror", lambda exc: errors.append(str(exc)))
+        watch.goto(f"{server}/watch/{r.json()['code']}")
+        watch.wait_for_selector(".o-seat[data-seat='1'] .o-fouls")
+        assert watch.inner_text(".o-seat[data-seat='1'] .o-fouls") == "○" * 5
         r = page.request.post(f"{server}/api/games/{game_id}/commands", headers={"X-CSRF-Token": token},
                               data={"command": {"type": "deal"}, "expected_seq": 0, "command_id": "d"})
         assert r.status == 200, r.text()

@@ -7,7 +7,7 @@ import pytest
 from sqlalchemy import event
 
 from sportmafia.rules import get_ruleset
-from sportmafia.store import Store
+from sportmafia.store import Store, tournaments
 from sportmafia.store.access import (
     PlayerNotFound,
     PlayerTaken,
@@ -17,7 +17,7 @@ from sportmafia.store.access import (
     link_player,
     seated,
 )
-from sportmafia.store.tournaments import NewParticipant, Tournaments
+from sportmafia.store.tournaments import NewParticipant
 
 
 def test_who_hosts_and_who_sits(store: Store) -> None:
@@ -45,13 +45,13 @@ def test_who_hosts_and_who_sits(store: Store) -> None:
     assert judge.player_id is None and not seated(store, game, judge)
 
     # a tournament game: its participants' accounts sit in it
-    t = Tournaments(store)
-    tour = t.create(club, "Cup", ruleset="tournament", ruleset_options=get_ruleset("tournament").options(),
-                    scoring={"name": "regulation"}, tie_breaks=[], final_settings={})
-    people = t.add_participants(tour.id, [NewParticipant(f"N{i}", user_id=account.id if i == 2 else None)
-                                          for i in range(13)])
+    tour = tournaments.create_tournament(store, club, "Cup", ruleset="tournament",
+                                         ruleset_options=get_ruleset("tournament").options(),
+                                         scoring={"name": "regulation"}, tie_breaks=[], final_settings={})
+    people = tournaments.add_participants(store, tour.id, [NewParticipant(f"N{i}", user_id=account.id if i == 2
+                                                                          else None) for i in range(13)])
     tgame = store.create_game(club, "tournament", 12, [p.nickname for p in people[:12]], host_id=host.id)
-    t.link_games(tour.id, "main", [(tgame, 1, 1, host.id, [p.id for p in people[:12]])])
+    tournaments.link_games(store, tour.id, "main", [(tgame, 1, 1, host.id, [p.id for p in people[:12]])])
     facts = game_facts(store, tgame)
     assert (facts.club_id, facts.host_id, facts.tournament_id) == (club, host.id, tour.id)
     assert facts.seated_users == {account.id} and seated(store, tgame, account)

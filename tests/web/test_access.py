@@ -22,9 +22,9 @@ from starlette.websockets import WebSocketDisconnect
 
 from sportmafia.live.socket import CLOSE_NOT_FOUND
 from sportmafia.rules import get_ruleset
-from sportmafia.store import Store, open_store
+from sportmafia.store import Store, open_store, tournaments
 from sportmafia.store.models import GameEvent, JoinRequest, OnlineTable, SeatToken, SheetCorrection, StoredGame
-from sportmafia.store.tournaments import NewParticipant, Tournaments
+from sportmafia.store.tournaments import NewParticipant
 from sportmafia.web import create_app
 from sportmafia.web.security import hash_password
 
@@ -86,15 +86,15 @@ def world(tmp_path_factory: pytest.TempPathFactory) -> Iterator[World]:
         joined = own_client(base).post(f"/api/join/{code}", json={"seat": 5, "name": "Walk-in"})
         assert joined.status_code == 200, joined.text
         # a tournament game: its table's host, its participants (one of them an account of the club)
-        t = Tournaments(store)
-        tour = t.create(club, "Cup", ruleset="tournament", ruleset_options=get_ruleset("tournament").options(),
-                        scoring={"name": "regulation"}, tie_breaks=[], final_settings={})
-        people = t.add_participants(tour.id, [NewParticipant(f"Nick {i}", user_id=ids["participant"] if i == 4
-                                                             else None) for i in range(12)])
-        t.set_staff(tour.id, [(ids["thost"], "host"), (ids["staff_judge"], "judge")])
+        tour = tournaments.create_tournament(store, club, "Cup", ruleset="tournament",
+                                             ruleset_options=get_ruleset("tournament").options(),
+                                             scoring={"name": "regulation"}, tie_breaks=[], final_settings={})
+        people = tournaments.add_participants(store, tour.id, [NewParticipant(f"Nick {i}", user_id=ids["participant"]
+                                                                              if i == 4 else None) for i in range(12)])
+        tournaments.set_staff(store, tour.id, [(ids["thost"], "host"), (ids["staff_judge"], "judge")])
         tgame = store.create_game(club, get_ruleset("tournament"), 12, [p.nickname for p in people],
                                   host_id=ids["thost"])
-        t.link_games(tour.id, "main", [(tgame, 1, 1, ids["thost"], [p.id for p in people])])
+        tournaments.link_games(store, tour.id, "main", [(tgame, 1, 1, ids["thost"], [p.id for p in people])])
         yield World(app, store, club, tour.id, game, tgame, joined.json()["id"], users, ids, roster)
     store.close()
 

@@ -3,6 +3,7 @@ the decks while the cards are not dealt; and the console's script has a control 
 
 from __future__ import annotations
 
+import json
 import random
 import re
 from datetime import UTC, datetime
@@ -10,6 +11,7 @@ from pathlib import Path
 from typing import Any, cast
 
 from sportmafia.engine import (
+    BLACK_ROLES,
     COMMANDS,
     Advance,
     BestMove,
@@ -20,6 +22,8 @@ from sportmafia.engine import (
     Undo,
     Vote,
 )
+from sportmafia.engine.rules.judge import BEST_MOVE_GUESSES
+from sportmafia.engine.state import SPEECH_STEPS
 from sportmafia.rules import get_ruleset
 from sportmafia.store import Store, UserRecord
 from sportmafia.store.access import GameFacts
@@ -53,7 +57,8 @@ def test_before_the_deal_the_decks_and_no_next() -> None:
     state = _state("g", game)
     assert state["next"] is None and state["back"] is None
     assert state["rules"] == {"fouls": False, "sanctions": True, "last_word_seconds": 40, "foul_remove": 4,
-                              "black_roles": ["don", "mafia"]}
+                              "black_roles": ["don", "mafia"], "speech_steps": ["defence", "last_word", "muted", "speech", "tie_speech"],
+                              "best_move_max": 3}
     assert state["deal"]["black_options"] == [3, 4]
     assert sorted(state["deal"]["decks"]["4"]) == sorted(["mafia"] * 4 + ["commissar"] + ["civilian"] * 8)
     game.execute(DealCards(black=4), random.Random(1))
@@ -145,7 +150,8 @@ def test_the_api_serves_next_and_back(api: Api) -> None:
     state = api.get(f"/api/games/{game_id}").json()
     assert state["next"] is None and state["back"] is None and state["deal"]["black_options"] == [3]
     assert state["rules"] == {"fouls": True, "sanctions": False, "last_word_seconds": 60, "foul_remove": 4,
-                              "black_roles": ["don", "mafia"]}
+                              "black_roles": ["don", "mafia"], "speech_steps": ["defence", "last_word", "muted", "speech", "tie_speech"],
+                              "best_move_max": 3}
     assert api.command(game_id, {"type": "deal"}, 0, "d").status_code == 200
     state = api.get(f"/api/games/{game_id}").json()
     assert state["deal"] is None and state["back"]["type"] == "dealt"
@@ -164,6 +170,25 @@ def test_the_pages_get_the_rule_sets_foul_limit(api: Api) -> None:
     for name in ("console-render.js", "table.js"):
         script = (pages.STATIC / name).read_text(encoding="utf-8")
         assert "MAX_FOULS" not in script and "foul_remove" in script, name
+
+
+def test_the_scripts_take_the_speeches_the_best_move_and_the_black_roles_from_the_server(api: Api) -> None:
+    """F.bestmove, the speaker's mark, the black roles: the console's state and the table page carry the engine's
+    values (the steps that are a speech, the most players a best move names, the black roles), and no script
+    under static/ holds a copy of them (or of the removing foul's four dots)."""
+    game_id = api.new_game()
+    rules = api.get(f"/api/games/{game_id}").json()["rules"]
+    assert rules["speech_steps"] == sorted(SPEECH_STEPS) and rules["best_move_max"] == BEST_MOVE_GUESSES
+    assert rules["black_roles"] == sorted(BLACK_ROLES)
+    page = api.get(f"/games/{game_id}/table").text
+    found = re.search(r'<script type="application/json" id="table-rules">(.*?)</script>', page)
+    assert found and json.loads(found.group(1))["speech_steps"] == sorted(SPEECH_STEPS)
+    copies = re.compile(r'"tie_speech"|\["(don|mafia)", "(don|mafia)"\]|Math\.min\(f, 4\)|4 - f|length < 3')
+    for script in sorted(Path(pages.STATIC).glob("*.js")):
+        assert not copies.search(script.read_text(encoding="utf-8")), script.name
+    assert "best_move_max" in (pages.STATIC / "console.js").read_text(encoding="utf-8")
+    for name in ("console-render.js", "table.js", "watch.js", "overlay.js"):
+        assert "speech_steps" in (pages.STATIC / name).read_text(encoding="utf-8"), name
 
 
 def test_the_console_script_handles_every_command_type() -> None:

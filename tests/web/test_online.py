@@ -19,7 +19,8 @@ from fastapi.testclient import TestClient
 from sqlalchemy import func, select
 from starlette.websockets import WebSocketDisconnect
 
-from sportmafia.engine import Game
+from sportmafia.engine import BLACK_ROLES, Game, rule_values
+from sportmafia.engine.state import SPEECH_STEPS
 from sportmafia.live import hub as live
 from sportmafia.live.socket import CLOSE_NOT_AUTHORIZED
 from sportmafia.store import Store
@@ -463,6 +464,25 @@ def test_store_functions(store: Store) -> None:
     assert db.linked_seats(store, game_id) == {}
     with pytest.raises(db.OnlineRefused):
         db.issue_seat(store, game_id, 11)
+
+
+def test_a_games_first_message_carries_the_rule_values_the_board_is_drawn_with(api: Api) -> None:
+    """A.foul.four, the speaker's mark, the black roles: the players' and the spectators' boards draw with the
+    rule set's values the server sends with a game's first message (engine.rule_values), never with constants
+    of the scripts; the events that follow do not repeat them."""
+    game_id = api.new_game(options={"foul_remove": 5})
+    code = open_table(api, game_id)["code"]
+    token = issue(api, game_id, 2)
+    with api.client.websocket_connect("/ws/play", headers=ORIGIN) as ws, \
+            api.client.websocket_connect(f"/ws/watch/{code}", headers=ORIGIN) as watch:
+        hello(ws, token)
+        for message in (until(ws, "state"), until(watch, "state")):
+            assert message["rules"] == rule_values(api.store.load(game_id).rules)
+            assert message["rules"]["foul_remove"] == 5
+            assert message["rules"]["speech_steps"] == sorted(SPEECH_STEPS)
+            assert message["rules"]["black_roles"] == sorted(BLACK_ROLES)
+        assert api.command(game_id, {"type": "deal"}, 0, "d").status_code == 200
+        assert "rules" not in until(watch, "events")
 
 
 def test_the_hosts_timer_reaches_players_and_spectators(api: Api) -> None:

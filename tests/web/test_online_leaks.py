@@ -6,7 +6,8 @@ host's API is not what is tested here) followed by the hub's notification, as th
 For every message each client received, the test rebuilds the game as it stood at the message's seq (the
 stored log's prefix) and asserts the message is EXACTLY what the engine lets that viewer see then: the
 engine's ``view`` and ``visible_events`` from the seq the client held, and for a seat the commands
-``legal_commands(actor=seat)``; nothing more (no extra field anywhere), nothing missed (each message starts
+``legal_commands(actor=seat)``, and with a ``state`` the rule set's public values (``rule_values``: the same
+for every viewer); nothing more (no extra field anywhere), nothing missed (each message starts
 where the previous one ended), nothing twice. A second test adds a role to the spectator's messages and checks
 that this check fails.
 """
@@ -30,7 +31,7 @@ from fastapi.testclient import TestClient
 
 from sportmafia.bots.plausible import PlausibleTable
 from sportmafia.bots.random_play import random_command
-from sportmafia.engine import Command, Game, Views, feed_length, feed_position, view, visible_events
+from sportmafia.engine import Command, Game, Views, feed_length, feed_position, rule_values, view, visible_events
 from sportmafia.live import get_hub
 from sportmafia.live import online as live_online
 from sportmafia.rules import get_ruleset
@@ -120,6 +121,8 @@ def check_messages(messages: list[dict[str, Any]], viewer: str | int, prefixes: 
                                     "view": view(game, viewer), "events": visible_events(game, viewer, held)}
         if isinstance(viewer, int):
             expected["legal"] = [c.to_json() for c in game.legal_commands(viewer)]
+        if kind == "state":
+            expected["rules"] = rule_values(game.rules)
         assert m == expected, f"{viewer} at seq {m['next_seq']}: the message differs from the engine's view"
         seqs = [e["seq"] for e in m["events"]]
         assert seqs == sorted(set(seqs)) and all(held <= s < m["next_seq"] for s in seqs)

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from sqlalchemy import update
 
-from sportmafia.engine import Game, view
+from sportmafia.engine import Game, rule_values, view
 from sportmafia.live import hub as live
 from sportmafia.live.online import public_game_key
 from sportmafia.store import online as db
@@ -50,6 +50,7 @@ def test_open_stream_is_delayed(api: Api) -> None:
     headers = {online.STREAM_HEADER: token}
     body = api.client.get("/api/stream/state", headers=headers).json()
     assert body["next_seq"] == 0 and body["view"]["step"] == "deal"  # nothing is 10 minutes old
+    assert body["rules"] == rule_values(game.rules)  # the board's values: the foul dots, the speeches, the black roles
     # age the first events (the deal) by an hour: the stream shows the game as it stood then
     with api.store._write.begin() as s:
         s.execute(update(GameEvent).where(GameEvent.game_id == game_id, GameEvent.seq < 2)

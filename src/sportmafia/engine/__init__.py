@@ -33,7 +33,17 @@ from .history import LastAction, changes_phase, last_action, prefix
 from .record import RecordError, load, replay, summary, to_record
 from .rules.discipline import FOUL_REASONS, REMOVAL_REASONS, SANCTIONS
 from .state import BLACK_ROLES, NIGHT_STEPS, RED_ROLES, Rng, team_of
-from .views import HiddenView, Views, feed_events, feed_item, feed_length, feed_position, view, visible_events
+from .views import (
+    HiddenView,
+    Views,
+    feed_events,
+    feed_item,
+    feed_length,
+    feed_position,
+    rule_values,
+    view,
+    visible_events,
+)
 
 __all__ = [
     "BLACK_ROLES",
@@ -85,6 +95,7 @@ __all__ = [
     "load",
     "prefix",
     "replay",
+    "rule_values",
     "summary",
     "team_of",
     "to_record",

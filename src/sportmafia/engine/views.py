@@ -16,10 +16,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..rules import RuleSet
 from . import events as E
 from .describe import step_banner
 from .game import Game
-from .state import BLACK_ROLES, NIGHT_STEPS, team_of
+from .rules.judge import BEST_MOVE_GUESSES
+from .state import BLACK_ROLES, NIGHT_STEPS, SPEECH_STEPS, team_of
 
 Viewer = str | int
 
@@ -35,6 +37,16 @@ def _check_viewer(game: Game, viewer: Viewer) -> None:
         raise ValueError(f"unknown viewer {viewer!r}")
     if viewer == "after" and not game.over:
         raise HiddenView("the after-the-game view opens when the game is over")
+
+
+def rule_values(rules: RuleSet) -> dict[str, Any]:
+    """The rule set's values the pages' scripts use (never constants of their own): whether fouls and sanctions
+    are given, the foul that removes (A.foul.four: the foul dots), the black roles (a physical deal's count of
+    black cards, the open stream's role colours), the final minute's length (A.win), the steps that are a
+    player's speech (the speaker's seat marked) and the most players a best move names (F.bestmove)."""
+    return {"fouls": rules.fouls, "sanctions": rules.sanctions, "last_word_seconds": rules.last_word_seconds,
+            "foul_remove": rules.foul_remove, "black_roles": sorted(BLACK_ROLES),
+            "speech_steps": sorted(SPEECH_STEPS), "best_move_max": BEST_MOVE_GUESSES}
 
 
 def view(game: Game, viewer: Viewer) -> dict[str, Any]:

@@ -21,7 +21,7 @@ from typing import Any
 import orjson
 from starlette.concurrency import run_in_threadpool
 
-from ..engine import Game, Views, feed_length, visible_events
+from ..engine import Game, Views, feed_length, rule_values, visible_events
 from ..store import Store
 
 Builder = Callable[[str, Views, Any, int], dict[str, Any] | None]
@@ -65,10 +65,13 @@ def console_message(kind: str, views: Views, viewer: str, since: int) -> dict[st
 def payload(kind: str, views: Views, viewer: str | int, since: int) -> dict[str, Any] | None:
     """The one builder of every message sent to a player or spectator: the engine's view and the viewer's feed
     from his entry ``since`` (:func:`feed_message`: numbered in his own feed, and an ``events`` message only
-    when it has grown); for a seat also the commands it may send now."""
+    when it has grown); for a seat also the commands it may send now; with a ``state`` (the first message of a
+    game) the rule set's values the board is drawn with (:func:`~sportmafia.engine.rule_values`)."""
     out = feed_message(kind, views, viewer, since)
     if out is not None and isinstance(viewer, int):
         out["legal"] = [c.to_json() for c in views.game.legal_commands(viewer)]
+    if out is not None and kind == "state":
+        out["rules"] = rule_values(views.game.rules)
     return out
 
 

@@ -22,7 +22,9 @@ from typing import TYPE_CHECKING, Any
 
 from ..i18n import Text, msg, pmsg
 from ..store import UserRecord
-from ..store.bans import BanRecord, Bans, OffenceRecord
+from ..store import bans as ban_db
+from ..store import tournaments as tournament_db
+from ..store.bans import BanRecord, OffenceRecord
 from ..store.tournaments import NewParticipant, TournamentRecord
 from ..tournament.offences import LADDERS, RANK, Entry, Offence, automatic, from_sheet, history, next_step
 from .errors import Refusal
@@ -48,19 +50,18 @@ class Discipline:
 
     def __init__(self, svc: TournamentBase) -> None:
         self.svc = svc
-        self.db = Bans(svc.store)
 
     # --- the history ----------------------------------------------------------------------------------
     def offences(self, t: TournamentRecord) -> tuple[list[Offence], dict[tuple[str, str, str], str]]:
         """Every offence of the tournament (the sheets' and the judge's) and the escalations applied."""
         out: list[Offence] = []
-        for g in self.svc.db.games(t.id):
+        for g in tournament_db.games(self.svc.store, t.id):
             sheet = self.svc.link_sheet(g)
             if sheet.result is not None:
                 out += from_sheet(sheet.result, (STAGES[g.stage], g.round, 0, g.table), round_=g.round,
                                   table=g.table, by=g.host_id, accepted=g.accepted_at is not None)
         escalations: dict[tuple[str, str, str], str] = {}
-        for r in self.db.offences(t.id):
+        for r in ban_db.offences(self.svc.store, t.id):
             if r.game_id:
                 key = (str(r.participant_id), r.game_id, r.offence)
                 if RANK[r.step] > RANK.get(escalations.get(key, "warning"), 0) or key not in escalations:
@@ -98,7 +99,7 @@ class Discipline:
         number, step = next_step(entries, offence)
         rounds = int((t.seating or {}).get("rounds", 0))
         if round_ is None:
-            opened = [g.round for g in self.svc.db.games(t.id, "main")]
+            opened = [g.round for g in tournament_db.games(self.svc.store, t.id, "main")]
             round_ = max(opened, default=1)
         if not 1 <= round_ <= max(rounds, 1):
             raise _refusal("invalid", "bad-sanction", msg("There is no round %(round)s.", round=round_))
@@ -108,35 +109,36 @@ class Discipline:
     def _apply(self, user: UserRecord, t: TournamentRecord, pid: int, nickname: str, user_id: int | None,
                offence: str, step: str, reason: str, *, game_id: str | None = None, round_: int | None = None,
                number: int = 1) -> dict[str, Any]:
-        record = self.db.add_offence(t.id, pid, offence, step, reason, user.id, game_id=game_id, round_=round_)
+        record = ban_db.add_offence(self.svc.store, t.id, pid, offence, step, reason, user.id, game_id=game_id,
+                                    round_=round_)
         out: dict[str, Any] = {"offence": offence_json(record), "number": number, "step": step,
                                "sanction": None, "ban": None}
         kind = STEP_KINDS.get(step)
         if kind is not None:
-            s = self.svc.db.add_sanction(t.id, pid, kind, f"{offence}: {reason}", user.id,
+            s = tournament_db.add_sanction(self.svc.store, t.id, pid, kind, f"{offence}: {reason}", user.id,
                                          round_ if kind == "round" else None)
             from .tournament import sanction_json
 
             out["sanction"] = sanction_json(s)
         if step == "ban":
-            out["ban"] = ban_json(self.db.add_ban(t.club_id, f"{offence}: {reason}", user.id, nickname=nickname,
-                                                  user_id=user_id, tournament_id=t.id))
+            out["ban"] = ban_json(ban_db.add_ban(self.svc.store, t.club_id, f"{offence}: {reason}", user.id,
+                                                 nickname=nickname, user_id=user_id, tournament_id=t.id))
         return out
 
     def after_accept(self, user: UserRecord, t: TournamentRecord, game_id: str) -> list[dict[str, Any]]:
         """On a sheet's acceptance: a ban on the sheet enters the club's list; every step due by repetition
         ("при повторе") on the accepted sheets is applied."""
         applied: list[dict[str, Any]] = []
-        by_id = {str(p.id): p for p in self.svc.db.participants(t.id)}
-        sheet = self.svc.link_sheet(self.svc.db.game(game_id))  # type: ignore[arg-type]
+        by_id = {str(p.id): p for p in tournament_db.participants(self.svc.store, t.id)}
+        sheet = self.svc.link_sheet(tournament_db.game(self.svc.store, game_id))  # type: ignore[arg-type]
         if sheet.result is not None:
-            banned = {(b.tournament_id, (b.nickname or "").casefold()) for b in self.db.bans(t.club_id)}
+            banned = {(b.tournament_id, (b.nickname or "").casefold()) for b in ban_db.bans(self.svc.store, t.club_id)}
             for pl in sheet.result.players:
                 p = by_id[pl.participant]
                 if pl.removed == "ban" and (t.id, p.nickname.casefold()) not in banned:
                     why = pl.removal_reason or "ban"
-                    self.db.add_ban(t.club_id, f"{why}: game {game_id}", user.id, nickname=p.nickname,
-                                    user_id=p.user_id, tournament_id=t.id)
+                    ban_db.add_ban(self.svc.store, t.club_id, f"{why}: game {game_id}", user.id, nickname=p.nickname,
+                                   user_id=p.user_id, tournament_id=t.id)
         for entries in self.history(t).values():
             for e in automatic(entries):
                 p = by_id[e.offence.participant]
@@ -155,7 +157,7 @@ class Discipline:
         hits: list[tuple[BanRecord, NewParticipant]] = []
         for e in entries:
             uids = [e.user_id] if e.user_id is not None else []
-            hits += [(b, e) for b in self.db.matching(t.club_id, [e.nickname], uids)]
+            hits += [(b, e) for b in ban_db.matching_bans(self.svc.store, t.club_id, [e.nickname], uids)]
         if hits and not (override and override.strip()):
             b, e = hits[0]
             when = b.created_at.date().isoformat()
@@ -172,7 +174,7 @@ class Discipline:
     def record_overrides(self, user: UserRecord, t: TournamentRecord,
                          hits: Sequence[tuple[BanRecord, NewParticipant]], reason: str) -> None:
         for b, e in hits:
-            self.db.add_override(b.id, t.id, e.nickname, reason.strip(), user.id)
+            ban_db.add_override(self.svc.store, b.id, t.id, e.nickname, reason.strip(), user.id)
 
 
 def offence_json(r: OffenceRecord) -> dict[str, Any]:

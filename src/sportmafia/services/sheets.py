@@ -167,6 +167,9 @@ def _row_json(p: PlayerResult, winner: str | None) -> dict[str, Any]:
 
 
 def correction_json(c: CorrectionRecord) -> dict[str, Any]:
+    """A correction as the game's sheet page and ``GET /api/games/{id}/sheet`` give it (docs/api.md: ``by``
+    {id, login}, ``at``). The tournament's desk and archive read another shape
+    (:func:`sportmafia.services.tournament.as_json.tournament_correction_json`)."""
     return {"id": c.id, "by": {"id": c.user_id, "login": c.login}, "at": c.created_at.isoformat(),
             "reason": c.reason, "changes": [dict(change) for change in c.changes]}
 

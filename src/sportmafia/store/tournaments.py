@@ -2,7 +2,7 @@
 table, the judge's acceptance of result sheets, and sanctions beyond a game (``docs/tournament.md``,
 "Storage").
 
-``Tournaments(store)`` works on the store's database with the store's sessions; every method is one
+Functions over the store's public transactions (``store.read()``, ``store.write()``); every function is one
 transaction, and a list of participants is written whole or not at all. The games themselves stay in the
 ``games`` table (created with :meth:`Store.create_game`); ``tournament_games`` links each to its
 tournament, stage, round, table, host and the participants in seat order.
@@ -149,7 +149,7 @@ class RuleChangeRecord:
 
 @dataclass(frozen=True, slots=True)
 class NewRuleChanges:
-    """What :meth:`Tournaments.update` records with the change: ``(setting, old, new)`` each, the reason, the
+    """What :func:`update_tournament` records with the change: ``(setting, old, new)`` each, the reason, the
     judge."""
 
     changes: tuple[tuple[str, Any, Any], ...]
@@ -197,240 +197,253 @@ def _sanction(row: TournamentSanction) -> SanctionRecord:
 
 SETTINGS = ("name", "starts_on", "ends_on", "ruleset", "ruleset_options", "scoring", "tie_breaks",
             "final_settings", "status", "published", "seating", "finalists", "final_seating")
-"""The columns :meth:`Tournaments.update` may change."""
+"""The columns :func:`update_tournament` may change."""
 
 
-class Tournaments:
-    """The tournament tables of ``store``'s database."""
+# --- tournaments ----------------------------------------------------------------------------------
+def create_tournament(store: Store, club_id: int, name: str, *, ruleset: str, ruleset_options: dict[str, Any],
+                      scoring: dict[str, Any], tie_breaks: Sequence[str], final_settings: dict[str, Any],
+                      starts_on: date | None = None, ends_on: date | None = None) -> TournamentRecord:
+    now = utcnow()
+    with store.write() as s:
+        if s.get(Club, club_id) is None:
+            raise ClubNotFound(club_id)
+        row = Tournament(club_id=club_id, name=name, starts_on=starts_on, ends_on=ends_on, ruleset=ruleset,
+                         ruleset_options=dict(ruleset_options), scoring=dict(scoring),
+                         tie_breaks=list(tie_breaks), final_settings=dict(final_settings), status="setup",
+                         published=False, seating=None, finalists=None, final_seating=None,
+                         created_at=now, updated_at=now)
+        s.add(row)
+        s.flush()
+        return _tournament(row)
 
-    def __init__(self, store: Store) -> None:
-        self.store = store
 
-    # --- tournaments ----------------------------------------------------------------------------------
-    def create(self, club_id: int, name: str, *, ruleset: str, ruleset_options: dict[str, Any],
-               scoring: dict[str, Any], tie_breaks: Sequence[str], final_settings: dict[str, Any],
-               starts_on: date | None = None, ends_on: date | None = None) -> TournamentRecord:
-        now = utcnow()
-        with self.store.write() as s:
-            if s.get(Club, club_id) is None:
-                raise ClubNotFound(club_id)
-            row = Tournament(club_id=club_id, name=name, starts_on=starts_on, ends_on=ends_on, ruleset=ruleset,
-                             ruleset_options=dict(ruleset_options), scoring=dict(scoring),
-                             tie_breaks=list(tie_breaks), final_settings=dict(final_settings), status="setup",
-                             published=False, seating=None, finalists=None, final_seating=None,
-                             created_at=now, updated_at=now)
-            s.add(row)
-            s.flush()
-            return _tournament(row)
+def tournament(store: Store, tournament_id: int) -> TournamentRecord:
+    """The tournament (raises :class:`TournamentNotFound`)."""
+    with store.read() as s:
+        row = s.get(Tournament, tournament_id)
+        if row is None:
+            raise TournamentNotFound(tournament_id)
+        return _tournament(row)
 
-    def get(self, tournament_id: int) -> TournamentRecord:
-        """The tournament (raises :class:`TournamentNotFound`)."""
-        with self.store.read() as s:
-            row = s.get(Tournament, tournament_id)
-            if row is None:
+
+def club_tournaments(store: Store, club_id: int) -> list[TournamentRecord]:
+    """The club's tournaments, newest first."""
+    with store.read() as s:
+        rows = s.scalars(select(Tournament).where(Tournament.club_id == club_id)
+                         .order_by(Tournament.created_at.desc(), Tournament.id.desc()))
+        return [_tournament(r) for r in rows]
+
+
+def update_tournament(store: Store, tournament_id: int, announced: NewRuleChanges | None = None,
+                      **changes: Any) -> TournamentRecord:
+    """Change settings columns (:data:`SETTINGS`); returns the tournament as it is now. ``announced``: the
+    changes of announced settings to record in the same transaction (B.announce)."""
+    unknown = set(changes) - set(SETTINGS)
+    if unknown:
+        raise ValueError(f"not a tournament setting: {sorted(unknown)}")
+    if "status" in changes and changes["status"] not in TOURNAMENT_STATUSES:
+        raise ValueError(f"a status is one of {TOURNAMENT_STATUSES}")
+    if "tie_breaks" in changes:
+        changes["tie_breaks"] = list(changes["tie_breaks"])
+    if "finalists" in changes and changes["finalists"] is not None:
+        changes["finalists"] = [int(p) for p in changes["finalists"]]
+    with store.write() as s:
+        row = s.get(Tournament, tournament_id)
+        if row is None:
+            raise TournamentNotFound(tournament_id)
+        for key, value in changes.items():
+            setattr(row, key, value)
+        row.updated_at = utcnow()
+        if announced is not None:
+            for setting, old, new in announced.changes:
+                s.add(TournamentRuleChange(tournament_id=tournament_id, setting=setting, old=old, new=new,
+                                           reason=announced.reason, user_id=announced.user_id,
+                                           login=announced.login, created_at=row.updated_at))
+        s.flush()
+        return _tournament(row)
+
+
+def rule_changes(store: Store, tournament_id: int) -> list[RuleChangeRecord]:
+    """The changes of announced settings after round 1, oldest first."""
+    with store.read() as s:
+        rows = s.scalars(select(TournamentRuleChange).where(TournamentRuleChange.tournament_id == tournament_id)
+                         .order_by(TournamentRuleChange.id))
+        return [_rule_change(r) for r in rows]
+
+
+# --- participants ---------------------------------------------------------------------------------
+def add_participants(store: Store, tournament_id: int,
+                     entries: Sequence[NewParticipant]) -> list[ParticipantRecord]:
+    """Add participants, all or none: a nickname already in the tournament (or twice in ``entries``)
+    raises :class:`NicknameTaken` and writes nothing. Nicknames compare case-insensitively."""
+    try:
+        with store.write() as s:
+            if s.get(Tournament, tournament_id) is None:
                 raise TournamentNotFound(tournament_id)
-            return _tournament(row)
-
-    def of_club(self, club_id: int) -> list[TournamentRecord]:
-        """The club's tournaments, newest first."""
-        with self.store.read() as s:
-            rows = s.scalars(select(Tournament).where(Tournament.club_id == club_id)
-                             .order_by(Tournament.created_at.desc(), Tournament.id.desc()))
-            return [_tournament(r) for r in rows]
-
-    def update(self, tournament_id: int, announced: NewRuleChanges | None = None,
-               **changes: Any) -> TournamentRecord:
-        """Change settings columns (:data:`SETTINGS`); returns the tournament as it is now. ``announced``: the
-        changes of announced settings to record in the same transaction (B.announce)."""
-        unknown = set(changes) - set(SETTINGS)
-        if unknown:
-            raise ValueError(f"not a tournament setting: {sorted(unknown)}")
-        if "status" in changes and changes["status"] not in TOURNAMENT_STATUSES:
-            raise ValueError(f"a status is one of {TOURNAMENT_STATUSES}")
-        if "tie_breaks" in changes:
-            changes["tie_breaks"] = list(changes["tie_breaks"])
-        if "finalists" in changes and changes["finalists"] is not None:
-            changes["finalists"] = [int(p) for p in changes["finalists"]]
-        with self.store.write() as s:
-            row = s.get(Tournament, tournament_id)
-            if row is None:
-                raise TournamentNotFound(tournament_id)
-            for key, value in changes.items():
-                setattr(row, key, value)
-            row.updated_at = utcnow()
-            if announced is not None:
-                for setting, old, new in announced.changes:
-                    s.add(TournamentRuleChange(tournament_id=tournament_id, setting=setting, old=old, new=new,
-                                               reason=announced.reason, user_id=announced.user_id,
-                                               login=announced.login, created_at=row.updated_at))
+            taken = {n.casefold() for n in s.scalars(
+                select(TournamentParticipant.nickname).where(TournamentParticipant.tournament_id == tournament_id))}
+            rows = []
+            for e in entries:
+                if e.nickname.casefold() in taken:
+                    raise NicknameTaken(e.nickname)
+                taken.add(e.nickname.casefold())
+                rows.append(TournamentParticipant(tournament_id=tournament_id, nickname=e.nickname, club=e.club,
+                                                  team=e.team, user_id=e.user_id, status="active",
+                                                  created_at=utcnow()))
+            s.add_all(rows)
             s.flush()
-            return _tournament(row)
-
-    def rule_changes(self, tournament_id: int) -> list[RuleChangeRecord]:
-        """The changes of announced settings after round 1, oldest first."""
-        with self.store.read() as s:
-            rows = s.scalars(select(TournamentRuleChange).where(TournamentRuleChange.tournament_id == tournament_id)
-                             .order_by(TournamentRuleChange.id))
-            return [_rule_change(r) for r in rows]
-
-    # --- participants ---------------------------------------------------------------------------------
-    def add_participants(self, tournament_id: int, entries: Sequence[NewParticipant]) -> list[ParticipantRecord]:
-        """Add participants, all or none: a nickname already in the tournament (or twice in ``entries``)
-        raises :class:`NicknameTaken` and writes nothing. Nicknames compare case-insensitively."""
-        try:
-            with self.store.write() as s:
-                if s.get(Tournament, tournament_id) is None:
-                    raise TournamentNotFound(tournament_id)
-                taken = {n.casefold() for n in s.scalars(
-                    select(TournamentParticipant.nickname).where(TournamentParticipant.tournament_id == tournament_id))}
-                rows = []
-                for e in entries:
-                    if e.nickname.casefold() in taken:
-                        raise NicknameTaken(e.nickname)
-                    taken.add(e.nickname.casefold())
-                    rows.append(TournamentParticipant(tournament_id=tournament_id, nickname=e.nickname, club=e.club,
-                                                      team=e.team, user_id=e.user_id, status="active",
-                                                      created_at=utcnow()))
-                s.add_all(rows)
-                s.flush()
-                return [_participant(r) for r in rows]
-        except IntegrityError:  # a participant added at the same moment by another request
-            raise NicknameTaken(entries[0].nickname if entries else "") from None
-
-    def participants(self, tournament_id: int) -> list[ParticipantRecord]:
-        """The participants in the order they were added."""
-        with self.store.read() as s:
-            rows = s.scalars(select(TournamentParticipant).where(TournamentParticipant.tournament_id == tournament_id)
-                             .order_by(TournamentParticipant.id))
             return [_participant(r) for r in rows]
+    except IntegrityError:  # a participant added at the same moment by another request
+        raise NicknameTaken(entries[0].nickname if entries else "") from None
 
-    def set_participant_status(self, tournament_id: int, participant_id: int, status: str) -> ParticipantRecord:
-        if status not in PARTICIPANT_STATUSES:
-            raise ValueError(f"a participant's status is one of {PARTICIPANT_STATUSES}")
-        with self.store.write() as s:
-            row = s.get(TournamentParticipant, participant_id)
-            if row is None or row.tournament_id != tournament_id:
-                raise LookupError(f"no participant {participant_id} in tournament {tournament_id}")
-            row.status = status
-            s.flush()
-            return _participant(row)
 
-    def delete_participant(self, tournament_id: int, participant_id: int) -> None:
-        """Remove a participant entered by mistake (only while he has no game and no sanction)."""
-        with self.store.write() as s:
-            row = s.get(TournamentParticipant, participant_id)
-            if row is None or row.tournament_id != tournament_id:
-                raise LookupError(f"no participant {participant_id} in tournament {tournament_id}")
-            s.delete(row)
+def participants(store: Store, tournament_id: int) -> list[ParticipantRecord]:
+    """The participants in the order they were added."""
+    with store.read() as s:
+        rows = s.scalars(select(TournamentParticipant).where(TournamentParticipant.tournament_id == tournament_id)
+                         .order_by(TournamentParticipant.id))
+        return [_participant(r) for r in rows]
 
-    # --- staff ----------------------------------------------------------------------------------------
-    def set_staff(self, tournament_id: int, staff: Sequence[tuple[int, str]]) -> list[StaffRecord]:
-        """Replace the tournament's hosts and judges with ``staff`` (user id, role) pairs; every user must
-        belong to the tournament's club (ValueError otherwise, nothing written)."""
-        with self.store.write() as s:
-            t = s.get(Tournament, tournament_id)
-            if t is None:
-                raise TournamentNotFound(tournament_id)
-            for user_id, role in staff:
-                if role not in STAFF_ROLES:
-                    raise ValueError(f"a staff role is one of {STAFF_ROLES}, not {role!r}")
-                user = s.get(User, user_id)
-                if user is None or user.club_id != t.club_id:
-                    raise ValueError(f"user {user_id} is not a user of the tournament's club")
-            s.execute(delete(TournamentStaff).where(TournamentStaff.tournament_id == tournament_id))
-            s.add_all([TournamentStaff(tournament_id=tournament_id, user_id=u, role=r)
-                       for u, r in dict.fromkeys((int(u), r) for u, r in staff)])
-        return self.staff(tournament_id)
 
-    def staff(self, tournament_id: int) -> list[StaffRecord]:
-        with self.store.read() as s:
-            rows = s.execute(select(TournamentStaff.user_id, User.login, TournamentStaff.role)
-                             .join(User, User.id == TournamentStaff.user_id)
-                             .where(TournamentStaff.tournament_id == tournament_id)
-                             .order_by(TournamentStaff.role, User.login))
-            return [StaffRecord(u, login, role) for u, login, role in rows]
+def set_participant_status(store: Store, tournament_id: int, participant_id: int,
+                           status: str) -> ParticipantRecord:
+    if status not in PARTICIPANT_STATUSES:
+        raise ValueError(f"a participant's status is one of {PARTICIPANT_STATUSES}")
+    with store.write() as s:
+        row = s.get(TournamentParticipant, participant_id)
+        if row is None or row.tournament_id != tournament_id:
+            raise LookupError(f"no participant {participant_id} in tournament {tournament_id}")
+        row.status = status
+        s.flush()
+        return _participant(row)
 
-    def tournaments_of_staff(self, user_id: int) -> list[int]:
-        """The ids of the tournaments where the user hosts or judges."""
-        with self.store.read() as s:
-            return sorted(set(s.scalars(select(TournamentStaff.tournament_id)
-                                        .where(TournamentStaff.user_id == user_id))))
 
-    # --- games ----------------------------------------------------------------------------------------
-    def link_games(self, tournament_id: int, stage: str, games: Sequence[tuple[str, int, int, int | None,
-                                                                             Sequence[int]]]) -> None:
-        """Link created games ``(game_id, round, table, host_id, seats)`` to the tournament, all in one
-        transaction. When a table of the round is linked already (another judge got there first) the
-        games just created are deleted again and :class:`RoundOpen` is raised."""
-        if stage not in STAGES:
-            raise ValueError(f"a stage is one of {STAGES}")
-        try:
-            with self.store.write() as s:
-                for game_id, rnd, table, host, seats in games:
-                    s.add(TournamentGame(game_id=game_id, tournament_id=tournament_id, stage=stage, round=rnd,
-                                         table_no=table, host_id=host, seats=[int(p) for p in seats]))
-            return
-        except IntegrityError:
-            pass
-        with self.store.write() as s:
-            s.execute(delete(StoredGame).where(StoredGame.id.in_([g[0] for g in games])))
-        raise RoundOpen(f"{stage} round {games[0][1] + 1 if games else '?'} is open already")
+def delete_participant(store: Store, tournament_id: int, participant_id: int) -> None:
+    """Remove a participant entered by mistake (only while he has no game and no sanction)."""
+    with store.write() as s:
+        row = s.get(TournamentParticipant, participant_id)
+        if row is None or row.tournament_id != tournament_id:
+            raise LookupError(f"no participant {participant_id} in tournament {tournament_id}")
+        s.delete(row)
 
-    def games(self, tournament_id: int, stage: str | None = None) -> list[TournamentGameRecord]:
-        """The tournament's games by stage (main first), round and table."""
-        with self.store.read() as s:
-            q = select(TournamentGame).where(TournamentGame.tournament_id == tournament_id)
-            if stage is not None:
-                q = q.where(TournamentGame.stage == stage)
-            rows = s.scalars(q)
-            out = [_game(r) for r in rows]
-        return sorted(out, key=lambda g: (STAGES.index(g.stage), g.round, g.table))
 
-    def game(self, game_id: str) -> TournamentGameRecord | None:
-        """The tournament link of a game, or None when the game is not a tournament's."""
-        with self.store.read() as s:
-            row = s.get(TournamentGame, game_id)
-            return None if row is None else _game(row)
+# --- staff ----------------------------------------------------------------------------------------
+def set_staff(store: Store, tournament_id: int, members: Sequence[tuple[int, str]]) -> list[StaffRecord]:
+    """Replace the tournament's hosts and judges with ``members`` (user id, role) pairs; every user must
+    belong to the tournament's club (ValueError otherwise, nothing written)."""
+    with store.write() as s:
+        t = s.get(Tournament, tournament_id)
+        if t is None:
+            raise TournamentNotFound(tournament_id)
+        for user_id, role in members:
+            if role not in STAFF_ROLES:
+                raise ValueError(f"a staff role is one of {STAFF_ROLES}, not {role!r}")
+            user = s.get(User, user_id)
+            if user is None or user.club_id != t.club_id:
+                raise ValueError(f"user {user_id} is not a user of the tournament's club")
+        s.execute(delete(TournamentStaff).where(TournamentStaff.tournament_id == tournament_id))
+        s.add_all([TournamentStaff(tournament_id=tournament_id, user_id=u, role=r)
+                   for u, r in dict.fromkeys((int(u), r) for u, r in members)])
+    return staff(store, tournament_id)
 
-    def accept(self, game_id: str, user_id: int) -> TournamentGameRecord:
-        """Mark the game's sheet accepted by ``user_id`` now; a second acceptance raises
-        :class:`AlreadyAccepted` (the check and the write are one conditional UPDATE)."""
-        with self.store.write() as s:
-            done = s.execute(update(TournamentGame)
-                             .where(TournamentGame.game_id == game_id, TournamentGame.accepted_at.is_(None))
-                             .values(accepted_at=utcnow(), accepted_by=user_id))
-            if done.rowcount != 1:  # type: ignore[attr-defined]
-                if s.get(TournamentGame, game_id) is None:
-                    raise LookupError(f"game {game_id} is not a tournament's")
-                raise AlreadyAccepted(game_id)
-            row = s.get(TournamentGame, game_id)
-            assert row is not None
-            s.refresh(row)
-            return _game(row)
 
-    # --- sanctions ------------------------------------------------------------------------------------
-    def add_sanction(self, tournament_id: int, participant_id: int, kind: str, reason: str, user_id: int,
-                     round_: int | None = None) -> SanctionRecord:
-        """Record a sanction beyond a game and set the participant's status to match (a removal from the
-        round keeps him active for later rounds)."""
-        if kind not in SANCTION_KINDS:
-            raise ValueError(f"a sanction is one of {SANCTION_KINDS}")
-        with self.store.write() as s:
-            p = s.get(TournamentParticipant, participant_id)
-            if p is None or p.tournament_id != tournament_id:
-                raise LookupError(f"no participant {participant_id} in tournament {tournament_id}")
-            row = TournamentSanction(tournament_id=tournament_id, participant_id=participant_id, kind=kind,
-                                     round=round_, reason=reason, user_id=user_id, created_at=utcnow())
-            s.add(row)
-            if kind == "tournament":
-                p.status = "removed-from-tournament"
-            elif kind == "disqualification":
-                p.status = "disqualified"
-            s.flush()
-            return _sanction(row)
+def staff(store: Store, tournament_id: int) -> list[StaffRecord]:
+    with store.read() as s:
+        rows = s.execute(select(TournamentStaff.user_id, User.login, TournamentStaff.role)
+                         .join(User, User.id == TournamentStaff.user_id)
+                         .where(TournamentStaff.tournament_id == tournament_id)
+                         .order_by(TournamentStaff.role, User.login))
+        return [StaffRecord(u, login, role) for u, login, role in rows]
 
-    def sanctions(self, tournament_id: int) -> list[SanctionRecord]:
-        with self.store.read() as s:
-            rows = s.scalars(select(TournamentSanction).where(TournamentSanction.tournament_id == tournament_id)
-                             .order_by(TournamentSanction.id))
-            return [_sanction(r) for r in rows]
+
+def tournaments_of_staff(store: Store, user_id: int) -> list[int]:
+    """The ids of the tournaments where the user hosts or judges."""
+    with store.read() as s:
+        return sorted(set(s.scalars(select(TournamentStaff.tournament_id)
+                                    .where(TournamentStaff.user_id == user_id))))
+
+
+# --- games ----------------------------------------------------------------------------------------
+def link_games(store: Store, tournament_id: int, stage: str,
+               games: Sequence[tuple[str, int, int, int | None, Sequence[int]]]) -> None:
+    """Link created games ``(game_id, round, table, host_id, seats)`` to the tournament, all in one
+    transaction. When a table of the round is linked already (another judge got there first) the
+    games just created are deleted again and :class:`RoundOpen` is raised."""
+    if stage not in STAGES:
+        raise ValueError(f"a stage is one of {STAGES}")
+    try:
+        with store.write() as s:
+            for game_id, rnd, table, host, seats in games:
+                s.add(TournamentGame(game_id=game_id, tournament_id=tournament_id, stage=stage, round=rnd,
+                                     table_no=table, host_id=host, seats=[int(p) for p in seats]))
+        return
+    except IntegrityError:
+        pass
+    with store.write() as s:
+        s.execute(delete(StoredGame).where(StoredGame.id.in_([g[0] for g in games])))
+    raise RoundOpen(f"{stage} round {games[0][1] + 1 if games else '?'} is open already")
+
+
+def games(store: Store, tournament_id: int, stage: str | None = None) -> list[TournamentGameRecord]:
+    """The tournament's games by stage (main first), round and table."""
+    with store.read() as s:
+        q = select(TournamentGame).where(TournamentGame.tournament_id == tournament_id)
+        if stage is not None:
+            q = q.where(TournamentGame.stage == stage)
+        rows = s.scalars(q)
+        out = [_game(r) for r in rows]
+    return sorted(out, key=lambda g: (STAGES.index(g.stage), g.round, g.table))
+
+
+def game(store: Store, game_id: str) -> TournamentGameRecord | None:
+    """The tournament link of a game, or None when the game is not a tournament's."""
+    with store.read() as s:
+        row = s.get(TournamentGame, game_id)
+        return None if row is None else _game(row)
+
+
+def accept(store: Store, game_id: str, user_id: int) -> TournamentGameRecord:
+    """Mark the game's sheet accepted by ``user_id`` now; a second acceptance raises
+    :class:`AlreadyAccepted` (the check and the write are one conditional UPDATE)."""
+    with store.write() as s:
+        done = s.execute(update(TournamentGame)
+                         .where(TournamentGame.game_id == game_id, TournamentGame.accepted_at.is_(None))
+                         .values(accepted_at=utcnow(), accepted_by=user_id))
+        if done.rowcount != 1:  # type: ignore[attr-defined]
+            if s.get(TournamentGame, game_id) is None:
+                raise LookupError(f"game {game_id} is not a tournament's")
+            raise AlreadyAccepted(game_id)
+        row = s.get(TournamentGame, game_id)
+        assert row is not None
+        s.refresh(row)
+        return _game(row)
+
+
+# --- sanctions ------------------------------------------------------------------------------------
+def add_sanction(store: Store, tournament_id: int, participant_id: int, kind: str, reason: str, user_id: int,
+                 round_: int | None = None) -> SanctionRecord:
+    """Record a sanction beyond a game and set the participant's status to match (a removal from the
+    round keeps him active for later rounds)."""
+    if kind not in SANCTION_KINDS:
+        raise ValueError(f"a sanction is one of {SANCTION_KINDS}")
+    with store.write() as s:
+        p = s.get(TournamentParticipant, participant_id)
+        if p is None or p.tournament_id != tournament_id:
+            raise LookupError(f"no participant {participant_id} in tournament {tournament_id}")
+        row = TournamentSanction(tournament_id=tournament_id, participant_id=participant_id, kind=kind,
+                                 round=round_, reason=reason, user_id=user_id, created_at=utcnow())
+        s.add(row)
+        if kind == "tournament":
+            p.status = "removed-from-tournament"
+        elif kind == "disqualification":
+            p.status = "disqualified"
+        s.flush()
+        return _sanction(row)
+
+
+def sanctions(store: Store, tournament_id: int) -> list[SanctionRecord]:
+    with store.read() as s:
+        rows = s.scalars(select(TournamentSanction).where(TournamentSanction.tournament_id == tournament_id)
+                         .order_by(TournamentSanction.id))
+        return [_sanction(r) for r in rows]

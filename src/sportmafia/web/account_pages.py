@@ -6,23 +6,23 @@ from __future__ import annotations
 from fastapi import APIRouter, Request
 from fastapi.responses import Response
 
-from .pages import _to_login, _user, render
+from .pages import page_user, render, to_login
 
 router = APIRouter(include_in_schema=False)
 
 
 @router.get("/account")
 def account_page(request: Request) -> Response:
-    user = _user(request)
+    user = page_user(request)
     if user is None:
-        return _to_login(request)
+        return to_login(request)
     return render(request, "account.html", user=user)
 
 
 @router.get("/users")
 def users_page(request: Request) -> Response:
-    user = _user(request)
+    user = page_user(request)
     if user is None:
-        return _to_login(request)
+        return to_login(request)
     return render(request, "users.html", user=user, status=200 if user.role == "admin" else 403,
                   is_admin=user.role == "admin")

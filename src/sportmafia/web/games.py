@@ -12,13 +12,13 @@ from fastapi import APIRouter, Path, Query, Request
 from fastapi.responses import JSONResponse
 
 from ..engine import (
-    BLACK_ROLES,
     Advance,
     Game,
     command_from_json,
     describe_event_line,
     feed_item,
     last_action,
+    rule_values,
     view,
     visible_events,
 )
@@ -26,11 +26,10 @@ from ..engine import events as E
 from ..engine.describe import STEP_NAMES, step_banner, t
 from ..i18n import join, msg, pmsg
 from ..live import Hub, run_reader, run_writer
-from ..rules import RuleSet
 from ..services import games as game_service
-from ..store import GameNotFound, GameSummary, StaleSequence, Store, UserRecord
+from ..store import GameSummary, StaleSequence, Store, UserRecord
 from ..store.access import club_game_facts
-from .access import GameAccess, decide_on, game_access
+from .access import GameAccess, decide_on, game_access, game_summary
 from .auth import StoreDep, UserDep
 from .edge import query_number
 from .errors import ApiError, game_not_found
@@ -44,12 +43,11 @@ _system_random = random.SystemRandom()
 
 
 def _own(store: Store, user: UserRecord, game_id: str) -> GameSummary:
-    """The game's summary, for one who may open it (``access.game_access``), else "not found"."""
-    game_access(store, user, game_id)
-    try:
-        return store.game(game_id)
-    except GameNotFound:
-        raise game_not_found() from None
+    """The game's summary, for one who may open it (``access.game_summary``), else "not found"."""
+    summary = game_summary(store, user, game_id)
+    if summary is None:
+        raise game_not_found()
+    return summary
 
 
 def _summary_json(s: GameSummary) -> dict[str, Any]:
@@ -75,14 +73,6 @@ def _state(game_id: str, game: Game, access: GameAccess) -> dict[str, Any]:
         out["deal"] = {"black_options": list(rules.black_options(game.n)),
                        "decks": {str(b): list(rules.roles_for(game.n, b)) for b in rules.black_options(game.n)}}
     return out
-
-
-def rule_values(rules: RuleSet) -> dict[str, Any]:
-    """The rule set's values the pages' scripts use (never constants of their own): whether fouls and sanctions
-    are given, the foul that removes (A.foul.four: the console's and the table's foul dots), the black roles (a
-    physical deal's count of black cards) and the final minute's length (A.win)."""
-    return {"fouls": rules.fouls, "sanctions": rules.sanctions, "last_word_seconds": rules.last_word_seconds,
-            "foul_remove": rules.foul_remove, "black_roles": sorted(BLACK_ROLES)}
 
 
 def _back(game: Game) -> dict[str, Any] | None:

@@ -27,7 +27,9 @@ router = APIRouter(include_in_schema=False)
 env = Environment(loader=FileSystemLoader(TEMPLATES), autoescape=select_autoescape(["html"]), auto_reload=False)
 
 
-def _user(request: Request) -> UserRecord | None:
+def page_user(request: Request) -> UserRecord | None:
+    """The signed-in user of a page's request (his session's user, not disabled), or None. The pages' own
+    lookup: the API's routes take ``auth.current_user``, which answers 401 instead."""
     uid = session_of(request).get("uid")
     if not isinstance(uid, int):
         return None
@@ -50,7 +52,8 @@ def render(request: Request, name: str, status: int = 200, **context: Any) -> HT
     return HTMLResponse(html, status_code=status, headers={"Cache-Control": "no-store"})
 
 
-def _to_login(request: Request) -> RedirectResponse:
+def to_login(request: Request) -> RedirectResponse:
+    """To the login page, coming back to this page once signed in."""
     return RedirectResponse(f"/login?next={quote(request.url.path)}", status_code=303)
 
 
@@ -58,14 +61,14 @@ def _to_login(request: Request) -> RedirectResponse:
 def login_page(request: Request) -> Response:
     """The login page; where it goes after the login is decided here (``safe_next``) and by the login's answer,
     never by the page's script alone."""
-    return render(request, "login.html", user=_user(request), next=safe_next(request.query_params.get("next")))
+    return render(request, "login.html", user=page_user(request), next=safe_next(request.query_params.get("next")))
 
 
 @router.get("/")
 def games_page(request: Request) -> Response:
-    user = _user(request)
+    user = page_user(request)
     if user is None:
-        return _to_login(request)
+        return to_login(request)
     return render(request, "games.html", user=user)
 
 
@@ -93,9 +96,9 @@ def club_game(request: Request, game_id: str) -> tuple[UserRecord, GameSummary] 
     """The logged-in user and the game ``game_id`` he may open (``access.game_summary``: its host, or a judge or
     admin who does not play in it), or the page to answer instead: the login page for a visitor, "not found"
     for a game that is not there or not his to open."""
-    user = _user(request)
+    user = page_user(request)
     if user is None:
-        return _to_login(request)
+        return to_login(request)
     summary = game_summary(request.app.state.store, user, game_id)
     if summary is None:
         return render(request, "missing.html", status=404, user=user)

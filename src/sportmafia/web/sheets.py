@@ -20,11 +20,12 @@ from ..engine.describe import HOW_NAMES, RESULT_NAMES, ROLE_NAMES, SCOPE_NAMES, 
 from ..i18n import msg, pmsg
 from ..services import sheets
 from ..services.sheets import Sheet, correction_json, sheet_json, won
-from ..store import GameLocked, GameSummary, Store, UserRecord
+from ..store import GameLocked, Store
 from ..tournament.results import MAX_CHANGES, MAX_TEXT, SHEET_FIELDS
 from . import pages
+from .access import game_summary
 from .auth import StoreDep, UserDep
-from .errors import ApiError, error_body, forbidden
+from .errors import error_body, forbidden
 from .exports import SafeCsvWriter
 from .games import GameId, _own
 from .i18n import LANGS, request_lang
@@ -161,11 +162,11 @@ def get_record_file(game_id: GameId, user: UserDep, store: StoreDep) -> Response
 
 @router.get("/games/{game_id}/sheet", include_in_schema=False)
 def sheet_page(request: Request, game_id: Annotated[str, PathParam(max_length=64)]) -> Response:
-    user = pages._user(request)
+    user = pages.page_user(request)
     if user is None:
-        return pages._to_login(request)
+        return pages.to_login(request)
     store: Store = request.app.state.store
-    summary = _own_page(store, user, game_id)
+    summary = game_summary(store, user, game_id)
     if summary is None:
         return pages.render(request, "missing.html", status=404, user=user)
     lang = request_lang(request)
@@ -178,13 +179,6 @@ def sheet_page(request: Request, game_id: Annotated[str, PathParam(max_length=64
     }
     return pages.render(request, "sheet.html", user=user, game_id=game_id, labels=labels,
                          can_sign=user.role in SIGNERS, can_correct=user.role in CORRECTORS)
-
-
-def _own_page(store: Store, user: UserRecord, game_id: str) -> GameSummary | None:
-    try:
-        return _own(store, user, game_id)
-    except ApiError:
-        return None
 
 
 def install(app: FastAPI) -> None:

@@ -2,7 +2,7 @@
 
 It is built only from the spectator view (``view(game, "spectator")``): the page follows the game over the
 live WebSocket with ``view=table`` (``live.py``) and never reads the host's API, so it shows public facts
-only; the page carries the rule set's values its script needs (``games.rule_values``: the foul dots). Login required, and only for the user's own club's games (others: "no such game")."""
+only; the page carries the rule set's values its script needs (``engine.rule_values``: the foul dots, the speech steps). Login required, and only for the user's own club's games (others: "no such game")."""
 
 from __future__ import annotations
 
@@ -12,8 +12,8 @@ from fastapi import APIRouter, Request
 from fastapi import Path as PathParam
 from fastapi.responses import Response
 
+from ..engine import rule_values
 from ..engine.describe import HOW_NAMES, RESULT_NAMES, TEAM_NAMES, t
-from .games import rule_values
 from .i18n import request_lang
 from .pages import club_game, render
 

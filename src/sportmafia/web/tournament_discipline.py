@@ -19,7 +19,7 @@ from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 from ..i18n import msg
 from ..services.discipline import Discipline, ban_json, entry_json
 from ..store import UserRecord
-from ..store.bans import Bans
+from ..store import bans as ban_db
 from ..tournament.offences import LADDERS
 from .auth import StoreDep, UserDep
 from .edge import Id, path_id
@@ -104,16 +104,15 @@ def post_offence(tournament_id: TournamentId, body: OffenceIn, user: UserDep, st
 def tournament_bans(tournament_id: TournamentId, user: UserDep, store: StoreDep) -> dict[str, Any]:
     c = _Ctx(store, user, tournament_id)
     c.svc.require_judge(user, c.t)
-    bans = Bans(store)
-    return {"bans": [ban_json(b) for b in bans.bans(c.t.club_id)],
+    return {"bans": [ban_json(b) for b in ban_db.bans(store, c.t.club_id)],
             "overrides": [{"ban_id": o.ban_id, "nickname": o.nickname, "reason": o.reason, "by": o.user_id,
-                           "created_at": o.created_at.isoformat()} for o in bans.overrides(c.t.id)]}
+                           "created_at": o.created_at.isoformat()} for o in ban_db.overrides(store, c.t.id)]}
 
 
 @router.get("/api/bans", summary="The club's banned players")
 def get_bans(user: UserDep, store: StoreDep) -> dict[str, Any]:
     _club_judge(user)
-    return {"bans": [ban_json(b) for b in Bans(store).bans(user.club_id)]}
+    return {"bans": [ban_json(b) for b in ban_db.bans(store, user.club_id)]}
 
 
 @router.post("/api/bans", status_code=201, summary="Ban a player from the club's later tournaments")
@@ -128,15 +127,15 @@ def post_ban(body: BanIn, user: UserDep, store: StoreDep) -> dict[str, Any]:
             raise ApiError(422, "bad-ban", msg("User %(user)s is not a user of the club.", user=body.user_id))
     if body.tournament_id is not None:
         _Ctx(store, user, body.tournament_id)  # of the club, else 404
-    ban = Bans(store).add_ban(user.club_id, reason, user.id, nickname=body.nickname, user_id=body.user_id,
-                              tournament_id=body.tournament_id)
+    ban = ban_db.add_ban(store, user.club_id, reason, user.id, nickname=body.nickname, user_id=body.user_id,
+                         tournament_id=body.tournament_id)
     return ban_json(ban)
 
 
 @router.post("/api/bans/{ban_id}/lift", summary="Lift a ban, with a reason")
 def lift_ban(ban_id: BanId, body: LiftIn, user: UserDep, store: StoreDep) -> dict[str, Any]:
     _club_judge(user)
-    ban = Bans(store).lift(user.club_id, ban_id, _reason(body.reason), user.id)
+    ban = ban_db.lift_ban(store, user.club_id, ban_id, _reason(body.reason), user.id)
     if ban is None:
         raise ApiError(404, "not-found", msg("The club has no such ban in force."))
     return ban_json(ban)

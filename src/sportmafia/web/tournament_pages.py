@@ -20,6 +20,7 @@ from sqlalchemy.orm import Session
 from ..engine.describe import RESULT_NAMES, ROLE_NAMES, SCOPE_NAMES, TEAM_NAMES, t
 from ..services.tournament import Refusal, TournamentService
 from ..store import Store, UserRecord
+from ..store import tournaments as db
 from ..store.models import User
 from ..store.tournaments import TournamentRecord
 from ..tournament import DEFAULT_TIE_BREAKS, FinalSettings
@@ -27,7 +28,7 @@ from ..tournament.results import REMOVAL_SCOPES
 from ..tournament.standings import TIE_BREAKS
 from .edge import MAX_ID
 from .i18n import request_lang
-from .pages import _to_login, _user, render
+from .pages import page_user, render, to_login
 
 router = APIRouter(include_in_schema=False)
 
@@ -77,18 +78,18 @@ def _missing(request: Request, user: UserRecord | None) -> Response:
 
 @router.get("/tournaments")
 def tournaments_page(request: Request) -> Response:
-    user = _user(request)
+    user = page_user(request)
     if user is None:
-        return _to_login(request)
+        return to_login(request)
     return render(request, "tournaments.html", user=user, can_create=user.role in ("admin", "judge"),
                   labels=labels(request_lang(request)))
 
 
 @router.get("/tournaments/{tournament_id}")
 def tournament_page(request: Request, tournament_id: TournamentId) -> Response:
-    user = _user(request)
+    user = page_user(request)
     if user is None:
-        return _to_login(request)
+        return to_login(request)
     store: Store = request.app.state.store
     found = _own(store, user, tournament_id)
     if found is None:
@@ -100,9 +101,9 @@ def tournament_page(request: Request, tournament_id: TournamentId) -> Response:
 
 @router.get("/tournaments/{tournament_id}/print")
 def print_page(request: Request, tournament_id: TournamentId) -> Response:
-    user = _user(request)
+    user = page_user(request)
     if user is None:
-        return _to_login(request)
+        return to_login(request)
     found = _own(request.app.state.store, user, tournament_id)
     if found is None:
         return _missing(request, user)
@@ -123,7 +124,7 @@ def public_standings_page(request: Request, tournament_id: TournamentId) -> Resp
 def public_player_page(request: Request, tournament_id: TournamentId, participant_id: ParticipantId) -> Response:
     store: Store = request.app.state.store
     found = _published(store, tournament_id)
-    if found is None or all(p.id != participant_id for p in TournamentService(store).db.participants(found.id)):
+    if found is None or all(p.id != participant_id for p in db.participants(store, found.id)):
         return _missing(request, None)
     return render(request, "player.html", user=None, tournament=found, participant_id=participant_id,
                   labels=labels(request_lang(request)))

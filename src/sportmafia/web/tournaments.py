@@ -32,6 +32,7 @@ from ..services.tournament import (
     tournament_sheet_json,
 )
 from ..store import Store, UserRecord
+from ..store import tournaments as db
 from ..store.tournaments import NewParticipant, TournamentRecord
 from ..tournament.standings import Row
 from .access import game_access, require_judge
@@ -195,16 +196,16 @@ class _Ctx:
         self.t = self.svc.get(tournament_id, user.club_id)  # a refusal is answered by web.errors
 
     def names(self) -> dict[int, str]:
-        return {p.id: p.nickname for p in self.svc.db.participants(self.t.id)}
+        return {p.id: p.nickname for p in db.participants(self.svc.store, self.t.id)}
 
 
 def _detail(svc: TournamentService, t: TournamentRecord, user: UserRecord | None) -> dict[str, Any]:
     out = tournament_json(t)
-    out["participants"] = [participant_json(p) for p in svc.db.participants(t.id)]
-    out["staff"] = [{"user_id": s.user_id, "login": s.login, "role": s.role} for s in svc.db.staff(t.id)]
-    out["sanctions"] = [sanction_json(s) for s in svc.db.sanctions(t.id)]
-    out["games"] = [link_json(g) for g in svc.db.games(t.id)]
-    out["rule_changes"] = [rule_change_json(r) for r in svc.db.rule_changes(t.id)]
+    out["participants"] = [participant_json(p) for p in db.participants(svc.store, t.id)]
+    out["staff"] = [{"user_id": s.user_id, "login": s.login, "role": s.role} for s in db.staff(svc.store, t.id)]
+    out["sanctions"] = [sanction_json(s) for s in db.sanctions(svc.store, t.id)]
+    out["games"] = [link_json(g) for g in db.games(svc.store, t.id)]
+    out["rule_changes"] = [rule_change_json(r) for r in db.rule_changes(svc.store, t.id)]
     if user is not None:
         out["can_judge"] = svc.is_judge(user, t)
     return out
@@ -228,13 +229,13 @@ def _seating_json(doc: dict[str, Any] | None, names: dict[int, str]) -> dict[str
 
 
 def _standings_doc(svc: TournamentService, t: TournamentRecord) -> dict[str, Any]:
-    names = {p.id: p.nickname for p in svc.db.participants(t.id)}
+    names = {p.id: p.nickname for p in db.participants(svc.store, t.id)}
     main = svc.standings(t)
     out: dict[str, Any] = {"tournament": {"id": t.id, "name": t.name, "status": t.status},
                            "scoring": t.scoring["name"], "tie_breaks": list(t.tie_breaks),
-                           "accepted_games": sum(1 for g in svc.db.games(t.id, "main") if g.accepted_at),
+                           "accepted_games": sum(1 for g in db.games(svc.store, t.id, "main") if g.accepted_at),
                            "standings": [row_json(r, names) for r in main], "final": None,
-                           "rule_changes": [rule_change_json(r) for r in svc.db.rule_changes(t.id)]}
+                           "rule_changes": [rule_change_json(r) for r in db.rule_changes(svc.store, t.id)]}
     if t.finalists is not None:
         rows = svc.final_standings(t)
         out["final"] = {"finalists": list(t.finalists), "carry_over": t.final_settings["carry_over"],
@@ -245,7 +246,7 @@ def _standings_doc(svc: TournamentService, t: TournamentRecord) -> dict[str, Any
 
 
 def _final_complete(svc: TournamentService, t: TournamentRecord) -> bool:
-    games = svc.db.games(t.id, "final")
+    games = db.games(svc.store, t.id, "final")
     rounds = int((t.final_seating or {}).get("rounds", 0))
     return bool(games) and all(g.accepted_at for g in games) and len({g.round for g in games}) == rounds
 
@@ -254,9 +255,9 @@ def _final_complete(svc: TournamentService, t: TournamentRecord) -> bool:
 
 @api.get("", summary="Your club's tournaments, newest first")
 def list_tournaments(user: UserDep, store: StoreDep) -> dict[str, Any]:
-    svc = TournamentService(store)
-    mine = set(svc.db.tournaments_of_staff(user.id))
-    return {"tournaments": [{**tournament_json(t), "staff": t.id in mine} for t in svc.db.of_club(user.club_id)]}
+    mine = set(db.tournaments_of_staff(store, user.id))
+    return {"tournaments": [{**tournament_json(t), "staff": t.id in mine}
+                            for t in db.club_tournaments(store, user.club_id)]}
 
 
 @api.post("", status_code=201, summary="Create a tournament (a judge or an admin of the club)")
@@ -292,7 +293,7 @@ def patch_tournament(tournament_id: TournamentId, body: TournamentPatch, user: U
 @api.get("/{tournament_id}/participants", summary="The participants")
 def get_participants(tournament_id: TournamentId, user: UserDep, store: StoreDep) -> dict[str, Any]:
     c = _Ctx(store, user, tournament_id)
-    return {"participants": [participant_json(p) for p in c.svc.db.participants(c.t.id)]}
+    return {"participants": [participant_json(p) for p in db.participants(c.svc.store, c.t.id)]}
 
 
 @api.post("/{tournament_id}/participants", status_code=201,
@@ -411,7 +412,7 @@ def open_final_round(tournament_id: TournamentId, number: RoundNo, user: UserDep
 def get_games(tournament_id: TournamentId, user: UserDep, store: StoreDep,
               mine: Annotated[bool, Query(description="Only the tables you host.")] = False) -> dict[str, Any]:
     c = _Ctx(store, user, tournament_id)
-    games = [g for g in c.svc.db.games(c.t.id) if not mine or g.host_id == user.id]
+    games = [g for g in db.games(c.svc.store, c.t.id) if not mine or g.host_id == user.id]
     return {"games": _games_out(c, games)}
 
 
@@ -451,7 +452,7 @@ def correct_sheet(tournament_id: TournamentId, game_id: GameId, body: Correction
 @api.get("/{tournament_id}/sanctions", summary="Sanctions beyond a game")
 def get_sanctions(tournament_id: TournamentId, user: UserDep, store: StoreDep) -> dict[str, Any]:
     c = _Ctx(store, user, tournament_id)
-    return {"sanctions": [sanction_json(s) for s in c.svc.db.sanctions(c.t.id)]}
+    return {"sanctions": [sanction_json(s) for s in db.sanctions(c.svc.store, c.t.id)]}
 
 
 @api.post("/{tournament_id}/sanctions", status_code=201,
@@ -497,7 +498,7 @@ EXPORT_COLUMNS = ("place", "nickname", "points", "games", "wins", "extra_points"
 
 
 def _export_rows(svc: TournamentService, t: TournamentRecord) -> list[dict[str, Any]]:
-    names = {p.id: p.nickname for p in svc.db.participants(t.id)}
+    names = {p.id: p.nickname for p in db.participants(svc.store, t.id)}
     rows: list[Row] = svc.final_standings(t) if t.finalists is not None else svc.standings(t)
     return [row_json(r, names) for r in rows]
 
@@ -566,7 +567,7 @@ def public_tournament(tournament_id: TournamentId, store: StoreDep) -> dict[str,
     return {"id": t.id, "name": t.name, "starts_on": t.starts_on.isoformat() if t.starts_on else None,
             "ends_on": t.ends_on.isoformat() if t.ends_on else None, "status": t.status, "ruleset": t.ruleset,
             "participants": [{"id": p.id, "nickname": p.nickname, "club": p.club, "team": p.team, "status": p.status}
-                             for p in svc.db.participants(t.id)]}
+                             for p in db.participants(svc.store, t.id)]}
 
 
 @public.get("/{tournament_id}/standings", summary="The live standings of a published tournament (no login)")

@@ -40,9 +40,13 @@ def best_move_due(rules: RuleSet, named: object, step: str, day: int, seat: int,
     return day1_out < 2
 
 
+BEST_MOVE_GUESSES = 3
+"""F.bestmove: the most players a best move names (the console lets the host pick as many)."""
+
+
 def valid_best_move(guesses: Sequence[object], seat: int, n: int) -> bool:
-    """F.bestmove: one to three other players, each named once."""
-    return 1 <= len(guesses) <= 3 and len(set(guesses)) == len(guesses) and not any(
+    """F.bestmove: one to :data:`BEST_MOVE_GUESSES` other players, each named once."""
+    return 1 <= len(guesses) <= BEST_MOVE_GUESSES and len(set(guesses)) == len(guesses) and not any(
         isinstance(x, bool) or not isinstance(x, int) or not 1 <= x <= n or x == seat for x in guesses
     )
 

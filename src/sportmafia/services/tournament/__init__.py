@@ -12,7 +12,6 @@ layer answers with its kind's status; a refused request writes nothing.
 from ..errors import Refusal
 from ..sheets import Sheet
 from .as_json import (
-    correction_json,
     link_json,
     participant_json,
     row_json,
@@ -31,6 +30,6 @@ class TournamentService(Settings, Registration, Final):
 
 
 __all__ = [
-    "Refusal", "Sheet", "TournamentService", "correction_json", "link_json", "parse_csv", "parse_pasted",
+    "Refusal", "Sheet", "TournamentService", "link_json", "parse_csv", "parse_pasted",
     "participant_json", "row_json", "sanction_json", "tournament_json", "tournament_sheet_json",
 ]

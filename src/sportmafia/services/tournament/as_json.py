@@ -57,11 +57,15 @@ def tournament_sheet_json(sheet: Sheet, names: Mapping[int, str]) -> dict[str, A
                          "fouls": p.fouls, "warnings": p.warnings, "removed": p.removed,
                          "removal_reason": p.removal_reason} for p in r.players],
             "corrections": [{"reason": c.reason, "by": c.by, "changes": dict(c.changes)} for c in r.corrections]}
-    out["corrections"] = [correction_json(c) for c in sheet.corrections]
+    out["corrections"] = [tournament_correction_json(c) for c in sheet.corrections]
     return out
 
 
-def correction_json(c: CorrectionRecord) -> dict[str, Any]:
+def tournament_correction_json(c: CorrectionRecord) -> dict[str, Any]:
+    """A correction as the tournament's clients read it: the judge's desk (its inbox and sheets, ``login``) and
+    the tournament's archive, a file users keep (``user_id``, ``login``, ``created_at``). Not the shape of the
+    game's own sheet page and API (:func:`sportmafia.services.sheets.correction_json`: ``by``, ``at``, documented
+    in docs/api.md); one shape for both would change one of those clients or the archive's files."""
     return {"id": c.id, "user_id": c.user_id, "login": c.login, "reason": c.reason, "changes": list(c.changes),
             "created_at": iso(c.created_at)}
 

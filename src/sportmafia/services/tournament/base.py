@@ -7,13 +7,8 @@ import dataclasses
 
 from ...i18n import msg
 from ...store import Store, UserRecord
-from ...store.tournaments import (
-    ParticipantRecord,
-    TournamentGameRecord,
-    TournamentNotFound,
-    TournamentRecord,
-    Tournaments,
-)
+from ...store import tournaments as db
+from ...store.tournaments import ParticipantRecord, TournamentGameRecord, TournamentNotFound, TournamentRecord
 from .. import sheets
 from ..errors import Refusal
 from ..sheets import Sheet
@@ -25,12 +20,11 @@ class TournamentBase:
 
     def __init__(self, store: Store) -> None:
         self.store = store
-        self.db = Tournaments(store)
 
     def get(self, tournament_id: int, club_id: int | None = None) -> TournamentRecord:
         """The tournament; "not found" also when it is another club's (``club_id``)."""
         try:
-            t = self.db.get(tournament_id)
+            t = db.tournament(self.store, tournament_id)
         except TournamentNotFound:
             raise Refusal("not-found", "not-found", msg("No such tournament.")) from None
         if club_id is not None and t.club_id != club_id:
@@ -43,14 +37,14 @@ class TournamentBase:
             return False
         if user.role in ("admin", "judge"):
             return True
-        return any(s.user_id == user.id and s.role == "judge" for s in self.db.staff(t.id))
+        return any(s.user_id == user.id and s.role == "judge" for s in db.staff(self.store, t.id))
 
     def require_judge(self, user: UserRecord, t: TournamentRecord) -> None:
         if not self.is_judge(user, t):
             raise Refusal("forbidden", "forbidden", msg("Only the tournament's judge or the club's admin may do this."))
 
     def participant(self, t: TournamentRecord, participant_id: int) -> ParticipantRecord:
-        for p in self.db.participants(t.id):
+        for p in db.participants(self.store, t.id):
             if p.id == participant_id:
                 return p
         raise Refusal("not-found", "not-found", msg("No such participant in this tournament."))

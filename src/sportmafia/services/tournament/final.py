@@ -8,6 +8,7 @@ from collections.abc import Sequence
 
 from ...i18n import msg, nmsg
 from ...store import UserRecord
+from ...store import tournaments as db
 from ...store.tournaments import TournamentRecord
 from ...tournament import seating as seating_mod
 from ...tournament.final import finalists
@@ -33,7 +34,7 @@ class Final(Seating, Standings):
         self.require_judge(user, t)
         if t.finalists is not None:
             raise conflict("final-started", msg("The final is seated already."))
-        main = self.db.games(t.id, "main")
+        main = db.games(self.store, t.id, "main")
         if not main:
             raise conflict("no-games", msg("No game has been played yet."))
         if any(g.accepted_at is None for g in main):
@@ -51,7 +52,7 @@ class Final(Seating, Standings):
                                            high=high))
         per_round = _seated_per_round(n, low, high)
         rounds = math.ceil(n * games_each / per_round)
-        by_id = {str(p.id): p for p in self.db.participants(t.id)}
+        by_id = {str(p.id): p for p in db.participants(self.store, t.id)}
         people = [by_id[pid] for pid in chosen]
         plan_hosts = self._hosts_by_round(t, rounds, hosts, {})
         seating = self._generate(people, {}, lambda: seating_mod.generate(
@@ -69,7 +70,8 @@ class Final(Seating, Standings):
                "table": [low, high], "hosts": {str(r): hs for r, hs in plan_hosts.items()},
                "request": {"k": k, "include_ties": include_ties, "seed": seed, "hosts": list(hosts)},
                "quality": _quality(seating)}
-        return self.db.update(t.id, finalists=[int(p) for p in chosen], final_seating=doc, status="final")
+        return db.update_tournament(self.store, t.id, finalists=[int(p) for p in chosen], final_seating=doc,
+                                    status="final")
 
     def _finalists(self, t: TournamentRecord, k: int, include_ties: bool, tie_pick: Sequence[int]) -> list[str]:
         rows = self.standings(t)
@@ -85,7 +87,7 @@ class Final(Seating, Standings):
         picks = [str(p) for p in tie_pick]
         need = k - len(above)
         if len(set(picks)) != len(picks) or not set(picks) <= set(tied) or len(picks) != need:
-            names = {str(p.id): p.nickname for p in self.db.participants(t.id)}
+            names = {str(p.id): p.nickname for p in db.participants(self.store, t.id)}
             shared = ", ".join(names.get(p, p) for p in tied)
             raise invalid("bad-final", msg("Place %(place)s at the cut is shared by %(names)s: pick %(pick)d of them "
                                            "(tie_pick), or take them all (include_ties).", place=cut, names=shared,

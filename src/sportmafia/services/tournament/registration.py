@@ -7,6 +7,7 @@ from typing import Any
 
 from ...i18n import Text, msg
 from ...store import UserRecord
+from ...store import tournaments as db
 from ...store.tournaments import NewParticipant, NicknameTaken, ParticipantRecord, TournamentRecord
 from ..discipline import Discipline
 from ..errors import conflict, invalid
@@ -24,7 +25,7 @@ class Registration(TournamentBase):
         if t.seating is not None:
             raise conflict("seated", msg("The seating is made: new participants would not be seated. Add them before "
                                          "generating the seating (or generate it anew before round 1)."))
-        existing = {p.nickname.casefold() for p in self.db.participants(t.id)}
+        existing = {p.nickname.casefold() for p in db.participants(self.store, t.id)}
         for number, e in enumerate(entries, 1):
             if e.nickname.casefold() in existing:
                 raise invalid("nickname-taken", msg("Line %(line)d: %(name)s is already a participant.", line=number,
@@ -36,7 +37,7 @@ class Registration(TournamentBase):
         discipline = Discipline(self)
         banned = discipline.check_registration(t, entries, ban_override)
         try:
-            added = self.db.add_participants(t.id, entries)
+            added = db.add_participants(self.store, t.id, entries)
         except NicknameTaken as exc:
             raise conflict("nickname-taken", msg("%(name)s is already a participant.",
                                                  name=repr(exc.nickname))) from None
@@ -46,9 +47,9 @@ class Registration(TournamentBase):
     def delete_participant(self, user: UserRecord, t: TournamentRecord, participant_id: int) -> None:
         self.require_judge(user, t)
         self.participant(t, participant_id)
-        if t.seating is not None or self.db.games(t.id):
+        if t.seating is not None or db.games(self.store, t.id):
             raise conflict("seated", msg("A seated participant is not deleted; record a sanction or his removal."))
-        self.db.delete_participant(t.id, participant_id)
+        db.delete_participant(self.store, t.id, participant_id)
 
     def set_staff(self, user: UserRecord, t: TournamentRecord, staff: Sequence[tuple[int, str]]) -> Any:
         self.require_judge(user, t)
@@ -56,7 +57,7 @@ class Registration(TournamentBase):
             other = self.store.get_user(uid)
             if other is None or other.club_id != t.club_id:
                 raise invalid("bad-staff", _not_of_club(uid))
-        return self.db.set_staff(t.id, staff)
+        return db.set_staff(self.store, t.id, staff)
 
 
 def _not_of_club(user_id: int) -> Text:

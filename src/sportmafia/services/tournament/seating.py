@@ -14,6 +14,7 @@ from typing import Any
 from ...i18n import Text, msg
 from ...rules import RuleSetError
 from ...store import UserRecord
+from ...store import tournaments as db
 from ...store.tournaments import ParticipantRecord, RoundOpen, TournamentGameRecord, TournamentRecord
 from ...tournament import seating as seating_mod
 from ...tournament.groups import plan_tables
@@ -41,11 +42,11 @@ class Seating(TournamentBase):
         the table (from 1) he always sits at. ``apart_by``: participants of one ``team`` and/or ``club`` do
         not meet; ``apart``: more groups of participant ids who must not meet."""
         self.require_judge(user, t)
-        if self.db.games(t.id):
+        if db.games(self.store, t.id):
             raise conflict("started", msg("Round 1 has begun: regenerate the seating for the remaining rounds."))
         if not 1 <= rounds <= 100:
             raise invalid("bad-seating", msg("The number of rounds is 1 to 100."))
-        people = [p for p in self.db.participants(t.id) if p.status == "active"]
+        people = [p for p in db.participants(self.store, t.id) if p.status == "active"]
         index = {p.id: i for i, p in enumerate(people)}
         request = {"rounds": rounds, "seed": seed, "hosts": list(hosts),
                    "round_hosts": {str(k): list(v) for k, v in (round_hosts or {}).items()},
@@ -63,7 +64,7 @@ class Seating(TournamentBase):
         doc = {**seating.to_json(), "participants": [p.id for p in people], "rounds": rounds,
                "table": [low, high], "hosts": {str(r): hs for r, hs in plan_hosts.items()}, "request": request,
                "quality": _quality(seating)}
-        return self.db.update(t.id, seating=doc)
+        return db.update_tournament(self.store, t.id, seating=doc)
 
     def regenerate_seating(self, user: UserRecord, t: TournamentRecord, *, seed: int = 1,
                            steps: int | None = None) -> TournamentRecord:
@@ -72,13 +73,13 @@ class Seating(TournamentBase):
         and the request's constraints hold as before."""
         self.require_judge(user, t)
         doc = self._seating(t)
-        opened = {g.round for g in self.db.games(t.id, "main")}
+        opened = {g.round for g in db.games(self.store, t.id, "main")}
         played = max(opened, default=0)
         rounds = int(doc["rounds"])
         if played >= rounds:
             raise conflict("seated", msg("Every round is open already."))
         ids: list[int] = list(doc["participants"])
-        by_id = {p.id: p for p in self.db.participants(t.id)}
+        by_id = {p.id: p for p in db.participants(self.store, t.id)}
         index = {pid: i for i, pid in enumerate(ids)}
         people = [by_id[pid] for pid in ids]
         dropped = [i for i, p in enumerate(people) if p.status in ("removed-from-tournament", "disqualified")]
@@ -93,11 +94,11 @@ class Seating(TournamentBase):
             old, played, rounds, (low, high), dropped=dropped, seed=seed, steps=steps, **options))
         self._check_hosts(seating, plan_hosts, first=played + 1)
         new = {**doc, **seating.to_json(), "quality": _quality(seating), "regenerated_from": played + 1}
-        return self.db.update(t.id, seating=new)
+        return db.update_tournament(self.store, t.id, seating=new)
 
     def _hosts_by_round(self, t: TournamentRecord, rounds: int, hosts: Sequence[int],
                         round_hosts: Mapping[int, Sequence[int]]) -> dict[int, list[int]]:
-        staff = {s.user_id for s in self.db.staff(t.id) if s.role == "host"}
+        staff = {s.user_id for s in db.staff(self.store, t.id) if s.role == "host"}
         out: dict[int, list[int]] = {}
         for r in range(1, rounds + 1):
             hs = list(round_hosts.get(r, hosts))
@@ -138,7 +139,7 @@ class Seating(TournamentBase):
             for u in hs:
                 if u in users:
                     away.setdefault(r - 1, set()).add(users[u])  # a participant who hosts sits the round out
-        for s in self.db.sanctions(t.id):
+        for s in db.sanctions(self.store, t.id):
             if s.kind == "round" and s.round is not None and s.participant_id in index and s.round > played:
                 away.setdefault(s.round - 1, set()).add(index[s.participant_id])
         groups: list[list[int]] = [[idx(pid) for pid in g] for g in apart]
@@ -190,20 +191,20 @@ class Seating(TournamentBase):
                                            rounds=rounds))
         if stage == "main" and t.status not in ("setup", "running"):
             raise conflict("stage", msg("The main stage is over: the final is on."))
-        if any(g.round == number for g in self.db.games(t.id, stage)):
+        if any(g.round == number for g in db.games(self.store, t.id, stage)):
             raise conflict("round-open", _round_open(number))
         ids: list[int] = list(doc["participants"])
-        by_id = {p.id: p for p in self.db.participants(t.id)}
+        by_id = {p.id: p for p in db.participants(self.store, t.id)}
         tables = sorted((g for g in seating_mod.Seating.from_json(doc).games if g.round == number - 1),
                         key=lambda g: g.table)
         host_list = list(hosts) if hosts is not None else list(doc.get("hosts", {}).get(str(number), []))
-        staff = {s.user_id for s in self.db.staff(t.id) if s.role == "host"}
+        staff = {s.user_id for s in db.staff(self.store, t.id) if s.role == "host"}
         if len(host_list) < len(tables):
             raise invalid("bad-round", msg("Round %(round)d has %(tables)d tables and %(hosts)d hosts: each table needs "
                                            "a host.", round=number, tables=len(tables), hosts=len(host_list)))
         if len(set(host_list)) != len(host_list) or any(u not in staff for u in host_list):
             raise invalid("bad-round", msg("Each table's host is a different host of this tournament."))
-        round_sanctioned = {s.participant_id for s in self.db.sanctions(t.id)
+        round_sanctioned = {s.participant_id for s in db.sanctions(self.store, t.id)
                             if s.kind == "round" and s.round == number}
         seated_users = {}
         for g in tables:
@@ -231,12 +232,12 @@ class Seating(TournamentBase):
                                                table=g.table + 1, reason=exception_text(exc))) from None
             created.append((game_id, number, g.table + 1, host, seats))
         try:
-            self.db.link_games(t.id, stage, created)
+            db.link_games(self.store, t.id, stage, created)
         except RoundOpen:
             raise conflict("round-open", _round_open(number)) from None
         if stage == "main" and t.status == "setup":
-            self.db.update(t.id, status="running")
-        return [g for g in self.db.games(t.id, stage) if g.round == number]
+            db.update_tournament(self.store, t.id, status="running")
+        return [g for g in db.games(self.store, t.id, stage) if g.round == number]
 
 
 def _seated_per_round(n: int, low: int, high: int) -> int:

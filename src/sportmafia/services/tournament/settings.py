@@ -10,6 +10,7 @@ from typing import Any
 from ...i18n import msg, pmsg
 from ...rules import RuleSet
 from ...store import UserRecord
+from ...store import tournaments as db
 from ...store.tournaments import TournamentRecord
 from ...tournament.groups import TournamentError
 from ...tournament.scoring import FIIM, REGULATION, ScoringSystem, custom
@@ -111,9 +112,11 @@ class Settings(TournamentBase):
         _check_dates(starts_on, ends_on)
         rules = assemble_rules(self.store, user.club_id, preset=preset, variant=variant, options=options)
         system = scoring_from(scoring)
-        return self.db.create(user.club_id, name, ruleset=rules.name, ruleset_options=rules.options(),
-                              scoring=system.to_json(), tie_breaks=check_tie_breaks(tie_breaks),
-                              final_settings=final_settings_from(final or {}), starts_on=starts_on, ends_on=ends_on)
+        return db.create_tournament(self.store, user.club_id, name, ruleset=rules.name,
+                                    ruleset_options=rules.options(), scoring=system.to_json(),
+                                    tie_breaks=check_tie_breaks(tie_breaks),
+                                    final_settings=final_settings_from(final or {}), starts_on=starts_on,
+                                    ends_on=ends_on)
 
     def update(self, user: UserRecord, t: TournamentRecord, changes: Mapping[str, Any]) -> TournamentRecord:
         """Change settings: ``name``, ``starts_on``, ``ends_on``, ``preset``/``variant``/``options`` (only
@@ -130,7 +133,7 @@ class Settings(TournamentBase):
             if key in changes:
                 out[key] = changes[key]
         if any(k in changes for k in ("preset", "variant", "options")):
-            if self.db.games(t.id):
+            if db.games(self.store, t.id):
                 raise conflict("started", msg("The rule set cannot change once games are created."))
             if changes.get("preset") is None and changes.get("variant") is None:
                 # only options: they change the tournament's own rule set
@@ -154,4 +157,4 @@ class Settings(TournamentBase):
         from ..announced import announced_changes  # B.announce: after round 1 only with a reason, recorded
 
         log = announced_changes(user, t, out, changes.get("reason"))
-        return self.db.update(t.id, announced=log, **out) if out else t
+        return db.update_tournament(self.store, t.id, announced=log, **out) if out else t

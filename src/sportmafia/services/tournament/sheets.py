@@ -10,6 +10,7 @@ from typing import Any
 
 from ...i18n import msg, pmsg
 from ...store import UserRecord
+from ...store import tournaments as db
 from ...store.tournaments import AlreadyAccepted, SanctionRecord, TournamentRecord
 from .. import sheets as game_sheets
 from ..discipline import Discipline
@@ -24,7 +25,7 @@ class Sheets(TournamentBase):
     """The judge's desk: the sheets of the tournament's games, their acceptance, corrections and sanctions."""
 
     def sheet(self, t: TournamentRecord, game_id: str) -> Sheet:
-        link = self.db.game(game_id)
+        link = db.game(self.store, game_id)
         if link is None or link.tournament_id != t.id:
             raise Refusal("not-found", "not-found", msg("No such game in this tournament."))
         return self.link_sheet(link)
@@ -32,7 +33,7 @@ class Sheets(TournamentBase):
     def inbox(self, user: UserRecord, t: TournamentRecord) -> list[Sheet]:
         """The signed games of the tournament whose sheets are not accepted yet, oldest signature first."""
         self.require_judge(user, t)
-        sheets = [self.link_sheet(g) for g in self.db.games(t.id) if g.accepted_at is None]
+        sheets = [self.link_sheet(g) for g in db.games(self.store, t.id) if g.accepted_at is None]
         signed = [s for s in sheets if s.signed_at is not None]
         return sorted(signed, key=lambda s: s.signed_at or datetime.min.replace(tzinfo=UTC))
 
@@ -42,14 +43,14 @@ class Sheets(TournamentBase):
         if sheet.signed_at is None or sheet.result is None:
             raise conflict("not-signed", _NOT_SIGNED)
         try:
-            link = self.db.accept(game_id, user.id)
+            link = db.accept(self.store, game_id, user.id)
         except AlreadyAccepted:
             raise conflict("accepted", msg("This sheet is accepted already.")) from None
         # a removal from the tournament (or a ban) on the sheet takes the participant out of later seating
         for p in sheet.result.players:
             status = {"tournament": "removed-from-tournament", "ban": "disqualified"}.get(p.removed or "")
             if status is not None:
-                self.db.set_participant_status(t.id, int(p.participant), status)
+                db.set_participant_status(self.store, t.id, int(p.participant), status)
         Discipline(self).after_accept(user, t, game_id)  # bans on the sheet; steps due by repetition
         return dataclasses.replace(sheet, link=link)
 
@@ -81,4 +82,4 @@ class Sheets(TournamentBase):
                 raise invalid("bad-sanction", msg("A removal from a round names the round."))
         elif round_ is not None:
             raise invalid("bad-sanction", msg("Only a removal from a round names a round."))
-        return self.db.add_sanction(t.id, participant_id, kind, reason.strip(), user.id, round_)
+        return db.add_sanction(self.store, t.id, participant_id, kind, reason.strip(), user.id, round_)

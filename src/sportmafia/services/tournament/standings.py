@@ -6,15 +6,17 @@ from typing import Any
 
 from ...i18n import msg
 from ...store import UserRecord
+from ...store import bans as ban_db
+from ...store import tournaments as db
 from ...store.tournaments import TournamentRecord
 from ...tournament.final import final_standings
 from ...tournament.groups import TournamentError
 from ...tournament.results import GameResult
 from ...tournament.scoring import ScoringSystem, score_game
 from ...tournament.standings import Row, Sanction, standings
-from ..discipline import Discipline, ban_json, offence_json
+from ..discipline import ban_json, offence_json
 from ..errors import conflict, refusal_from
-from .as_json import correction_json, iso, link_json, participant_json, sanction_json, tournament_json
+from .as_json import iso, link_json, participant_json, sanction_json, tournament_correction_json, tournament_json
 from .base import TournamentBase
 from .sheets import Sheets
 
@@ -28,7 +30,7 @@ class Standings(Sheets):
 
     def accepted_results(self, t: TournamentRecord, stage: str = "main") -> list[GameResult]:
         out: list[GameResult] = []
-        for g in self.db.games(t.id, stage):
+        for g in db.games(self.store, t.id, stage):
             if g.accepted_at is not None:
                 sheet = self.link_sheet(g)
                 assert sheet.result is not None
@@ -36,12 +38,13 @@ class Standings(Sheets):
         return out
 
     def _sanctions(self, t: TournamentRecord) -> list[Sanction]:
-        return [Sanction(str(s.participant_id), SANCTION_SCOPES[s.kind], s.reason) for s in self.db.sanctions(t.id)]
+        return [Sanction(str(s.participant_id), SANCTION_SCOPES[s.kind], s.reason)
+                for s in db.sanctions(self.store, t.id)]
 
     def standings(self, t: TournamentRecord) -> list[Row]:
         """The main stage's standings over the accepted sheets."""
         system = ScoringSystem.from_json(t.scoring)
-        ids = [str(p.id) for p in self.db.participants(t.id)]
+        ids = [str(p.id) for p in db.participants(self.store, t.id)]
         return standings(self.accepted_results(t), system, t.tie_breaks, sanctions=self._sanctions(t),
                          participants=ids)
 
@@ -49,7 +52,7 @@ class Standings(Sheets):
         if t.finalists is None:
             raise conflict("no-final", msg("The finalists are not chosen yet."))
         system = ScoringSystem.from_json(t.scoring)
-        final_games = self.db.games(t.id, "final")
+        final_games = db.games(self.store, t.id, "final")
         results = self.accepted_results(t, "final")
         rounds = int((t.final_seating or {}).get("rounds", 0))
         complete = bool(final_games) and len(results) == len(final_games) and \
@@ -63,10 +66,10 @@ class Standings(Sheets):
 
     def finish(self, user: UserRecord, t: TournamentRecord) -> TournamentRecord:
         self.require_judge(user, t)
-        games = self.db.games(t.id)
+        games = db.games(self.store, t.id)
         if not games or any(g.accepted_at is None for g in games):
             raise conflict("pending-sheets", msg("Every game's sheet must be accepted first."))
-        return self.db.update(t.id, status="finished")
+        return db.update_tournament(self.store, t.id, status="finished")
 
     def player_games(self, t: TournamentRecord, participant_id: int) -> dict[str, Any]:
         """A participant's games: round, table, seat and the game's state; the role, team, winner and
@@ -74,7 +77,7 @@ class Standings(Sheets):
         p = self.participant(t, participant_id)
         system = ScoringSystem.from_json(t.scoring)
         games = []
-        for g in self.db.games(t.id):
+        for g in db.games(self.store, t.id):
             if p.id not in g.seats:
                 continue
             entry: dict[str, Any] = {"game_id": g.game_id, "stage": g.stage, "round": g.round, "table": g.table,
@@ -94,26 +97,25 @@ class Standings(Sheets):
         """Everything about the tournament: settings, participants, staff, seating plans, sanctions, and
         every game's record with its sheet, corrections and acceptance."""
         games = []
-        for g in self.db.games(t.id):
+        for g in db.games(self.store, t.id):
             sheet = self.link_sheet(g)
             games.append({**link_json(g), "status": sheet.status,
                           "signed_at": iso(sheet.signed_at), "signed_by": sheet.signed_by,
-                          "corrections": [correction_json(c) for c in sheet.corrections],
+                          "corrections": [tournament_correction_json(c) for c in sheet.corrections],
                           "sheet": None if sheet.result is None else sheet.result.to_json(),
                           "record": self.store.record(g.game_id, {"tournament_id": t.id, "stage": g.stage,
                                                                   "round": g.round, "table": g.table})})
         return {"format": "sportmafia-tournament", "version": 1, "tournament": tournament_json(t),
-                "participants": [participant_json(p) for p in self.db.participants(t.id)],
-                "staff": [{"user_id": s.user_id, "login": s.login, "role": s.role} for s in self.db.staff(t.id)],
+                "participants": [participant_json(p) for p in db.participants(self.store, t.id)],
+                "staff": [{"user_id": s.user_id, "login": s.login, "role": s.role} for s in db.staff(self.store, t.id)],
                 "seating": t.seating, "final_seating": t.final_seating, "finalists": t.finalists,
-                "sanctions": [sanction_json(s) for s in self.db.sanctions(t.id)], **_discipline_archive(self, t),
+                "sanctions": [sanction_json(s) for s in db.sanctions(self.store, t.id)], **_discipline_archive(self, t),
                 "games": games}
 
 
 def _discipline_archive(svc: TournamentBase, t: TournamentRecord) -> dict[str, Any]:
     """The judge's offence records, the bans this tournament entered and its registrations despite a ban."""
-    d = Discipline(svc)
-    return {"offences": [offence_json(r) for r in d.db.offences(t.id)],
-            "bans": [ban_json(b) for b in d.db.bans(t.club_id) if b.tournament_id == t.id],
+    return {"offences": [offence_json(r) for r in ban_db.offences(svc.store, t.id)],
+            "bans": [ban_json(b) for b in ban_db.bans(svc.store, t.club_id) if b.tournament_id == t.id],
             "ban_overrides": [{"ban_id": o.ban_id, "nickname": o.nickname, "reason": o.reason, "by": o.user_id,
-                               "created_at": iso(o.created_at)} for o in d.db.overrides(t.id)]}
+                               "created_at": iso(o.created_at)} for o in ban_db.overrides(svc.store, t.id)]}

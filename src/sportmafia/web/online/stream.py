@@ -10,7 +10,7 @@ from typing import Any
 from fastapi import APIRouter, Request, WebSocket
 from starlette.websockets import WebSocketState
 
-from ...engine import prefix, view
+from ...engine import prefix, rule_values, view
 from ...i18n import msg
 from ...live import get_hub, run_reader
 from ...live.online import SpectatorSocket, public_game_key, registry_of
@@ -80,11 +80,13 @@ async def watch_socket(websocket: WebSocket, code: str) -> None:
 
 
 def delayed_host_view(store: Store, game_id: str, delay_minutes: int) -> dict[str, Any]:
-    """``view(game, "host")`` as it stood at the last event recorded at least ``delay_minutes`` ago."""
+    """``view(game, "host")`` as it stood at the last event recorded at least ``delay_minutes`` ago, and the rule
+    set's values the board is drawn with."""
     count = db.seq_at(store, game_id, db.delayed_cutoff(delay_minutes))
     game = store.load(game_id)
     past = prefix(game, count)
-    return {"next_seq": count, "delay_minutes": delay_minutes, "view": view(past, "host")}
+    return {"next_seq": count, "delay_minutes": delay_minutes, "view": view(past, "host"),
+            "rules": rule_values(game.rules)}
 
 
 @api.get("/stream/state", summary="The open stream (X-Stream-Token): the host's view, delayed")

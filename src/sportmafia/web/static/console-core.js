@@ -14,7 +14,6 @@
   const NO = T.no;   // "№" in Russian, "#" in English
   const K = (SM.console = {
     T, L: SM.strings("labels"), lang, root, gameId, $, fmt: SM.fmt, NO,
-    SPEECH_STEPS: new Set(["speech", "muted", "last_word", "tie_speech", "defence"]),
     ROLE_SYMBOL: { civilian: "♥", sheriff: "★", commissar: "★", mafia: "♠", don: "♛" },
     TEXT_STYLE: "\uFE0E",   // after a symbol: drawn as text in the text's colour, never as a coloured emoji
     ROLE_ORDER: ["civilian", "sheriff", "commissar", "don", "mafia"],   // the order of the physical deal's chips

@@ -4,7 +4,7 @@
 "use strict";
 (function () {
   const K = SM.console;
-  const { T, L, lang, root, $, fmt, NO, has, seatOf, tr, storeSet, SPEECH_STEPS, ROLE_SYMBOL, TEXT_STYLE, REVEAL_KEY } = K;
+  const { T, L, lang, root, $, fmt, NO, has, seatOf, tr, storeSet, ROLE_SYMBOL, TEXT_STYLE, REVEAL_KEY } = K;
 
   // ---------------------------------------------------------------- rendering
   /* a badge: its text in full, and a short form shown on narrow screens */
@@ -42,7 +42,7 @@
     tile.dataset.seat = String(n);
     tile.dataset.alive = seat.alive ? "1" : "0";
     if (!seat.alive) tile.classList.add("gone");
-    const speaking = SPEECH_STEPS.has(v.step) && v.seat === n;
+    const speaking = K.S.rules.speech_steps.includes(v.step) && v.seat === n;
     if (speaking) tile.classList.add("speaking");
     if (v.step === "voting" && (v.seat === n || K.voteFor === n)) tile.classList.add("candidate");
     const act = K.tapAction(n);

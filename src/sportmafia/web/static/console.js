@@ -25,7 +25,7 @@
     shoot: { tap: tapShoot, panel: "All shoot, or one shooter" },
     kill: { tap: tapKill },
     check: { tap: tapCheck, panel: "the answer, large" },
-    best_move: { tap: tapBestMove, panel: "up to three seats, then Record" },
+    best_move: { tap: tapBestMove, panel: "up to K.S.rules.best_move_max seats, then Record" },
     foul: { tool: "#foul: a reason (technical when listed), then the seat", tap: tapMode },
     sanction: { tool: "#sanction: an offence, then the seat", tap: tapMode },
     remove: { tool: "#remove: a reason and scope, then the seat, confirmed", tap: tapMode },
@@ -80,7 +80,7 @@
     return () => {
       const i = K.bestMove.indexOf(n);
       if (i >= 0) K.bestMove.splice(i, 1);
-      else if (K.bestMove.length < 3) K.bestMove.push(n);
+      else if (K.bestMove.length < K.S.rules.best_move_max) K.bestMove.push(n);   // F.bestmove
       K.render();
     };
   }

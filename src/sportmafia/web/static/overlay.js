@@ -8,19 +8,18 @@
   const $ = (id) => document.getElementById(id);
   const root = $("overlay");
   const clock = SM.clock($("ov-timer"));
-  const SPEECH = new Set(["speech", "muted", "last_word", "tie_speech", "defence"]);
-  function show(v) {
+  function show(v, rules) {   // rules: the rule set's values (SM.watch)
     $("ov-banner").textContent = v.banner[SM.lang] || v.banner.en;
     const box = $("ov-seats");
     box.textContent = "";
     for (const s of v.seats) {
       const el = document.createElement("div");
-      el.className = "ov-seat" + (s.alive ? "" : " gone") + (SPEECH.has(v.step) && v.seat === s.seat ? " speaking" : "");
+      el.className = "ov-seat" + (s.alive ? "" : " gone") + (rules.speech_steps.includes(v.step) && v.seat === s.seat ? " speaking" : "");
       const f = Math.max(0, s.fouls || 0);
       const left = s.left ? `✝ ${(L.how && L.how[s.left.how]) || s.left.how}` : "";
       el.innerHTML = "";
       for (const [cls, text] of [["ov-num", String(s.seat)], ["ov-name", s.name],
-        ["ov-fouls", "●".repeat(Math.min(f, 4)) + "○".repeat(Math.max(0, 4 - f))], ["ov-left", left]]) {
+        ["ov-fouls", SM.dots(f, rules.foul_remove)], ["ov-left", left]]) {
         const span = document.createElement("span");
         span.className = cls;
         span.textContent = text;

@@ -17,6 +17,7 @@
   const clock = SM.clock($("o-timer-value"));
   const no = (n) => fmt(SM.strings("online-i18n").no, { n });
   let V = null;
+  let R = null;   // the rule set's values (engine.rule_values), sent with the game's first message
   let legal = [];
   let seq = 0;
   let picked = [];      // the seats picked for the current action
@@ -258,6 +259,7 @@
   // ------------------------------------------------------------------------------------------ the table
   function show(m) {
     V = m.view;
+    if (m.rules) R = m.rules;   // the rule set's values, with the game's first message
     legal = m.legal || [];
     seq = m.next_seq;
     root.dataset.seq = String(seq);
@@ -267,7 +269,7 @@
     const mine = V.seats[me - 1];
     $("o-info").textContent = !mine.alive && !V.over ? P.dead : SM.infoLine(V);
     drawYou(V);
-    SM.board($("o-seats"), V, { me });
+    SM.board($("o-seats"), V, { me, rules: R });
     drawActions();
   }
 

@@ -10,8 +10,7 @@
   const $ = (id) => document.getElementById(id);
   const fmt = SM.fmt;
   const NO = T.no;
-  const RULES = SM.strings("table-rules");   // the rule set's values (web/games.py rule_values)
-  const SPEECH_STEPS = new Set(["speech", "muted", "last_word", "tie_speech", "defence"]);
+  const RULES = SM.strings("table-rules");   // the rule set's values (engine.rule_values)
   let V = null;           // the spectator view now
   let nextSeq = 0;
 
@@ -33,7 +32,7 @@
     el.dataset.seat = String(n);
     el.dataset.alive = seat.alive ? "1" : "0";
     if (!seat.alive) el.classList.add("gone");
-    const speaking = SPEECH_STEPS.has(v.step) && v.seat === n;
+    const speaking = RULES.speech_steps.includes(v.step) && v.seat === n;
     const onBallot = (v.step === "voting" && v.seat === n);
     if (speaking) el.classList.add("speaking");
     if (onBallot) el.classList.add("ballot");

@@ -9,7 +9,6 @@
   const O = SM.strings("online-i18n");
   const L = SM.strings("labels");
   const fmt = SM.fmt;
-  const SPEECH = new Set(["speech", "muted", "last_word", "tie_speech", "defence"]);
   const FINAL = new Set([4401, 4403, 4404, 4422]);
   const no = (n) => fmt(O.no, { n });
   const list = (xs) => xs.map(no).join(", ");
@@ -79,9 +78,11 @@
   /* A spectator's socket on a table code (the spectators' page, the overlay): it follows the code from game to
      game. Each game it is sent begins with {"type": "table", "game"}; reconnecting, the page names that game
      with its seq, and gets the table's present game from its start if the code has passed on meanwhile.
-     opts.show(view), opts.clock (SM.clock), opts.onLink(state). */
+     opts.show(view, rules) (rules: the rule set's values, sent with each game's first message),
+     opts.clock (SM.clock), opts.onLink(state). */
   SM.watch = function (code, opts) {
     let game = null;
+    let rules = null;
     /* B.observers: closed to observers by the judge, the page shows the notice and none of the game (the socket
        retries, and follows the game again once the table is reopened) */
     let shut = false;
@@ -108,7 +109,11 @@
         if (m.type === "table") {
           if (game !== null && m.game !== game) opts.clock.clear();  // the table's next game: no timer yet
           game = m.game;
-        } else if (m.type === "state" || m.type === "events") { closedNotice(false); opts.show(m.view); }
+        } else if (m.type === "state" || m.type === "events") {
+          if (m.rules) rules = m.rules;
+          closedNotice(false);
+          opts.show(m.view, rules);
+        }
         else if (m.type === "timer") opts.clock.set(m);
         else if (m.type === "error" && m.error && m.error.code === "watch-closed") closedNotice(true);
       },
@@ -156,9 +161,12 @@
     return b;
   }
 
-  /* Draw the seats of view `v` into `root`; opts.me: the viewer's own seat (outlined); opts.onSeat(n): a tap. */
+  /* Draw the seats of view `v` into `root`; opts.rules: the rule set's values (the speech steps, the foul that
+     removes, the black roles: sent by the server, engine.rule_values); opts.me: the viewer's own seat (outlined);
+     opts.onSeat(n): a tap. */
   SM.board = function (root, v, opts) {
     const o = opts || {};
+    const rules = o.rules;
     root.textContent = "";
     root.style.setProperty("--cols", v.players > 10 ? "4" : "5");
     for (const seat of v.seats) {
@@ -168,7 +176,7 @@
       el.dataset.seat = String(n);
       if (!seat.alive) el.classList.add("gone");
       if (o.me === n) el.classList.add("me");
-      const speaking = SPEECH.has(v.step) && v.seat === n;
+      const speaking = rules.speech_steps.includes(v.step) && v.seat === n;
       if (speaking) el.classList.add("speaking");
       if (v.step === "voting" && v.seat === n) el.classList.add("ballot");
       const head = document.createElement("div");
@@ -179,7 +187,7 @@
       const fouls = document.createElement("span");
       fouls.className = "o-fouls";
       const f = Math.max(0, seat.fouls || 0);
-      fouls.textContent = "●".repeat(Math.min(f, 4)) + "○".repeat(Math.max(0, 4 - f));
+      fouls.textContent = SM.dots(f, rules.foul_remove);   // A.foul.four: the foul that removes is the last dot
       fouls.setAttribute("aria-label", fmt(O.fouls, { n: f }));
       head.append(num, fouls);
       const name = document.createElement("span");
@@ -188,7 +196,7 @@
       el.append(head, name);
       if (seat.role) {
         const role = document.createElement("span");
-        role.className = "o-seat-role " + (["don", "mafia"].includes(seat.role) ? "black" : "red");
+        role.className = "o-seat-role " + (rules.black_roles.includes(seat.role) ? "black" : "red");
         role.textContent = (L.roles && L.roles[seat.role]) || seat.role;
         el.appendChild(role);
       }
@@ -252,11 +260,11 @@
   if (!root) return;
   const $ = (id) => document.getElementById(id);
   const clock = SM.clock($("o-timer-value"));
-  function show(v) {
+  function show(v, rules) {
     document.documentElement.classList.toggle("night", v.phase === "night");
     $("o-banner").textContent = v.banner[SM.lang] || v.banner.en;
     $("o-info").textContent = SM.infoLine(v);
-    SM.board($("o-seats"), v, {});
+    SM.board($("o-seats"), v, { rules });
   }
   if (root.dataset.stream) {
     // the judge's open stream: the host's view as it was N minutes ago, polled
@@ -264,7 +272,11 @@
     const poll = async () => {
       try {
         const r = await fetch("/api/stream/state", { headers: { "X-Stream-Token": token, Accept: "application/json" } });
-        if (r.status === 200) { SM.linkState($("o-link"), "live"); show((await r.json()).view); }
+        if (r.status === 200) {
+          SM.linkState($("o-link"), "live");
+          const data = await r.json();
+          show(data.view, data.rules);
+        }
         else SM.linkState($("o-link"), "offline");
       } catch (e) { SM.linkState($("o-link"), "offline"); }
     };

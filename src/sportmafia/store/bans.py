@@ -15,6 +15,7 @@ from sqlalchemy import select
 
 from .models import BanOverride, ClubBan, Tournament, TournamentOffence, TournamentParticipant, User, as_utc, utcnow
 from .store import Store
+from .tournaments import of_tournament
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,10 +81,7 @@ def add_offence(store: Store, tournament_id: int, participant_id: int, offence: 
 
 
 def offences(store: Store, tournament_id: int) -> list[OffenceRecord]:
-    with store.read() as s:
-        rows = s.scalars(select(TournamentOffence).where(TournamentOffence.tournament_id == tournament_id)
-                         .order_by(TournamentOffence.id))
-        return [_offence(r) for r in rows]
+    return of_tournament(store, TournamentOffence, tournament_id, _offence)
 
 
 # --- bans -----------------------------------------------------------------------------------------
@@ -164,11 +162,8 @@ def add_override(store: Store, ban_id: int, tournament_id: int, nickname: str, r
 
 
 def overrides(store: Store, tournament_id: int) -> list[OverrideRecord]:
-    with store.read() as s:
-        rows = s.scalars(select(BanOverride).where(BanOverride.tournament_id == tournament_id)
-                         .order_by(BanOverride.id))
-        return [OverrideRecord(r.id, r.ban_id, r.tournament_id, r.nickname, r.reason, r.user_id,
-                               as_utc(r.created_at) or utcnow()) for r in rows]
+    return of_tournament(store, BanOverride, tournament_id, lambda r: OverrideRecord(
+        r.id, r.ban_id, r.tournament_id, r.nickname, r.reason, r.user_id, as_utc(r.created_at) or utcnow()))
 
 
 __all__ = [

@@ -10,10 +10,10 @@ tournament, stage, round, table, host and the participants in seat order.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime
-from typing import Any
+from typing import Any, TypeVar
 
 from sqlalchemy import delete, select, update
 from sqlalchemy.exc import IntegrityError
@@ -38,6 +38,16 @@ from .models import (
 )
 from .records import ClubNotFound, StoreError
 from .store import Store
+
+R = TypeVar("R")
+
+
+def of_tournament(store: Store, model: Any, tournament_id: int, record: Callable[[Any], R]) -> list[R]:
+    """The rows of ``model`` (a table with ``tournament_id`` and ``id``) of one tournament, in the order they were
+    added, as records."""
+    with store.read() as s:
+        rows = s.scalars(select(model).where(model.tournament_id == tournament_id).order_by(model.id))
+        return [record(r) for r in rows]
 
 
 class TournamentNotFound(StoreError, LookupError):
@@ -266,10 +276,7 @@ def update_tournament(store: Store, tournament_id: int, announced: NewRuleChange
 
 def rule_changes(store: Store, tournament_id: int) -> list[RuleChangeRecord]:
     """The changes of announced settings after round 1, oldest first."""
-    with store.read() as s:
-        rows = s.scalars(select(TournamentRuleChange).where(TournamentRuleChange.tournament_id == tournament_id)
-                         .order_by(TournamentRuleChange.id))
-        return [_rule_change(r) for r in rows]
+    return of_tournament(store, TournamentRuleChange, tournament_id, _rule_change)
 
 
 # --- participants ---------------------------------------------------------------------------------
@@ -300,10 +307,7 @@ def add_participants(store: Store, tournament_id: int,
 
 def participants(store: Store, tournament_id: int) -> list[ParticipantRecord]:
     """The participants in the order they were added."""
-    with store.read() as s:
-        rows = s.scalars(select(TournamentParticipant).where(TournamentParticipant.tournament_id == tournament_id)
-                         .order_by(TournamentParticipant.id))
-        return [_participant(r) for r in rows]
+    return of_tournament(store, TournamentParticipant, tournament_id, _participant)
 
 
 def set_participant_status(store: Store, tournament_id: int, participant_id: int,
@@ -443,7 +447,4 @@ def add_sanction(store: Store, tournament_id: int, participant_id: int, kind: st
 
 
 def sanctions(store: Store, tournament_id: int) -> list[SanctionRecord]:
-    with store.read() as s:
-        rows = s.scalars(select(TournamentSanction).where(TournamentSanction.tournament_id == tournament_id)
-                         .order_by(TournamentSanction.id))
-        return [_sanction(r) for r in rows]
+    return of_tournament(store, TournamentSanction, tournament_id, _sanction)

@@ -73,6 +73,7 @@ def _compile(lang: str) -> Translations:
 
 
 _TRANSLATIONS: dict[str, Translations] = {}
+_TEMPLATES: dict[tuple[str, str | None, str], str] = {}  # (lang, context, msgid) -> the catalog's text
 _LOCK = threading.Lock()
 
 
@@ -127,7 +128,17 @@ class Text:
     n: int = 0
 
     def template(self, lang: str) -> str:
-        """The catalog's text of this message in ``lang``, its placeholders not yet filled."""
+        """The catalog's text of this message in ``lang``, its placeholders not yet filled (looked up once per
+        language: the catalogs do not change while the process runs)."""
+        if self.plural is None:
+            key = (lang, self.context, self.msgid)
+            found = _TEMPLATES.get(key)
+            if found is None:
+                found = _TEMPLATES[key] = self._lookup(lang)
+            return found
+        return self._lookup(lang)
+
+    def _lookup(self, lang: str) -> str:
         tr = translations(lang)
         if self.plural is not None:
             if self.context is not None:
@@ -143,7 +154,8 @@ class Text:
         template = self.template(lang)
         if not self.params:
             return template
-        return template % {key: render(value, lang) for key, value in self.params.items()}
+        return template % {key: value.render(lang) if type(value) is Text else value
+                           for key, value in self.params.items()}
 
     def __str__(self) -> str:
         return self.render("en")
@@ -188,3 +200,4 @@ def reset_cache() -> None:
     """Forget the compiled catalogs (a test that edits a catalog reads it again)."""
     with _LOCK:
         _TRANSLATIONS.clear()
+        _TEMPLATES.clear()

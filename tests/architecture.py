@@ -1,6 +1,7 @@
 """The house's shape, measured from the code (used by ``tests/test_architecture.py`` and runnable alone:
 ``python -m tests.architecture``): imports against the layers, import cycles, long modules, blocks of lines
-written twice, clause ids cited by tests but absent from the code that decides them.
+written twice, private names imported from another module, clause ids cited by tests but absent from the code
+that decides them.
 
 The layers, lowest first; a module may import its own package and any lower one::
 
@@ -209,6 +210,19 @@ def repeated_blocks(root: Path = SRC, size: int = BLOCK) -> list[str]:
     return sorted(found.values())
 
 
+def private_imports(root: Path = SRC) -> list[str]:
+    """Names with a leading underscore imported from another module of the package (``from .games import _own``):
+    what another module needs is public, else it stays in its module. ``import x as _x`` is a local alias, not a
+    reach-in."""
+    found = []
+    for path in sources(".py", root=root):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and (node.level or (node.module or "").startswith("sportmafia")):
+                found += [f"{path.relative_to(root)}:{node.lineno}: {a.name}" for a in node.names
+                          if a.name.startswith("_") and not a.name.startswith("__")]
+    return found
+
+
 def clauses_cited_by_tests(tests: Path = ROOT / "tests") -> set[str]:
     return {c for p in tests.rglob("test_*.py") for c in CLAUSE.findall(p.read_text(encoding="utf-8"))}
 
@@ -222,6 +236,7 @@ def clauses_absent_from_src(root: Path = SRC) -> list[str]:
 if __name__ == "__main__":  # pragma: no cover - a report for the developer
     for title, items in (("layer violations", layer_violations()), ("import cycles", import_cycles()),
                          ("modules over 600 lines", long_modules()), ("repeated blocks", repeated_blocks()),
+                         ("private names imported", private_imports()),
                          ("clauses absent from src", clauses_absent_from_src())):
         print(f"{title}: {len(items)}")
         for item in items:

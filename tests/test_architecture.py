@@ -1,5 +1,5 @@
 """The house's shape holds: no import against the layers, no import cycle, no module over 600 lines without
-a written reason, no block of six lines written twice, every clause a test cites decided in the source.
+a written reason, no block of six lines written twice, no private name imported from another module, every clause a test cites decided in the source.
 
 Each check is first shown to catch what it looks for, on a small tree made for the purpose."""
 
@@ -55,6 +55,16 @@ def test_six_lines_written_twice_are_found_and_five_are_not(tmp_path: Path) -> N
                             "e.py": "from x import (\n" + "".join(f"    name_{i},\n" for i in range(8)) + ")\n",
                             "f.py": "from x import (\n" + "".join(f"    name_{i},\n" for i in range(8)) + ")\n"})
     assert A.repeated_blocks(root) == ["a.py:2-7 = b.py:4-9"]
+
+
+def test_a_private_name_imported_from_another_module_is_a_reach_in(tmp_path: Path) -> None:
+    root = _tree(tmp_path, {"web/__init__.py": "", "web/games.py": "def _own(): ...\n",
+                            "web/sheets.py": "from .games import _own\nfrom ..cache import step as _step\n"})
+    assert A.private_imports(root) == ["web/sheets.py:1: _own"]
+
+
+def test_no_private_name_is_imported_from_another_module() -> None:
+    assert A.private_imports() == []
 
 
 def test_no_import_runs_against_the_layers() -> None:

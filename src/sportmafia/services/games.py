@@ -18,7 +18,7 @@ from .errors import invalid, refusal_from
 def exception_text(exc: Exception) -> Text | str:
     """An exception's message as a message's parameter: a refusal's reason (after its prefix) in the viewer's
     language, another exception's own words."""
-    if isinstance(exc, BilingualError) and isinstance(exc.text, Text):
+    if isinstance(exc, BilingualError):
         return join([verbatim(exc.prefix), exc.text], "") if exc.prefix else exc.text
     return str(exc)
 

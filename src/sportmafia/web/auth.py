@@ -41,14 +41,14 @@ StoreDep = Annotated[Store, Depends(get_store)]
 UserDep = Annotated[UserRecord, Depends(current_user)]
 
 
-def _user_json(user: UserRecord) -> dict[str, Any]:
+def user_json(user: UserRecord) -> dict[str, Any]:
     """The one place a user's JSON is built: ``player_id`` is the club roster player his account is (or null)."""
     return {"id": user.id, "login": user.login, "role": user.role, "club_id": user.club_id,
             "player_id": user.player_id, "disabled": user.disabled_at is not None}
 
 
 def _me(request: Request, user: UserRecord) -> dict[str, Any]:
-    return {"user": _user_json(user), "csrf_token": session_of(request).get("csrf")}
+    return {"user": user_json(user), "csrf_token": session_of(request).get("csrf")}
 
 
 def client_address(request: Request) -> str:
@@ -106,7 +106,7 @@ async def login(body: LoginIn, request: Request, response: Response, store: Stor
     old = session_of(request).get("key")
     secret, record = await run_in_threadpool(sessions.start, user.id, old if isinstance(old, str) else None)
     response.headers.append("set-cookie", sessions.cookie_header(secret))
-    return {"user": _user_json(user), "csrf_token": record.csrf, "next": safe_next(body.next)}
+    return {"user": user_json(user), "csrf_token": record.csrf, "next": safe_next(body.next)}
 
 
 @router.post("/logout", summary="Log out: the session is revoked on the server")
@@ -137,7 +137,7 @@ async def create_user(body: NewUserIn, request: Request, user: UserDep, store: S
         new = await run_in_threadpool(store.create_user, user.club_id, body.login, password_hash, body.role)
     except LoginTaken:
         raise ApiError(409, "login-taken", msg("This login is taken.")) from None
-    return _user_json(new)
+    return user_json(new)
 
 
 @router.get("/players", summary="Your club's roster: the names a game's seats can be filled from")
@@ -160,4 +160,4 @@ def link_user_player(user_id: Annotated[int, Path(ge=1, le=2**31 - 1, descriptio
     except PlayerTaken:
         raise ApiError(409, "player-taken", msg("Another account of the club is this roster player already.")
                        ) from None
-    return _user_json(linked)
+    return user_json(linked)

@@ -42,7 +42,7 @@ GameId = Annotated[str, Path(max_length=64, description="The game's id (a UUID).
 _system_random = random.SystemRandom()
 
 
-def _own(store: Store, user: UserRecord, game_id: str) -> GameSummary:
+def own_game(store: Store, user: UserRecord, game_id: str) -> GameSummary:
     """The game's summary, for one who may open it (``access.game_summary``), else "not found"."""
     summary = game_summary(store, user, game_id)
     if summary is None:
@@ -192,12 +192,12 @@ def _post_command(game_id: str, body: CommandIn, user: UserRecord, store: Store,
 @router.get("/{game_id}/events", summary="The log from seq `since` on, as the host sees it")
 def get_events(game_id: GameId, user: UserDep, store: StoreDep,
                since: Annotated[int, query_number("The first seq wanted.")] = 0) -> JSONResponse:
-    _own(store, user, game_id)
+    own_game(store, user, game_id)
     game = store.load(game_id)
     return JSONResponse({"events": visible_events(game, "host", since), "next_seq": len(game.log)})
 
 
 @router.get("/{game_id}/record", summary="The game record (docs/game-record.md)")
 def get_record(game_id: GameId, user: UserDep, store: StoreDep) -> dict[str, Any]:
-    _own(store, user, game_id)
+    own_game(store, user, game_id)
     return store.record(game_id)

@@ -25,7 +25,7 @@ from .edge import path_id
 from .errors import ApiError, forbidden
 from .i18n import request_lang
 from .pages import club_game, render
-from .schemas import _Body
+from .schemas import StrictBody
 
 router = APIRouter()
 
@@ -34,7 +34,7 @@ EDITORS = ("admin", "host")
 """Who saves variants: the club's admins and hosts (judges read them)."""
 
 
-class VariantIn(_Body):
+class VariantIn(StrictBody):
     """A variant to save: a preset and the options it changes (``docs/rules/options.md``)."""
 
     name: VariantName

@@ -16,35 +16,43 @@ Login = Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9_.-]{1,64}$")]
 Name = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=64)]
 
 
-class _Body(BaseModel):
+class StrictBody(BaseModel):
+    """A request body that takes no unknown field and no value of another type (no "3" for 3)."""
+
     model_config = ConfigDict(extra="forbid", strict=True)
 
 
-class LoginIn(_Body):
+class Body(BaseModel):
+    """A request body that takes no unknown field (values converted as pydantic does: the tournament forms)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+
+class LoginIn(StrictBody):
     login: str = Field(min_length=1, max_length=64)
     password: str = Field(min_length=1, max_length=1024)
     next: str | None = Field(default=None, max_length=2048, description="Where the page goes after the login; "
                              "the answer's `next` is it when it is a path of this site, else `/`.")
 
 
-class PasswordChangeIn(_Body):
+class PasswordChangeIn(StrictBody):
     old: str = Field(min_length=1, max_length=1024)
     new: str = Field(min_length=8, max_length=1024)
 
 
-class NewUserIn(_Body):
+class NewUserIn(StrictBody):
     login: Login
     password: str = Field(min_length=8, max_length=1024)
     role: Literal["admin", "host", "judge"]
 
 
-class UserPlayerIn(_Body):
+class UserPlayerIn(StrictBody):
     """The club roster player an account is (null: none)."""
 
     player_id: int | None = Field(ge=1, le=2**31 - 1)
 
 
-class NewGameIn(_Body):
+class NewGameIn(StrictBody):
     """A new game at the deal. ``options`` change the rule set options (``docs/rules/options.md``) of the
     preset, or of the club's saved ``variant`` when one is named;
     seats are named by ``names`` or by club ``roster`` ids (not both), seat 1 first."""
@@ -102,7 +110,7 @@ class CommandJson(BaseModel):
         return self
 
 
-class CommandIn(_Body):
+class CommandIn(StrictBody):
     """One command to append: the ``next_seq`` it was decided on and a client id kept across retries."""
 
     command: CommandJson

@@ -27,7 +27,7 @@ from .access import game_summary
 from .auth import StoreDep, UserDep
 from .errors import error_body, forbidden
 from .exports import SafeCsvWriter
-from .games import GameId, _own
+from .games import GameId, own_game
 from .i18n import LANGS, request_lang
 from .responses import download
 from .schemas import MAX_SEAT
@@ -67,13 +67,13 @@ class CorrectionIn(BaseModel):
 
 @router.get("/api/games/{game_id}/sheet", summary="The result sheet of a finished game, corrections applied")
 def get_sheet(game_id: GameId, user: UserDep, store: StoreDep) -> dict[str, Any]:
-    _own(store, user, game_id)
+    own_game(store, user, game_id)
     return sheet_json(sheets.sheet(store, game_id))
 
 
 @router.post("/api/games/{game_id}/sheet/sign", summary="Sign the result sheet (a host or an admin); locks the game")
 def sign_sheet(game_id: GameId, user: UserDep, store: StoreDep) -> dict[str, Any]:
-    _own(store, user, game_id)
+    own_game(store, user, game_id)
     if user.role not in SIGNERS:
         raise forbidden(msg("Only the host or an admin signs a result sheet."))
     sheets.sign(store, game_id, user.id)
@@ -83,7 +83,7 @@ def sign_sheet(game_id: GameId, user: UserDep, store: StoreDep) -> dict[str, Any
 @router.post("/api/games/{game_id}/sheet/corrections", status_code=201,
              summary="Correct a signed result sheet with a reason (a judge or an admin)")
 def correct_sheet(game_id: GameId, body: CorrectionIn, user: UserDep, store: StoreDep) -> dict[str, Any]:
-    _own(store, user, game_id)
+    own_game(store, user, game_id)
     if user.role not in CORRECTORS:
         raise forbidden(msg("Only the tournament judge or an admin corrects a result sheet."))
     changes = [change.model_dump(exclude_unset=False) for change in body.changes]
@@ -142,7 +142,7 @@ def sheet_csv(sheet: Sheet, lang: str) -> tuple[str, str]:
 def get_sheet_csv(game_id: GameId, request: Request, user: UserDep, store: StoreDep,
                   lang: Annotated[Literal["ru", "en"] | None, Query(description="ru or en (default: the page's)")]
                   = None) -> Response:
-    _own(store, user, game_id)
+    own_game(store, user, game_id)
     text, _delimiter = sheet_csv(sheets.sheet(store, game_id), _lang(request, lang))
     return Response(("\ufeff" + text).encode("utf-8"), media_type="text/csv; charset=utf-8",
                     headers={"Content-Disposition": f'attachment; filename="sheet-{_short(game_id)}.csv"',
@@ -152,7 +152,7 @@ def get_sheet_csv(game_id: GameId, request: Request, user: UserDep, store: Store
 @router.get("/api/games/{game_id}/record.json", summary="The game record (docs/game-record.md) as a download",
             response_class=JSONResponse)
 def get_record_file(game_id: GameId, user: UserDep, store: StoreDep) -> Response:
-    _own(store, user, game_id)
+    own_game(store, user, game_id)
     record = store.record(game_id)
     return Response(json.dumps(record, ensure_ascii=False, indent=1).encode("utf-8"),
                     media_type="application/json",

@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 from fastapi import APIRouter
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+from pydantic import Field, StringConstraints
 
 from ..i18n import msg
 from ..services.discipline import Discipline, ban_json, entry_json
@@ -24,7 +24,8 @@ from ..tournament.offences import LADDERS
 from .auth import StoreDep, UserDep
 from .edge import Id, path_id
 from .errors import ApiError
-from .tournaments import _Ctx
+from .schemas import Body
+from .tournaments import TournamentContext
 
 router = APIRouter(tags=["tournaments"])
 
@@ -34,11 +35,7 @@ Reason = Annotated[str, StringConstraints(strip_whitespace=True, max_length=1000
 Nick = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=64)]
 
 
-class _Body(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-
-class OffenceIn(_Body):
+class OffenceIn(Body):
     """An offence of the sanctions table: the tournament picks the step (the next due for the participant);
     with ``game_id``, the confirmation of the step due for that game's offence."""
 
@@ -49,14 +46,14 @@ class OffenceIn(_Body):
     round: int | None = Field(default=None, ge=1, le=100)
 
 
-class BanIn(_Body):
+class BanIn(Body):
     nickname: Nick | None = None
     user_id: Id | None = None
     tournament_id: Id | None = None
     reason: Reason
 
 
-class LiftIn(_Body):
+class LiftIn(Body):
     reason: Reason
 
 
@@ -73,7 +70,7 @@ def _reason(reason: str) -> str:
 
 @router.get("/api/tournaments/{tournament_id}/offences", summary="Each participant's offences and the steps due")
 def get_offences(tournament_id: TournamentId, user: UserDep, store: StoreDep) -> dict[str, Any]:
-    c = _Ctx(store, user, tournament_id)
+    c = TournamentContext(store, user, tournament_id)
     c.svc.require_judge(user, c.t)
     names = c.names()
     hist = Discipline(c.svc).history(c.t)
@@ -94,7 +91,7 @@ def get_offences(tournament_id: TournamentId, user: UserDep, store: StoreDep) ->
 @router.post("/api/tournaments/{tournament_id}/offences", status_code=201,
              summary="Record an offence (the step due applies) or confirm the step due for a game's offence")
 def post_offence(tournament_id: TournamentId, body: OffenceIn, user: UserDep, store: StoreDep) -> dict[str, Any]:
-    c = _Ctx(store, user, tournament_id)
+    c = TournamentContext(store, user, tournament_id)
     out: dict[str, Any] = Discipline(c.svc).record(user, c.t, body.participant_id, body.offence, body.reason,
                                                    game_id=body.game_id, round_=body.round)
     return out
@@ -102,7 +99,7 @@ def post_offence(tournament_id: TournamentId, body: OffenceIn, user: UserDep, st
 
 @router.get("/api/tournaments/{tournament_id}/bans", summary="The club's bans, for the tournament's judge")
 def tournament_bans(tournament_id: TournamentId, user: UserDep, store: StoreDep) -> dict[str, Any]:
-    c = _Ctx(store, user, tournament_id)
+    c = TournamentContext(store, user, tournament_id)
     c.svc.require_judge(user, c.t)
     return {"bans": [ban_json(b) for b in ban_db.bans(store, c.t.club_id)],
             "overrides": [{"ban_id": o.ban_id, "nickname": o.nickname, "reason": o.reason, "by": o.user_id,
@@ -126,7 +123,7 @@ def post_ban(body: BanIn, user: UserDep, store: StoreDep) -> dict[str, Any]:
         if other is None or other.club_id != user.club_id:
             raise ApiError(422, "bad-ban", msg("User %(user)s is not a user of the club.", user=body.user_id))
     if body.tournament_id is not None:
-        _Ctx(store, user, body.tournament_id)  # of the club, else 404
+        TournamentContext(store, user, body.tournament_id)  # of the club, else 404
     ban = ban_db.add_ban(store, user.club_id, reason, user.id, nickname=body.nickname, user_id=body.user_id,
                          tournament_id=body.tournament_id)
     return ban_json(ban)

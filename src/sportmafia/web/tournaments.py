@@ -16,7 +16,7 @@ from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, File, Path, Query, UploadFile
 from fastapi.responses import Response
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+from pydantic import Field, StringConstraints
 
 from ..i18n import msg
 from ..services.announced import rule_change_json
@@ -41,6 +41,7 @@ from .edge import MAX_ID, Id, check_cells, path_id
 from .errors import ApiError
 from .exports import SafeCsvWriter, append_safe_row
 from .responses import download
+from .schemas import Body
 from .security import MAX_UPLOAD
 
 api = APIRouter(prefix="/api/tournaments", tags=["tournaments"])
@@ -58,17 +59,13 @@ MAX_PARTICIPANTS = 1000
 XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 
 
-class _Body(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-
-class FinalIn(_Body):
+class FinalIn(Body):
     finalists: int | None = Field(default=None, ge=1, le=200)
     games_each: int | None = Field(default=None, ge=1, le=20)
     carry_over: bool | None = None
 
 
-class TournamentIn(_Body):
+class TournamentIn(Body):
     """A new tournament: name, dates, the rule set (a preset or the club's saved variant, with changed
     options), the scoring system (``"regulation"``, ``"fiim"`` or ``{"base": ..., "table"?: {role: {outcome:
     points}}, <numbers>...}``), the tie-break order and the final's settings."""
@@ -84,7 +81,7 @@ class TournamentIn(_Body):
     final: FinalIn | None = None
 
 
-class TournamentPatch(_Body):
+class TournamentPatch(Body):
     name: Text | None = None
     starts_on: date | None = None
     ends_on: date | None = None
@@ -99,14 +96,14 @@ class TournamentPatch(_Body):
     """Why the scoring, tie-breaks or final's settings change after round 1 (B.announce: required then)."""
 
 
-class ParticipantIn(_Body):
+class ParticipantIn(Body):
     nickname: Nick
     club: Annotated[str, StringConstraints(strip_whitespace=True, max_length=200)] | None = None
     team: Annotated[str, StringConstraints(strip_whitespace=True, max_length=200)] | None = None
     user_id: Id | None = None
 
 
-class ParticipantsIn(_Body):
+class ParticipantsIn(Body):
     """Participants typed one by one (``participants``), or a pasted list, one nickname a line (``text``)."""
 
     participants: list[ParticipantIn] | None = Field(default=None, max_length=MAX_PARTICIPANTS)
@@ -115,16 +112,20 @@ class ParticipantsIn(_Body):
     """The judge's reason for registering a player the club has banned (else such a player is refused)."""
 
 
-class StaffMember(_Body):
+class StaffMember(Body):
     user_id: Id
     role: Literal["host", "judge"]
 
 
-class StaffIn(_Body):
+class StaffIn(Body):
     staff: list[StaffMember] = Field(max_length=200)
 
 
-class SeatingIn(_Body):
+_APART_BY_DEFAULT: tuple[Literal["team", "club"], ...] = ("team",)
+"""Who the seating keeps apart unless the judge says otherwise: teammates."""
+
+
+class SeatingIn(Body):
     """Generate the seating: ``rounds``; the hosts of the tables (``hosts``: the same every round;
     ``round_hosts``: round -> hosts); ``absent``: participant id -> rounds missed; ``pinned``: participant
     id -> table (from 1); ``apart_by``: ``team`` and/or ``club``; ``apart``: groups of participant ids kept
@@ -136,36 +137,36 @@ class SeatingIn(_Body):
     round_hosts: dict[int, list[Id]] = Field(default_factory=dict)
     absent: dict[int, list[Id]] = Field(default_factory=dict)
     pinned: dict[int, int] = Field(default_factory=dict)
-    apart_by: list[Literal["team", "club"]] = ["team"]
+    apart_by: list[Literal["team", "club"]] = Field(default_factory=lambda: list(_APART_BY_DEFAULT))
     apart: list[list[Id]] = Field(default_factory=list, max_length=200)
     games_per_player: int | None = Field(default=None, ge=1, le=100)
     steps: int | None = Field(default=None, ge=1000, le=5_000_000)
 
 
-class RegenerateIn(_Body):
+class RegenerateIn(Body):
     seed: int = Field(default=1, ge=0, le=MAX_ID)
     steps: int | None = Field(default=None, ge=1000, le=5_000_000)
 
 
-class OpenRoundIn(_Body):
+class OpenRoundIn(Body):
     hosts: list[Id] | None = Field(default=None, max_length=100)
 
 
-class ChangeIn(_Body):
+class ChangeIn(Body):
     field: Literal["winner", "result", "first_killed", "best_move_black",
                    "role", "fouls", "removed", "removal_reason", "warnings"]
     seat: int | None = Field(default=None, ge=1, le=30)
     new: Annotated[str, StringConstraints(max_length=200)] | int | None
 
 
-class CorrectionIn(_Body):
+class CorrectionIn(Body):
     """A correction of a signed sheet: the reason (required) and the changes (``docs/api.md``, sheets)."""
 
     reason: str = Field(max_length=1000)
     changes: list[ChangeIn] = Field(min_length=1, max_length=40)
 
 
-class SanctionIn(_Body):
+class SanctionIn(Body):
     """A sanction beyond a game (B.sanctions): ``round`` (removal from that round), ``tournament`` (removal
     from the tournament) or ``disqualification``, with the reason."""
 
@@ -175,7 +176,7 @@ class SanctionIn(_Body):
     reason: str = Field(max_length=1000)
 
 
-class FinalStartIn(_Body):
+class FinalStartIn(Body):
     k: int | None = Field(default=None, ge=1, le=200)
     include_ties: bool = False
     tie_pick: list[Id] = Field(default_factory=list, max_length=200)
@@ -187,7 +188,7 @@ class FinalStartIn(_Body):
 
 # --- helpers -----------------------------------------------------------------------------------------------
 
-class _Ctx:
+class TournamentContext:
     """The service, the tournament (of the user's club) and the user."""
 
     def __init__(self, store: Store, user: UserRecord, tournament_id: int) -> None:
@@ -273,14 +274,14 @@ def create_tournament(body: TournamentIn, user: UserDep, store: StoreDep) -> dic
 
 @api.get("/{tournament_id}", summary="A tournament: settings, participants, staff, sanctions, games")
 def get_tournament(tournament_id: TournamentId, user: UserDep, store: StoreDep) -> dict[str, Any]:
-    c = _Ctx(store, user, tournament_id)
+    c = TournamentContext(store, user, tournament_id)
     return _detail(c.svc, c.t, user)
 
 
 @api.patch("/{tournament_id}", summary="Change settings, or publish the standings (judge)")
 def patch_tournament(tournament_id: TournamentId, body: TournamentPatch, user: UserDep,
                      store: StoreDep) -> dict[str, Any]:
-    c = _Ctx(store, user, tournament_id)
+    c = TournamentContext(store, user, tournament_id)
     # null clears a date; for the other settings it means "unchanged"
     changes = {k: v for k, v in body.model_dump(exclude_unset=True).items()
                if v is not None or k in ("starts_on", "ends_on")}
@@ -292,7 +293,7 @@ def patch_tournament(tournament_id: TournamentId, body: TournamentPatch, user: U
 
 @api.get("/{tournament_id}/participants", summary="The participants")
 def get_participants(tournament_id: TournamentId, user: UserDep, store: StoreDep) -> dict[str, Any]:
-    c = _Ctx(store, user, tournament_id)
+    c = TournamentContext(store, user, tournament_id)
     return {"participants": [participant_json(p) for p in db.participants(c.svc.store, c.t.id)]}
 
 
@@ -300,7 +301,7 @@ def get_participants(tournament_id: TournamentId, user: UserDep, store: StoreDep
              summary="Add participants: typed (participants) or a pasted list (text, one a line)")
 def add_participants(tournament_id: TournamentId, body: ParticipantsIn, user: UserDep,
                      store: StoreDep) -> dict[str, Any]:
-    c = _Ctx(store, user, tournament_id)
+    c = TournamentContext(store, user, tournament_id)
     c.svc.require_judge(user, c.t)
     if (body.participants is None) == (body.text is None):
         raise ApiError(422, "bad-participants", msg("Give either participants or text."))
@@ -326,7 +327,7 @@ def add_participants(tournament_id: TournamentId, body: ParticipantsIn, user: Us
 async def upload_participants(tournament_id: TournamentId, user: UserDep, store: StoreDep,
                               file: Annotated[UploadFile, File(description="UTF-8 CSV with a header line.")],
                               ) -> dict[str, Any]:
-    c = _Ctx(store, user, tournament_id)
+    c = TournamentContext(store, user, tournament_id)
     c.svc.require_judge(user, c.t)
     data = await file.read(MAX_FILE + 1)
     if len(data) > MAX_FILE:
@@ -343,21 +344,21 @@ async def upload_participants(tournament_id: TournamentId, user: UserDep, store:
 @api.delete("/{tournament_id}/participants/{participant_id}", summary="Delete a participant before seating")
 def delete_participant(tournament_id: TournamentId, participant_id: ParticipantId, user: UserDep,
                        store: StoreDep) -> dict[str, Any]:
-    c = _Ctx(store, user, tournament_id)
+    c = TournamentContext(store, user, tournament_id)
     c.svc.delete_participant(user, c.t, participant_id)
     return {"ok": True}
 
 
 @api.put("/{tournament_id}/staff", summary="Set the tournament's hosts and judges (users of the club)")
 def put_staff(tournament_id: TournamentId, body: StaffIn, user: UserDep, store: StoreDep) -> dict[str, Any]:
-    c = _Ctx(store, user, tournament_id)
+    c = TournamentContext(store, user, tournament_id)
     staff = c.svc.set_staff(user, c.t, [(m.user_id, m.role) for m in body.staff])
     return {"staff": [{"user_id": s.user_id, "login": s.login, "role": s.role} for s in staff]}
 
 
 @api.post("/{tournament_id}/seating", summary="Generate the seating of every round (judge)")
 def post_seating(tournament_id: TournamentId, body: SeatingIn, user: UserDep, store: StoreDep) -> dict[str, Any]:
-    c = _Ctx(store, user, tournament_id)
+    c = TournamentContext(store, user, tournament_id)
     t = c.svc.generate_seating(user, c.t, rounds=body.rounds, seed=body.seed, hosts=body.hosts,
                                round_hosts=body.round_hosts, absent=body.absent, pinned=body.pinned,
                                apart_by=body.apart_by, apart=body.apart, games_per_player=body.games_per_player,
@@ -369,19 +370,19 @@ def post_seating(tournament_id: TournamentId, body: SeatingIn, user: UserDep, st
              summary="Seat the remaining rounds anew (after removals), keeping the opened rounds")
 def regenerate_seating(tournament_id: TournamentId, body: RegenerateIn, user: UserDep,
                        store: StoreDep) -> dict[str, Any]:
-    c = _Ctx(store, user, tournament_id)
+    c = TournamentContext(store, user, tournament_id)
     t = c.svc.regenerate_seating(user, c.t, seed=body.seed, steps=body.steps)
     return {"seating": _seating_json(t.seating, c.names())}
 
 
 @api.get("/{tournament_id}/seating", summary="The seating plan of the main stage and of the final")
 def get_seating(tournament_id: TournamentId, user: UserDep, store: StoreDep) -> dict[str, Any]:
-    c = _Ctx(store, user, tournament_id)
+    c = TournamentContext(store, user, tournament_id)
     names = c.names()
     return {"seating": _seating_json(c.t.seating, names), "final": _seating_json(c.t.final_seating, names)}
 
 
-def _games_out(c: _Ctx, games: list[Any]) -> list[dict[str, Any]]:
+def _games_out(c: TournamentContext, games: list[Any]) -> list[dict[str, Any]]:
     names = c.names()
     out = []
     for g in games:
@@ -395,7 +396,7 @@ def _games_out(c: _Ctx, games: list[Any]) -> list[dict[str, Any]]:
              summary="Open a round: each table's game created, seated, assigned to its host")
 def open_round(tournament_id: TournamentId, number: RoundNo, user: UserDep, store: StoreDep,
                body: OpenRoundIn | None = None) -> dict[str, Any]:
-    c = _Ctx(store, user, tournament_id)
+    c = TournamentContext(store, user, tournament_id)
     games = c.svc.open_round(user, c.t, number, "main", body.hosts if body else None)
     return {"games": _games_out(c, games)}
 
@@ -403,7 +404,7 @@ def open_round(tournament_id: TournamentId, number: RoundNo, user: UserDep, stor
 @api.post("/{tournament_id}/final/rounds/{number}/open", summary="Open a round of the final")
 def open_final_round(tournament_id: TournamentId, number: RoundNo, user: UserDep, store: StoreDep,
                      body: OpenRoundIn | None = None) -> dict[str, Any]:
-    c = _Ctx(store, user, tournament_id)
+    c = TournamentContext(store, user, tournament_id)
     games = c.svc.open_round(user, c.t, number, "final", body.hosts if body else None)
     return {"games": _games_out(c, games)}
 
@@ -411,14 +412,14 @@ def open_final_round(tournament_id: TournamentId, number: RoundNo, user: UserDep
 @api.get("/{tournament_id}/games", summary="The tournament's games (stage, round, table, host, state)")
 def get_games(tournament_id: TournamentId, user: UserDep, store: StoreDep,
               mine: Annotated[bool, Query(description="Only the tables you host.")] = False) -> dict[str, Any]:
-    c = _Ctx(store, user, tournament_id)
+    c = TournamentContext(store, user, tournament_id)
     games = [g for g in db.games(c.svc.store, c.t.id) if not mine or g.host_id == user.id]
     return {"games": _games_out(c, games)}
 
 
 @api.get("/{tournament_id}/inbox", summary="Signed sheets not accepted yet (judge)")
 def get_inbox(tournament_id: TournamentId, user: UserDep, store: StoreDep) -> dict[str, Any]:
-    c = _Ctx(store, user, tournament_id)
+    c = TournamentContext(store, user, tournament_id)
     sheets = c.svc.inbox(user, c.t)
     names = c.names()
     return {"sheets": [tournament_sheet_json(s, names) for s in sheets]}
@@ -426,14 +427,14 @@ def get_inbox(tournament_id: TournamentId, user: UserDep, store: StoreDep) -> di
 
 @api.get("/{tournament_id}/games/{game_id}/sheet", summary="A game's sheet with participants and corrections")
 def get_sheet(tournament_id: TournamentId, game_id: GameId, user: UserDep, store: StoreDep) -> dict[str, Any]:
-    c = _Ctx(store, user, tournament_id)
+    c = TournamentContext(store, user, tournament_id)
     game_access(store, user, game_id)  # not for one who plays in it, nor for another table's host
     return tournament_sheet_json(c.svc.sheet(c.t, game_id), c.names())
 
 
 @api.post("/{tournament_id}/games/{game_id}/accept", summary="Accept a signed sheet (once; judge)")
 def accept_sheet(tournament_id: TournamentId, game_id: GameId, user: UserDep, store: StoreDep) -> dict[str, Any]:
-    c = _Ctx(store, user, tournament_id)
+    c = TournamentContext(store, user, tournament_id)
     require_judge(game_access(store, user, game_id), "B.sheet")  # a judge who does not play in it
     return tournament_sheet_json(c.svc.accept(user, c.t, game_id), c.names())
 
@@ -442,7 +443,7 @@ def accept_sheet(tournament_id: TournamentId, game_id: GameId, user: UserDep, st
              summary="Correct a signed sheet before accepting it, with a reason (judge)")
 def correct_sheet(tournament_id: TournamentId, game_id: GameId, body: CorrectionIn, user: UserDep,
                   store: StoreDep) -> dict[str, Any]:
-    c = _Ctx(store, user, tournament_id)
+    c = TournamentContext(store, user, tournament_id)
     require_judge(game_access(store, user, game_id), "B.sheet")  # a judge who does not play in it
     sheet = c.svc.correct(user, c.t, game_id, body.reason,
                           [ch.model_dump() for ch in body.changes])
@@ -451,27 +452,27 @@ def correct_sheet(tournament_id: TournamentId, game_id: GameId, body: Correction
 
 @api.get("/{tournament_id}/sanctions", summary="Sanctions beyond a game")
 def get_sanctions(tournament_id: TournamentId, user: UserDep, store: StoreDep) -> dict[str, Any]:
-    c = _Ctx(store, user, tournament_id)
+    c = TournamentContext(store, user, tournament_id)
     return {"sanctions": [sanction_json(s) for s in db.sanctions(c.svc.store, c.t.id)]}
 
 
 @api.post("/{tournament_id}/sanctions", status_code=201,
              summary="Record a removal from a round or the tournament, or a disqualification (judge)")
 def post_sanction(tournament_id: TournamentId, body: SanctionIn, user: UserDep, store: StoreDep) -> dict[str, Any]:
-    c = _Ctx(store, user, tournament_id)
+    c = TournamentContext(store, user, tournament_id)
     s = c.svc.add_sanction(user, c.t, body.participant_id, body.kind, body.reason, body.round)
     return sanction_json(s)
 
 
 @api.get("/{tournament_id}/standings", summary="The standings over the accepted sheets (and the final's)")
 def get_standings(tournament_id: TournamentId, user: UserDep, store: StoreDep) -> dict[str, Any]:
-    c = _Ctx(store, user, tournament_id)
+    c = TournamentContext(store, user, tournament_id)
     return dict(_standings_doc(c.svc, c.t))
 
 
 @api.post("/{tournament_id}/final", summary="Choose the top K finalists and seat the final (judge)")
 def start_final(tournament_id: TournamentId, body: FinalStartIn, user: UserDep, store: StoreDep) -> dict[str, Any]:
-    c = _Ctx(store, user, tournament_id)
+    c = TournamentContext(store, user, tournament_id)
     t = c.svc.start_final(user, c.t, k=body.k, include_ties=body.include_ties, tie_pick=body.tie_pick, seed=body.seed,
                           hosts=body.hosts, steps=body.steps)
     return {"finalists": list(t.finalists or ()), "seating": _seating_json(t.final_seating, c.names())}
@@ -479,7 +480,7 @@ def start_final(tournament_id: TournamentId, body: FinalStartIn, user: UserDep, 
 
 @api.post("/{tournament_id}/finish", summary="Close the tournament once every sheet is accepted (judge)")
 def finish(tournament_id: TournamentId, user: UserDep, store: StoreDep) -> dict[str, Any]:
-    c = _Ctx(store, user, tournament_id)
+    c = TournamentContext(store, user, tournament_id)
     t = c.svc.finish(user, c.t)
     return tournament_json(t)
 
@@ -487,7 +488,7 @@ def finish(tournament_id: TournamentId, user: UserDep, store: StoreDep) -> dict[
 @api.get("/{tournament_id}/players/{participant_id}", summary="A participant's games (roles once accepted)")
 def get_player(tournament_id: TournamentId, participant_id: ParticipantId, user: UserDep,
                store: StoreDep) -> dict[str, Any]:
-    c = _Ctx(store, user, tournament_id)
+    c = TournamentContext(store, user, tournament_id)
     return dict(c.svc.player_games(c.t, participant_id))
 
 
@@ -510,7 +511,7 @@ def _filename(t: TournamentRecord, ext: str) -> dict[str, str]:
 @api.get("/{tournament_id}/standings.csv", summary="The standings as CSV (UTF-8 with a BOM, for Excel)",
          response_class=Response, responses=download("text/csv", "The standings, one participant a line."))
 def standings_csv(tournament_id: TournamentId, user: UserDep, store: StoreDep) -> Response:
-    c = _Ctx(store, user, tournament_id)
+    c = TournamentContext(store, user, tournament_id)
     rows = _export_rows(c.svc, c.t)
     buf = io.StringIO()
     w = SafeCsvWriter(buf)
@@ -526,7 +527,7 @@ def standings_csv(tournament_id: TournamentId, user: UserDep, store: StoreDep) -
 def standings_xlsx(tournament_id: TournamentId, user: UserDep, store: StoreDep) -> Response:
     from openpyxl import Workbook
 
-    c = _Ctx(store, user, tournament_id)
+    c = TournamentContext(store, user, tournament_id)
     rows = _export_rows(c.svc, c.t)
     wb = Workbook()
     ws = wb.active
@@ -545,7 +546,7 @@ def standings_xlsx(tournament_id: TournamentId, user: UserDep, store: StoreDep) 
 @api.get("/{tournament_id}/archive.json", summary="The tournament archive: settings, participants, seating, "
             "every game record")
 def archive(tournament_id: TournamentId, user: UserDep, store: StoreDep) -> Response:
-    c = _Ctx(store, user, tournament_id)
+    c = TournamentContext(store, user, tournament_id)
     doc = c.svc.archive(c.t)
     return Response(json.dumps(doc, ensure_ascii=False, indent=1), media_type="application/json",
                     headers={"Content-Disposition": f'attachment; filename="tournament-{c.t.id}.json"'})

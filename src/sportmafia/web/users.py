@@ -12,7 +12,7 @@ from starlette.concurrency import run_in_threadpool
 from ..i18n import msg
 from ..store import UserRecord
 from ..store import accounts as db
-from .auth import StoreDep, UserDep, _user_json, checked
+from .auth import StoreDep, UserDep, checked, user_json
 from .errors import ApiError, forbidden
 from .schemas import PasswordChangeIn
 from .sessions import Sessions, session_of
@@ -56,7 +56,7 @@ def no_such_user() -> ApiError:
 async def list_users(user: UserDep, store: StoreDep) -> dict[str, Any]:
     _admin(user)
     users = await run_in_threadpool(db.club_users, store, user.club_id)
-    return {"users": [_user_json(u) for u in users]}
+    return {"users": [user_json(u) for u in users]}
 
 
 async def _set_disabled(request: Request, user: UserRecord, user_id: int, disabled: bool) -> dict[str, Any]:
@@ -71,7 +71,7 @@ async def _set_disabled(request: Request, user: UserRecord, user_id: int, disabl
     sessions.forget(revoked, user_id)
     changed = await run_in_threadpool(db.user_by_id, sessions.store, user_id)
     assert changed is not None
-    return _user_json(changed)
+    return user_json(changed)
 
 
 @router.post("/users/{user_id}/disable", summary="Disable a user of your club: he cannot log in, his sessions end")

@@ -14,7 +14,7 @@ from ...tournament import seating as seating_mod
 from ...tournament.final import finalists
 from ...tournament.groups import TournamentError
 from ..errors import conflict, invalid, refusal_from
-from .seating import Seating, _quality, _seated_per_round
+from .seating import Seating, seated_per_round, seating_quality
 from .settings import table_sizes
 from .standings import Standings
 
@@ -50,7 +50,7 @@ class Final(Seating, Standings):
         if n < low:
             raise invalid("bad-final", msg("%(n)d finalists are too few for a table of %(low)d-%(high)d.", n=n, low=low,
                                            high=high))
-        per_round = _seated_per_round(n, low, high)
+        per_round = seated_per_round(n, low, high)
         rounds = math.ceil(n * games_each / per_round)
         by_id = {str(p.id): p for p in db.participants(self.store, t.id)}
         people = [by_id[pid] for pid in chosen]
@@ -69,7 +69,7 @@ class Final(Seating, Standings):
         doc = {**seating.to_json(), "participants": [int(p) for p in chosen], "rounds": rounds,
                "table": [low, high], "hosts": {str(r): hs for r, hs in plan_hosts.items()},
                "request": {"k": k, "include_ties": include_ties, "seed": seed, "hosts": list(hosts)},
-               "quality": _quality(seating)}
+               "quality": seating_quality(seating)}
         return db.update_tournament(self.store, t.id, finalists=[int(p) for p in chosen], final_seating=doc,
                                     status="final")
 

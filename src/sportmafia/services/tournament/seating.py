@@ -63,7 +63,7 @@ class Seating(TournamentBase):
         self._check_hosts(seating, plan_hosts)
         doc = {**seating.to_json(), "participants": [p.id for p in people], "rounds": rounds,
                "table": [low, high], "hosts": {str(r): hs for r, hs in plan_hosts.items()}, "request": request,
-               "quality": _quality(seating)}
+               "quality": seating_quality(seating)}
         return db.update_tournament(self.store, t.id, seating=doc)
 
     def regenerate_seating(self, user: UserRecord, t: TournamentRecord, *, seed: int = 1,
@@ -93,7 +93,7 @@ class Seating(TournamentBase):
         seating = self._generate(people, options, lambda: seating_mod.regenerate(
             old, played, rounds, (low, high), dropped=dropped, seed=seed, steps=steps, **options))
         self._check_hosts(seating, plan_hosts, first=played + 1)
-        new = {**doc, **seating.to_json(), "quality": _quality(seating), "regenerated_from": played + 1}
+        new = {**doc, **seating.to_json(), "quality": seating_quality(seating), "regenerated_from": played + 1}
         return db.update_tournament(self.store, t.id, seating=new)
 
     def _hosts_by_round(self, t: TournamentRecord, rounds: int, hosts: Sequence[int],
@@ -240,7 +240,7 @@ class Seating(TournamentBase):
         return [g for g in db.games(self.store, t.id, stage) if g.round == number]
 
 
-def _seated_per_round(n: int, low: int, high: int) -> int:
+def seated_per_round(n: int, low: int, high: int) -> int:
     tables, _out = plan_tables(n, (low, high))
     return sum(tables)
 
@@ -260,7 +260,7 @@ def _named(text: Text, names: Sequence[str]) -> Text:
     return dataclasses.replace(text, params=params)
 
 
-def _quality(seating: seating_mod.Seating) -> dict[str, Any]:
+def seating_quality(seating: seating_mod.Seating) -> dict[str, Any]:
     try:
         q = seating_mod.quality(seating)
     except (ValueError, ZeroDivisionError):

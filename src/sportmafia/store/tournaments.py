@@ -17,6 +17,7 @@ from typing import Any, TypeVar
 
 from sqlalchemy import delete, select, update
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
 
 from .models import (
     PARTICIPANT_STATUSES,
@@ -310,14 +311,20 @@ def participants(store: Store, tournament_id: int) -> list[ParticipantRecord]:
     return of_tournament(store, TournamentParticipant, tournament_id, _participant)
 
 
+def _participant_row(s: Session, tournament_id: int, participant_id: int) -> TournamentParticipant:
+    """The participant's row in session ``s``, if he is one of this tournament's (else LookupError)."""
+    row = s.get(TournamentParticipant, participant_id)
+    if row is None or row.tournament_id != tournament_id:
+        raise LookupError(f"no participant {participant_id} in tournament {tournament_id}")
+    return row
+
+
 def set_participant_status(store: Store, tournament_id: int, participant_id: int,
                            status: str) -> ParticipantRecord:
     if status not in PARTICIPANT_STATUSES:
         raise ValueError(f"a participant's status is one of {PARTICIPANT_STATUSES}")
     with store.write() as s:
-        row = s.get(TournamentParticipant, participant_id)
-        if row is None or row.tournament_id != tournament_id:
-            raise LookupError(f"no participant {participant_id} in tournament {tournament_id}")
+        row = _participant_row(s, tournament_id, participant_id)
         row.status = status
         s.flush()
         return _participant(row)
@@ -326,9 +333,7 @@ def set_participant_status(store: Store, tournament_id: int, participant_id: int
 def delete_participant(store: Store, tournament_id: int, participant_id: int) -> None:
     """Remove a participant entered by mistake (only while he has no game and no sanction)."""
     with store.write() as s:
-        row = s.get(TournamentParticipant, participant_id)
-        if row is None or row.tournament_id != tournament_id:
-            raise LookupError(f"no participant {participant_id} in tournament {tournament_id}")
+        row = _participant_row(s, tournament_id, participant_id)
         s.delete(row)
 
 
@@ -432,9 +437,7 @@ def add_sanction(store: Store, tournament_id: int, participant_id: int, kind: st
     if kind not in SANCTION_KINDS:
         raise ValueError(f"a sanction is one of {SANCTION_KINDS}")
     with store.write() as s:
-        p = s.get(TournamentParticipant, participant_id)
-        if p is None or p.tournament_id != tournament_id:
-            raise LookupError(f"no participant {participant_id} in tournament {tournament_id}")
+        p = _participant_row(s, tournament_id, participant_id)
         row = TournamentSanction(tournament_id=tournament_id, participant_id=participant_id, kind=kind,
                                  round=round_, reason=reason, user_id=user_id, created_at=utcnow())
         s.add(row)

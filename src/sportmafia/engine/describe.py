@@ -168,6 +168,23 @@ def step_banner(step: str, day: int, seat: int, lang: str = "en") -> str:
     return f"{head.render(lang)} · {render(name, lang)}"
 
 
+_SEAT_NUMBER = msg("#%(seat)s")
+
+
+def seat_number(seat: int) -> Text:
+    """A seat as every screen writes it: "#3" / "№3"."""
+    return Text(_SEAT_NUMBER.msgid, {"seat": seat})
+
+
+def seat_label(seat: int, lang: str, names: tuple[str, ...] | None = None) -> str:
+    """A seat's number in ``lang`` and, where the game has names, the player's name: "№3 Лиса" (the
+    timeline's hot path: the catalog's text filled in directly)."""
+    label = _SEAT_NUMBER.template(lang) % {"seat": seat}
+    if names and 1 <= seat <= len(names):
+        label += f" {names[seat - 1]}"
+    return label
+
+
 def describe(ev: E.Event, lang: str = "en", names: tuple[str, ...] | None = None) -> str | None:
     """One line for an event, or None for events that only mark the host's "next"."""
     line = _line(ev, lang, names)
@@ -177,13 +194,8 @@ def describe(ev: E.Event, lang: str = "en", names: tuple[str, ...] | None = None
 def _line(ev: E.Event, lang: str, names: tuple[str, ...] | None) -> Text | str | None:
     """The line of ``describe``: a message (rendered by the caller) or a text already in ``lang``."""
 
-    seat_label = msg("#%(seat)s").template(lang)
-
     def p(seat: int) -> str:
-        label = seat_label % {"seat": seat}
-        if names and 1 <= seat <= len(names):
-            label += f" {names[seat - 1]}"
-        return label
+        return seat_label(seat, lang, names)
 
     def seats(xs: Any) -> str:
         return ", ".join(p(x) for x in xs) if xs else pmsg("seats", "nobody").render(lang)

@@ -23,8 +23,8 @@ from ..engine import (
     visible_events,
 )
 from ..engine import events as E
-from ..engine.describe import STEP_NAMES, step_banner, t
-from ..i18n import join, msg, pmsg
+from ..engine.describe import STEP_NAMES, seat_number, step_banner, t
+from ..i18n import join, msg
 from ..live import Hub, run_reader, run_writer
 from ..services import games as game_service
 from ..store import GameSummary, StaleSequence, Store, UserRecord
@@ -90,7 +90,7 @@ def _back(game: Game) -> dict[str, Any] | None:
     elif isinstance(ev, E.Dealt):
         text = {lang: t(STEP_NAMES, "deal", lang).capitalize() for lang in ("en", "ru")}
     elif isinstance(ev, E.BestMoveNamed):
-        seats = join([pmsg("seat number", "#%(seat)s", seat=s) for s in ev.guesses])
+        seats = join([seat_number(s) for s in ev.guesses])
         text = msg("Best move of #%(seat)s: %(seats)s", seat=ev.seat, seats=seats).to_json()
     else:
         text = {lang: describe_event_line(ev, lang) or ev.type for lang in ("en", "ru")}

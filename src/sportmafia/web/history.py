@@ -16,8 +16,8 @@ from pydantic import Field, StringConstraints
 
 from ..engine import NIGHT_STEPS, Event, visible_events
 from ..engine import events as E
-from ..engine.describe import REASON_NAMES, SANCTION_NAMES, describe, t
-from ..i18n import Text, msg, pmsg
+from ..engine.describe import REASON_NAMES, SANCTION_NAMES, describe, seat_label, t
+from ..i18n import Text, msg
 from ..rules import PRESETS, RuleSet, RuleSetError, get_ruleset
 from ..store import Store, VariantRecord, VariantTaken
 from .auth import StoreDep, UserDep
@@ -151,9 +151,7 @@ def _category(ev: Event) -> str:
 
 def _sentence(ev: Event, lang: str, names: tuple[str, ...]) -> str | None:
     if isinstance(ev, E.Expelled):  # describe() has no line of its own for it
-        label = pmsg("seat number", "#%(seat)s", seat=ev.seat).render(lang)
-        if 1 <= ev.seat <= len(names):
-            label += f" {names[ev.seat - 1]}"
+        label = seat_label(ev.seat, lang, names)
         why = t(REASON_NAMES, ev.reason, lang)
         scope = t(SANCTION_NAMES, ev.scope, lang)
         return f"{label}: {scope} — {why}"

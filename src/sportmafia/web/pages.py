@@ -12,7 +12,7 @@ from fastapi import Path as PathParam
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 
-from ..engine import FOUL_REASONS, REMOVAL_REASONS
+from ..engine import FOUL_REASONS, REMOVAL_REASONS, SANCTIONS
 from ..engine.describe import HOW_NAMES, REASON_NAMES, RESULT_NAMES, ROLE_NAMES, STEP_NAMES, TEAM_NAMES, t
 from ..store import GameSummary, Store, UserRecord
 from .access import game_summary
@@ -83,11 +83,18 @@ def game_labels(lang: str) -> dict[str, Any]:
     }
 
 
+def offence_names(lang: str) -> dict[str, str]:
+    """The offences of the sanctions table (B.sanctions) named in ``lang``: the console's sanction panel and the
+    judge's desk."""
+    return {code: t(REASON_NAMES, code, lang) for code in SANCTIONS}
+
+
 def _labels(lang: str) -> dict[str, Any]:
     """The engine's own texts the console shows (reasons, and :func:`game_labels`)."""
     return {
         "foul_reasons": [[code, t(REASON_NAMES, code, lang)] for code in FOUL_REASONS],
         "removal_reasons": [[code, t(REASON_NAMES, code, lang)] for code in REMOVAL_REASONS],
+        "offences": offence_names(lang),
         **game_labels(lang),
     }
 

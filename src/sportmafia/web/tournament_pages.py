@@ -28,7 +28,7 @@ from ..tournament.results import REMOVAL_SCOPES
 from ..tournament.standings import TIE_BREAKS
 from .edge import MAX_ID
 from .i18n import request_lang
-from .pages import page_user, render, to_login
+from .pages import offence_names, page_user, render, to_login
 
 router = APIRouter(include_in_schema=False)
 
@@ -46,12 +46,13 @@ def club_users(store: Store, club_id: int) -> list[dict[str, Any]]:
 
 
 def labels(lang: str) -> dict[str, Any]:
-    """The engine's names the pages show: roles, teams, results, removal scopes; the tie-breaks, and a new
+    """The engine's names the pages show: roles, teams, results, removal scopes, offences; the tie-breaks, and a new
     tournament's defaults (its tie-breaks and final: the settings form's, never constants of the script)."""
     return {"roles": {k: t(ROLE_NAMES, k, lang) for k in ROLE_NAMES},
             "teams": {str(k).lower(): t(TEAM_NAMES, k, lang) for k in TEAM_NAMES},
             "results": {k: t(RESULT_NAMES, k, lang) for k in RESULT_NAMES},
             "scopes": {k: t(SCOPE_NAMES, k, lang) for k in REMOVAL_SCOPES},
+            "offences": offence_names(lang),
             "tie_breaks": list(TIE_BREAKS),
             "defaults": {"tie_breaks": list(DEFAULT_TIE_BREAKS), "final": asdict(FinalSettings())}}
 

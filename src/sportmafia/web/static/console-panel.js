@@ -36,7 +36,7 @@
     if (K.mode && K.mode.kind === "sanction") {
       line(T.sanction_hint, "hint");
       const offences = [...new Set(legalOf("sanction").map((c) => c.offence))];
-      for (const code of offences) choices.appendChild(K.chip(T.offences[code] || code, () => { K.mode.reason = code; K.render(); }, K.mode.reason === code));
+      for (const code of offences) choices.appendChild(K.chip(L.offences[code] || code, () => { K.mode.reason = code; K.render(); }, K.mode.reason === code));
       cancel();
       return;
     }

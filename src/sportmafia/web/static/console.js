@@ -59,7 +59,7 @@
       const offence = K.mode.reason;
       if (!legalOf("sanction").some((c) => c.seat === n && c.offence === offence)) return null;
       return async () => {
-        const ok = await ask(fmt(T.sanction_confirm, { s: NO + n, name: seatOf(n).name, what: T.offences[offence] || offence }));
+        const ok = await ask(fmt(T.sanction_confirm, { s: NO + n, name: seatOf(n).name, what: L.offences[offence] || offence }));
         K.mode = null;
         K.render();
         if (ok) K.send({ type: "sanction", seat: n, offence });

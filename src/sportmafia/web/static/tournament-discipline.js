@@ -5,10 +5,10 @@
   "use strict";
   const root = document.getElementById("judge");
   if (!root || root.dataset.canJudge !== "yes") return;
-  const { $, el, show, call } = SM.tour;
+  const { $, L, el, show, call } = SM.tour;
   const S = SM.strings("discipline-i18n");
   const base = `/api/tournaments/${root.dataset.tournament}`;
-  const what = (o) => (S.offences || {})[o] || o;
+  const what = (o) => L.offences[o] || o;
   const step = (s) => (S.steps || {})[s] || s;
 
   function entryLine(e) {

@@ -253,7 +253,7 @@ def _line(ev: E.Event, lang: str, names: tuple[str, ...] | None) -> Text | str |
         case E.KillChosen(target=tg):
             return msg("The mafia chooses %(target)s", target=p(tg))
         case E.Checked(checker=c, target=tg, found=found):
-            answer = pmsg("check", "yes") if found else pmsg("check", "no")
+            answer = msg("yes") if found else msg("no")
             return msg("%(who)s checks %(target)s: %(answer)s", who=p(c), target=p(tg), answer=answer)
         case E.NightResult(night=nt, killed=k):
             if k:

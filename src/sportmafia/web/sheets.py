@@ -128,7 +128,7 @@ def sheet_csv(sheet: Sheet, lang: str) -> tuple[str, str]:
     w.writerow([])
     w.writerow([text.render(lang) for text in _CSV_HEAD])
     for p in r.players:
-        left = "" if p.left is None else pmsg("sheet CSV", "%(how)s, day %(day)s", how=t(HOW_NAMES, p.left, lang),
+        left = "" if p.left is None else msg("%(how)s, day %(day)s", how=t(HOW_NAMES, p.left, lang),
                                               day=p.left_day).render(lang)
         removed = "" if p.removed is None else t(SCOPE_NAMES, p.removed, lang) + (
             f": {p.removal_reason}" if p.removal_reason else "")

@@ -60,3 +60,28 @@ def test_the_console_shows_join_requests_live_and_decides_them_in_place(browser:
     phone_ctx.close()
     host_ctx.close()
     host.http.close()
+
+
+def test_no_errors_in_the_browsers_console_before_the_table_is_opened(browser: Any, server: str) -> None:
+    """The console asks for the online table (its join requests) when its socket opens and at each keepalive, and
+    the online panel every 3 s: before the table is opened the answer is its state ({"open": false}), not a 404
+    that the browser logs as an error; the site's icon is there too."""
+    errors: list[str] = []
+    host_ctx, host = host_in(browser, server, errors, "ru-RU")
+    game_id = host.post("/api/games", {"preset": "club", "players": 10})["id"]
+    logged: list[str] = []
+    asked: list[int] = []
+    for path, wait in ((f"/games/{game_id}", 1500), (f"/games/{game_id}/online", 3500)):
+        page = host_ctx.new_page()
+        page.on("console", lambda m: logged.append(f"{m.type}: {m.text} {m.location}") if m.type == "error" else None)
+        page.on("response", lambda r: asked.append(r.status) if r.url.endswith(f"/api/games/{game_id}/online") else None)
+        page.goto(server + path)
+        page.wait_for_timeout(wait)
+        page.close()
+    assert asked and set(asked) == {200}, asked
+    assert not logged, logged
+    icon = host.http.get("/favicon.ico")
+    assert icon.status_code == 200 and icon.headers["content-type"] == "image/x-icon"
+    assert not errors, errors
+    host_ctx.close()
+    host.http.close()

@@ -13,7 +13,7 @@ from typing import Any
 
 import httpx2 as httpx
 
-from .conftest import ADMIN_PASSWORD, ARTIFACTS, feed_seq
+from .conftest import ADMIN_PASSWORD, ARTIFACTS, feed_seq, open_page
 
 PHONE = {"width": 390, "height": 844}
 BLACK = ("don", "mafia")
@@ -363,8 +363,9 @@ def test_a_whole_club_game_online(browser: Any, server: str) -> None:
 
 
 def test_joining_with_the_table_code(browser: Any, server: str) -> None:
-    """A phone opens /join/{code}, picks a free seat; the host confirms it on his panel; the phone is taken to
-    its seat's page."""
+    """A phone opens /join (the address printed under the panel's QR code), types a wrong code and is told so,
+    then the table's code as read aloud (small letters, a space): it reaches /join/{code}, picks a free seat; the
+    host confirms it on his panel; the phone is taken to its seat's page."""
     errors: list[str] = []
     host_ctx, host = host_in(browser, server, errors, "en-US")
     roster = [p["id"] for p in host.page.request.get(server + "/api/players").json()["players"]][:10]
@@ -377,7 +378,21 @@ def test_joining_with_the_table_code(browser: Any, server: str) -> None:
     phone = phone_ctx.new_page()
     phone.set_default_timeout(10_000)
     phone.on("pageerror", lambda exc: errors.append(f"phone: {exc}"))
-    phone.goto(f"{server}/join/{code}")
+    phone.context.add_cookies([{"name": "lang", "value": "ru", "url": server}])
+    phone.goto(f"{server}/join")
+    assert phone.evaluate("() => document.activeElement.id") == "j-code"  # the field, ready to type in
+    shot(phone, "join-form-ru")
+    phone.fill("#j-code", "zz9zz9")
+    phone.click(".j-code-form button[type=submit]")
+    phone.wait_for_selector("#j-wrong")
+    assert "Онлайн-стола с таким кодом нет" in phone.inner_text("#j-wrong")
+    assert phone.input_value("#j-code") == "zz9zz9"  # kept, to correct
+    width = phone.evaluate("() => document.documentElement.scrollWidth")
+    assert width <= PHONE["width"], f"the join page is {width} px wide on a phone"
+    shot(phone, "join-wrong-code-ru")
+    phone.fill("#j-code", f"{code[:3].lower()} {code[3:].lower()}")
+    phone.press("#j-code", "Enter")
+    phone.wait_for_url(f"**/join/{code}")
     phone.wait_for_selector("#j-seats .o-pick")
     assert phone.locator("#j-seats .o-pick").count() == 10
     phone.fill("#j-name", "Гость")
@@ -454,5 +469,88 @@ def test_the_tables_next_game_keeps_its_code_and_its_watchers(browser: Any, serv
     assert not errors, errors
     offline.context.close()
     views.close()
+    host_ctx.close()
+    host.close()
+
+
+def test_the_panel_prints_the_join_address_and_asks_before_a_new_link(browser: Any, server: str) -> None:
+    """The host's panel prints the join address and the code under the QR code (text to read aloud or type), in
+    both languages, tablet and phone; once a seat has a link, its "new link" and "revoke" stand in a row of their
+    own below (a double tap on "Issue a link" ends nothing) and ask first: "No" keeps the link, "Yes" replaces
+    it. An English /join page too."""
+    errors: list[str] = []
+    host_ctx, host = host_in(browser, server, errors, "en-US")
+    game_id = host.post("/api/games", {"preset": "club", "players": 10})["id"]
+    table = host.post(f"/api/games/{game_id}/online", {})
+    code = table["code"]
+    state = host_ctx.storage_state()
+    words = {"ru": ("Адрес для входа", "Да, новая ссылка", "Нет, оставить", "Новая ссылка (старая перестанет работать)"),
+             "en": ("Join address", "Yes, a new link", "No, keep it", "New link (ends the old)")}
+    for lang, (address, yes, no, reissue) in words.items():
+        for width, height in ((1024, 768), (390, 844)):
+            ctx = browser.new_context(viewport={"width": width, "height": height}, storage_state=state,
+                                      is_mobile=width < 700, has_touch=width < 700)
+            ctx.add_cookies([{"name": "lang", "value": lang, "url": server}])
+            page = ctx.new_page()
+            page.set_default_timeout(10_000)
+            page.on("pageerror", lambda exc: errors.append(f"panel: {exc}"))
+            page.goto(f"{server}/games/{game_id}/online")
+            page.wait_for_selector("#p-join-code:not(:empty)")
+            # under the QR code: the address and the code, as selectable text
+            assert page.inner_text("#p-join-code") == code
+            assert page.inner_text("#p-join-url") == table["join_url"] and address in page.inner_text(".p-join")
+            assert table["join_form_url"] in page.inner_text("#p-join-or")
+            qr_bottom = page.evaluate("() => document.getElementById('p-join-qr').getBoundingClientRect().bottom")
+            code_box = page.evaluate("() => { const r = document.getElementById('p-join-code').getBoundingClientRect();"
+                                     " return {top: r.top, size: parseFloat(getComputedStyle(document.getElementById("
+                                     "'p-join-code')).fontSize)}; }")
+            assert code_box["top"] >= qr_bottom and code_box["size"] >= 24, code_box
+            assert page.evaluate("() => document.documentElement.scrollWidth") <= width
+            page.locator("#p-join-code").scroll_into_view_if_needed()
+            page.screenshot(path=str(ARTIFACTS / f"online-panel-join-address-{lang}-{width}x{height}.png"))
+            if width == 390:
+                seat = 2 if lang == "ru" else 3
+                row = f"#p-seats li[data-seat='{seat}']"
+                issue = page.locator(f"{row} button.p-issue")
+                issue.scroll_into_view_if_needed()
+                box = issue.bounding_box()
+                assert box is not None
+                at = (box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+                page.mouse.click(*at)  # a double tap on "Issue a link": the first tap issues the link ...
+                page.wait_for_selector(f"{row} a.p-url")
+                first = page.get_attribute(f"{row} a.p-url", "href")
+                page.mouse.click(*at)  # ... the second lands where it was, on nothing that ends the link
+                page.wait_for_timeout(300)
+                assert page.locator(f"{row} .p-ask").count() == 0
+                assert page.get_attribute(f"{row} a.p-url", "href") == first
+                again = page.locator(f"{row} button.p-reissue")
+                assert again.inner_text() == reissue
+                moved = again.bounding_box()
+                assert moved is not None and moved["y"] > box["y"] + box["height"], (box, moved)  # below the link
+                again.click()
+                page.wait_for_selector(f"{row} .p-ask")
+                assert page.inner_text(f"{row} button.p-yes") == yes and page.inner_text(f"{row} button.p-no") == no
+                page.locator(f"{row} .p-ask").scroll_into_view_if_needed()
+                page.screenshot(path=str(ARTIFACTS / f"online-panel-new-link-confirm-{lang}-390x844.png"))
+                page.click(f"{row} button.p-no")  # "No": the link stays
+                page.wait_for_selector(f"{row} button.p-reissue")
+                assert page.get_attribute(f"{row} a.p-url", "href") == first
+                assert any(s["seat"] == seat and s["linked"] for s in host.http.get(
+                    f"/api/games/{game_id}/online").json()["seats"])
+                page.click(f"{row} button.p-reissue")
+                page.click(f"{row} button.p-yes")  # "Yes": a new link, the old one ends
+                page.wait_for_function("([sel, old]) => { const a = document.querySelector(sel);"
+                                       " return a && a.href !== old; }", arg=[f"{row} a.p-url", first])
+                old_token = (first or "").rsplit("/", 1)[1]
+                assert host.http.get("/api/play/me", headers={"X-Play-Token": old_token}).status_code == 401
+            ctx.close()
+    # the English /join page, on a phone
+    ctx, page, page_errors = open_page(browser, 390, 844, lang="en", server=server)
+    page.goto(f"{server}/join")
+    assert "Table code" in page.inner_text("#join") and page.is_visible("#j-code")
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= 390
+    shot(page, "join-form-en")
+    ctx.close()
+    assert not errors and not page_errors, errors + page_errors
     host_ctx.close()
     host.close()

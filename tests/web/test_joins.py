@@ -11,6 +11,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from sportmafia.web.online.joins import JoinLimits
+from sportmafia.web.security import LoginLimiter
 
 from .conftest import Api
 from .test_online import ORIGIN, issue, open_table, until
@@ -165,3 +166,58 @@ def test_the_hosts_console_is_told_of_requests_at_once(api: Api, limits: JoinLim
         # the table view (the projector) is told nothing of them
         api.client.app.state.live.set_timer(game_id, {"running": False, "left": 1, "total": 2, "key": "k"})
         assert until(projector, "timer")["key"] == "k"  # the next thing it gets is the timer, no "requests"
+
+
+# ------------------------------------------------------------------------------------- /join without a code
+@pytest.fixture
+def wrong_codes(api: Api) -> Iterator[None]:
+    """A fresh limiter of wrong codes allowing three per address (the app's own again after the test)."""
+    app: Any = api.client.app
+    app.state.online_limiter = LoginLimiter(max_failures=3, window=60)
+    yield
+    app.state.online_limiter = None
+
+
+@pytest.mark.parametrize(("lang", "words"), [("ru", ("Код стола", "Найти стол")), ("en", ("Table code", "Find the table"))])
+def test_join_without_a_code_asks_for_it(api: Api, lang: str, words: tuple[str, str]) -> None:
+    p = phone(api, f"10.6.0.{1 if lang == 'ru' else 2}")
+    p.cookies.set("lang", lang)
+    page = p.get("/join")
+    assert page.status_code == 200 and page.headers["content-type"].startswith("text/html"), page.text
+    assert f'lang="{lang}"' in page.text and all(w in page.text for w in words)
+    assert '<form method="get" action="/join"' in page.text and 'name="code"' in page.text
+    assert p.get("/join?code=%20").status_code == 200  # an empty field: asked again, not a wrong code
+
+
+def test_the_code_typed_on_join_opens_its_table(api: Api, wrong_codes: None) -> None:
+    _, code = table(api)
+    p = phone(api, "10.6.1.1")
+    for typed in (code, code.lower(), f" {code[:3]} {code[3:].lower()} ", f"{code[:3]}-{code[3:]}"):
+        r = p.get("/join", params={"code": typed}, follow_redirects=False)
+        assert r.status_code == 303 and r.headers["location"] == f"/join/{code}", (typed, r.status_code, r.text)
+    page = p.get("/join", params={"code": code.lower()})  # followed: the seats' page of that table
+    assert page.status_code == 200 and f'data-code="{code}"' in page.text and "/static/join.js" in page.text
+
+
+def test_a_wrong_code_typed_on_join_is_told_and_counted(api: Api, wrong_codes: None) -> None:
+    p = phone(api, "10.6.2.1")
+    p.cookies.set("lang", "ru")
+    for typed in ("ZZZZZ9", "no such", "ЖЖЖЖЖЖ"):
+        r = p.get("/join", params={"code": typed})
+        assert r.status_code == 404 and r.headers["content-type"].startswith("text/html"), r.text
+        assert "Онлайн-стола с таким кодом нет" in r.text and 'name="code"' in r.text  # the field, to try again
+        assert "/static/join.js" not in r.text
+    r = p.get("/join", params={"code": "ABCDEF"})  # past the limit of wrong codes: 429, the field no more
+    assert r.status_code == 429 and 'name="code"' not in r.text
+    assert p.get("/api/join/ABCDEF").status_code == 429  # the same limiter as the API's
+    assert phone(api, "10.6.2.2").get("/join", params={"code": "ABCDEF"}).status_code == 404  # another address
+
+
+def test_a_wrong_code_in_the_join_address_offers_the_field(api: Api, wrong_codes: None) -> None:
+    p = phone(api, "10.6.3.1")
+    p.cookies.set("lang", "en")
+    r = p.get("/join/QQQQQ2")
+    assert r.status_code == 404 and "No online table has this code" in r.text and 'value="QQQQQ2"' in r.text
+    # a wrong spectators' code keeps its own page: no join form there
+    w = p.get("/watch/QQQQQ2")
+    assert w.status_code == 404 and 'name="code"' not in w.text

@@ -85,7 +85,7 @@ def test_the_table_code_passes_to_the_next_game_and_its_spectators_follow(api: A
         assert until(watch, "state")["next_seq"] == len(game.log)
         r = api.post(f"/api/games/{second}/online", {"code": code})
         assert r.status_code == 409 and r.json()["error"]["code"] == "in-play", r.text
-        assert {"en", "ru"} <= set(r.json()["error"]) and api.get(f"/api/games/{second}/online").status_code == 404
+        assert {"en", "ru"} <= set(r.json()["error"]) and api.get(f"/api/games/{second}/online").json()["open"] is False
         assert quiet(watch) == []  # nothing changed for the spectator
         end_game(api, first)
         last = until(watch, "events")

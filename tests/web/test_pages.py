@@ -71,7 +71,20 @@ def test_static_files_and_no_cdn(api: Api) -> None:
         html = api.get(path).text
         assert not re.search(r"""(src|href)=["']?(https?:)?//""", html), path
     for f in Path(pages.STATIC).iterdir():
-        assert "http://" not in f.read_text() and "https://" not in f.read_text(), f.name
+        data = f.read_bytes().replace(b'xmlns="http://www.w3.org/2000/svg"', b"")  # an SVG's name, not an address
+        assert b"http://" not in data and b"https://" not in data, f.name
+
+
+def test_the_site_has_an_icon(api: Api) -> None:
+    """Browsers ask for /favicon.ico: a real icon, not a 404 in the server's log and the browser's console."""
+    r = api.client.get("/favicon.ico")
+    assert r.status_code == 200 and r.headers["content-type"] == "image/x-icon", r.text
+    assert r.content[:4] == b"\x00\x00\x01\x00" and b"\x89PNG" in r.content  # an ICO holding a PNG
+    svg = api.client.get("/static/favicon.svg")
+    assert svg.status_code == 200 and svg.headers["content-type"].startswith("image/svg+xml")
+    assert svg.text.lstrip().startswith("<svg")
+    for path in ("/login", "/", "/join"):
+        assert '<link rel="icon" href="/static/favicon.svg" type="image/svg+xml">' in api.get(path).text, path
 
 
 def test_the_api_is_unchanged(api: Api) -> None:

@@ -9,7 +9,7 @@ from urllib.parse import quote
 
 from fastapi import APIRouter, Request
 from fastapi import Path as PathParam
-from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from fastapi.responses import FileResponse, HTMLResponse, RedirectResponse, Response
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 
 from ..engine import FOUL_REASONS, REMOVAL_REASONS, SANCTIONS
@@ -120,3 +120,10 @@ def console_page(request: Request, game_id: Annotated[str, PathParam(max_length=
     user, _summary = found
     lang = request_lang(request)
     return render(request, "console.html", user=user, game_id=game_id, labels=_labels(lang))
+
+
+@router.get("/favicon.ico")
+def favicon() -> FileResponse:
+    """The site's icon where browsers look for it without a ``<link rel=icon>`` (the pages name the SVG one)."""
+    return FileResponse(STATIC / "favicon.ico", media_type="image/x-icon",
+                        headers={"Cache-Control": "public, max-age=86400"})

@@ -47,8 +47,8 @@ def _table_json(request: Request, store: Store, tab: db.TableRecord, reg: Regist
     names = store.game(tab.game_id).names
     base = base_url(request)
     return {
-        "game_id": tab.game_id, "code": tab.code, "players": tab.players,
-        "join_url": f"{base}/join/{tab.code}", "watch_url": f"{base}/watch/{tab.code}",
+        "game_id": tab.game_id, "open": True, "code": tab.code, "players": tab.players,
+        "join_url": f"{base}/join/{tab.code}", "join_form_url": f"{base}/join", "watch_url": f"{base}/watch/{tab.code}",
         "overlay_url": f"{base}/overlay/{tab.code}",
         "seats": [{"seat": s, "name": names[s - 1], "linked": s in linked,
                    "issued_at": linked[s].created_at.isoformat() if s in linked else None,
@@ -103,8 +103,13 @@ def _open_online(game_id: str, request: Request, user: UserRecord, store: Store,
 
 @api.get("/games/{game_id}/online", summary="The online table: seats, links, connections, join requests")
 def get_online(game_id: GameId, request: Request, user: UserDep, store: StoreDep) -> dict[str, Any]:
+    """The game's online table; before it is opened ``{"game_id", "open": false}`` (200: whether a game is open
+    for online play is a state of the game, asked by the console at every keepalive, not a missing resource)."""
     game_access(store, user, game_id)
-    return _table_json(request, store, table_or_404(store, game_id), registry_of(request.app))
+    tab = db.table(store, game_id)
+    if tab is None:
+        return {"game_id": game_id, "open": False}
+    return _table_json(request, store, tab, registry_of(request.app))
 
 
 def _seat_in(tab: db.TableRecord, seat: int) -> None:

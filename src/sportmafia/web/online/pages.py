@@ -1,7 +1,7 @@
 """The pages of online play (docs/online.md): a player's ``/play/{token}``, joining with the table code
 ``/join/{code}``, the spectators' ``/watch/{code}`` and overlay ``/overlay/{code}``, the judge's open stream
 ``/stream/{token}`` and the host's panel ``/games/{id}/online``. The pages that hold a secret in their address
-send ``Referrer-Policy: no-referrer``."""
+send ``Referrer-Policy: no-referrer``. ``/join`` without a code asks for one."""
 
 from __future__ import annotations
 
@@ -9,9 +9,9 @@ import logging
 from collections.abc import Callable
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, Query, Request
 from fastapi import Path as PathParam
-from fastapi.responses import HTMLResponse, Response
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from ...store import Store
 from ...store import online as db
@@ -32,9 +32,9 @@ def _private(response: HTMLResponse) -> HTMLResponse:
     return response
 
 
-def _link_page(request: Request, status: int, message: str) -> HTMLResponse:
+def _link_page(request: Request, status: int, message: str, typed: str = "") -> HTMLResponse:
     return _private(render(request, "join.html", status=status, code=None, problem=message, user=None,
-                           labels=game_labels(request_lang(request))))
+                           typed=typed, labels=game_labels(request_lang(request))))
 
 
 @router.get("/play/{token}")
@@ -54,18 +54,34 @@ def play_page(request: Request, token: Annotated[str, PathParam(max_length=256)]
                            seat_name=summary.names[auth.seat - 1], labels=game_labels(request_lang(request))))
 
 
+@router.get("/join")
+def join_form(request: Request, code: Annotated[str | None, Query(max_length=64)] = None) -> Response:
+    """The page to enter a table's code (a player who typed the address rather than scanning the QR code); the
+    code it sends goes to ``/join/{code}``, a wrong one is told on the same page (404, counted by the limiter of
+    wrong codes, which answers 429 past it)."""
+    typed = "".join((code or "").split()).replace("-", "")  # "jm5 etx", "JM5-ETX": the code as read aloud
+    if not typed:
+        return _private(render(request, "join.html", user=None, code=None, problem="ask", typed="",
+                               labels=game_labels(request_lang(request))))
+    tab = _table_page_or_refusal(request, typed, joining=True)
+    if isinstance(tab, Response):
+        return tab
+    return RedirectResponse(f"/join/{tab.code}", status_code=303)
+
+
 @router.get("/join/{code}")
 def join_page(request: Request, code: Code) -> Response:
-    tab = _table_page_or_refusal(request, code)
+    tab = _table_page_or_refusal(request, code, joining=True)
     if isinstance(tab, Response):
         return tab
     return _private(render(request, "join.html", user=None, code=tab.code, problem=None,
                            labels=game_labels(request_lang(request))))
 
 
-def _found_or_refusal(request: Request, find: Callable[[Store], Any], missing: str) -> Any:
+def _found_or_refusal(request: Request, find: Callable[[Store], Any], missing: str, typed: str = "") -> Any:
     """What ``find`` finds in the store (an online table by its code or its stream link), or the page to answer
-    instead: 429 while the client's address is rate-limited, 404 ``missing`` (counted as a failure)."""
+    instead: 429 while the client's address is rate-limited, 404 ``missing`` (counted as a failure; ``typed``:
+    the code the join form sent, shown again in its field)."""
     key = address(request.client)
     limiter = limiter_of(request.app)
     if limiter.retry_after(key) is not None:
@@ -73,13 +89,15 @@ def _found_or_refusal(request: Request, find: Callable[[Store], Any], missing: s
     found = find(request.app.state.store)
     if found is None:
         limiter.failed(key)
-        return _link_page(request, 404, missing)
+        return _link_page(request, 404, missing, typed)
     return found
 
 
-def _table_page_or_refusal(request: Request, code: str) -> Any:
-    """The online table with this code, or the page to answer instead (429, or 404 for an unknown code)."""
-    return _found_or_refusal(request, lambda store: db.table_by_code(store, code), "no-table")
+def _table_page_or_refusal(request: Request, code: str, joining: bool = False) -> Any:
+    """The online table with this code, or the page to answer instead (429, or 404 for an unknown code: when
+    ``joining``, with the field to type the code again, filled with this one)."""
+    return _found_or_refusal(request, lambda store: db.table_by_code(store, code),
+                             "no-join-table" if joining else "no-table", code if joining else "")
 
 
 def _watch_like(request: Request, code: str, template: str) -> Response:

@@ -52,6 +52,31 @@
     }
     return { status: r.status, body: data };
   };
+  /* Fit the players' names (class fit-name) under `root` into their tiles: a name wraps between its words and is
+     hyphenated where the browser knows the page's language (CSS hyphens: auto); a word still wider than its tile
+     (no hyphenation dictionary, a long nickname on a phone) gets a smaller font, down to 60 %, and past that an
+     ellipsis (the whole name stays in the tile's label) — never a break inside a word without a hyphen. Called
+     after a grid is drawn, and again for the whole page when the window's size changes. */
+  SM.fitNames = function (root) {
+    for (const el of (root || document).querySelectorAll(".fit-name")) {
+      el.style.fontSize = "";
+      el.classList.remove("fit-cut");
+      if (el.scrollWidth <= el.clientWidth) continue;
+      const full = parseFloat(getComputedStyle(el).fontSize);
+      let scale = 1;
+      while (el.scrollWidth > el.clientWidth && scale > 0.6) {
+        scale -= 0.05;
+        el.style.fontSize = `${(full * scale).toFixed(1)}px`;
+      }
+      if (el.scrollWidth > el.clientWidth) el.classList.add("fit-cut");
+    }
+  };
+  let fitting = false;
+  window.addEventListener("resize", () => {
+    if (fitting) return;
+    fitting = true;
+    requestAnimationFrame(() => { fitting = false; SM.fitNames(document); });
+  });
   SM.errorText = function (body) {
     const err = body && body.error;
     if (!err) return SM.strings("common-i18n").error;

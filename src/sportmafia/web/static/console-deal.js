@@ -29,7 +29,7 @@
       num.className = "num";
       num.textContent = String(seat.seat);
       const name = document.createElement("span");
-      name.className = "name";
+      name.className = "name fit-name";
       name.textContent = seat.name;
       const mark = document.createElement("span");
       mark.className = "mark";
@@ -41,6 +41,7 @@
       b.addEventListener("click", () => openCard(seat.seat));
       grid.appendChild(b);
     }
+    SM.fitNames(grid);
     $("reveal-count").textContent = fmt(T.cards_shown, { n: seen.size, m: K.S.view.players });
   }
 

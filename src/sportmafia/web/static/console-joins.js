@@ -21,8 +21,7 @@
     loading = true;
     try {
       const r = await SM.api("GET", `/api/games/${encodeURIComponent(game)}/online`);
-      if (r.status === 200 && r.body) show(r.body.requests || []);
-      else if (r.status === 404) show([]);
+      if (r.status === 200 && r.body) show(r.body.requests || []);  // a table not opened: {"open": false}, none
     } catch (e) {
       /* offline: the next message asks again */
     } finally {

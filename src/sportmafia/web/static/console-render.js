@@ -53,7 +53,7 @@
     num.className = "num";
     num.textContent = String(n);
     const name = document.createElement("span");
-    name.className = "name";
+    name.className = "name fit-name";
     name.textContent = seat.name;
     tile.append(num, name);
     if (K.S.rules.fouls) {
@@ -160,6 +160,7 @@
     seats.textContent = "";
     if (v.step === "voting" && v.vote.kind === "leaders" && !K.voteFor) K.voteFor = v.vote.candidates.find((c) => seatOf(c).alive) || 0;
     for (const seat of v.seats) seats.appendChild(seatTile(seat));
+    SM.fitNames(seats);
     K.renderContext();
 
     const next = $("next");

@@ -18,7 +18,7 @@
 
   async function load() {
     const r = await SM.api("GET", base);
-    if (r.status === 404 && r.body && r.body.error && r.body.error.code === "no-table") {
+    if (r.status === 200 && r.body && r.body.open === false) {
       $("p-closed").hidden = false; $("p-opened").hidden = true;
       const take = $("p-take");
       if (!take.value && document.activeElement !== take) {
@@ -42,6 +42,10 @@
     $("p-code").textContent = t.code;
     const qr = `${base}/join-qr.svg`;
     if ($("p-join-qr").getAttribute("src") !== qr) $("p-join-qr").src = qr;
+    // the address and the code in letters under the QR code, to read aloud or type on a phone without a camera
+    $("p-join-url").href = t.join_url; $("p-join-url").textContent = t.join_url;
+    $("p-join-or").textContent = SM.fmt(T.join_or, { url: t.join_form_url });
+    $("p-join-code").textContent = t.code;
     $("p-watch").href = t.watch_url; $("p-watch").textContent = t.watch_url;
     $("p-overlay").href = t.overlay_url;
     if (SM.observersPanel) SM.observersPanel(t, load);  // B.observers
@@ -65,10 +69,10 @@
       label.textContent = `${s.seat}. ${s.name} · ${s.linked ? T.linked : T.not_linked}` +
         (s.connected ? ` · ${SM.fmt(T.connected, { n: s.connected })}` : "");
       li.appendChild(label);
-      if (root.dataset.host) {
-        li.append(button(s.linked ? T.reissue : T.issue, "ghost", () => issue(s.seat)));
-        if (s.linked) li.append(button(T.revoke, "ghost", () => revoke(s.seat)));
-      }
+      // "Issue a link" stands right of the label; once the seat has a link, the buttons that end it stand in a
+      // row of their own below (under the link just shown, if any), so that a double tap on "Issue" ends nothing,
+      // and each asks first: "No" where the tapped button was, the "Yes" beside it
+      if (root.dataset.host && !s.linked) li.append(button(T.issue, "ghost p-issue", () => issue(s.seat)));
       if (shown[s.seat]) {
         const box = document.createElement("div");
         box.className = "p-link";
@@ -82,8 +86,33 @@
         box.append(p, a, img);
         li.appendChild(box);
       }
+      if (root.dataset.host && s.linked) li.appendChild(ending(s.seat));
       seats.appendChild(li);
     }
+  }
+
+  let asking = null;  // {seat, kind: "reissue" | "revoke"}: the question shown in the seat's row until answered
+
+  function ending(seat) {
+    const row = document.createElement("div");
+    row.className = "p-end";
+    if (asking && asking.seat === seat) {
+      const kind = asking.kind;
+      const q = document.createElement("p");
+      q.className = "p-ask";
+      q.setAttribute("role", "alert");
+      q.textContent = SM.fmt(T[kind + "_ask"], { n: seat });
+      const no = button(T.no, "ghost p-no", () => { asking = null; load(); });
+      const yes = button(T[kind + "_yes"], "warn p-yes", () => {
+        asking = null;
+        if (kind === "reissue") issue(seat); else revoke(seat);
+      });
+      row.append(q, no, yes);
+    } else {
+      const ask = (kind) => () => { asking = { seat, kind }; load(); };
+      row.append(button(T.reissue, "ghost p-reissue", ask("reissue")), button(T.revoke, "ghost p-revoke", ask("revoke")));
+    }
+    return row;
   }
 
   async function decide(id, approve) { const r = await SM.api("POST", `${base}/requests/${id}`, { approve }); if (r.status !== 200) error(r.body); load(); }

@@ -50,7 +50,7 @@
     fouls.setAttribute("aria-label", fmt(T.fouls, { n: f }));
     head.append(num, fouls);
     const name = document.createElement("span");
-    name.className = "t-name";
+    name.className = "t-name fit-name";
     name.textContent = seat.name;
     el.append(head, name);
 
@@ -130,6 +130,7 @@
     seats.style.setProperty("--cols", String(columns(v.players, window.innerWidth)));
     seats.textContent = "";
     for (const seat of v.seats) seats.appendChild(tile(seat));
+    SM.fitNames(seats);
     timerFromView();
   }
 

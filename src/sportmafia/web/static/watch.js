@@ -191,7 +191,7 @@
       fouls.setAttribute("aria-label", fmt(O.fouls, { n: f }));
       head.append(num, fouls);
       const name = document.createElement("span");
-      name.className = "o-name";
+      name.className = "o-name fit-name";
       name.textContent = seat.name;
       el.append(head, name);
       if (seat.role) {
@@ -228,6 +228,7 @@
       }
       root.appendChild(el);
     }
+    SM.fitNames(root);
   };
 
   /* The public line under the banner: the ballot, the vote, the night's result, the winner. */

@@ -143,7 +143,7 @@ def test_sheet_and_labels_in_the_pages_language(browser: Any, server: str) -> No
             assert w["month"] in dates and "2026" in dates
             no_raw(dates, lang)
             shoot(page, f"standings-{lang}")
-        other = [t for t in api(page, server, "GET", "/api/tournaments")["tournaments"] if t["name"] == "Open"][0]
+        other = next(t for t in api(page, server, "GET", "/api/tournaments")["tournaments"] if t["name"] == "Open")
         page.goto(f"{server}/tournaments/{other['id']}")
         page.wait_for_function("() => document.getElementById('t-summary').textContent.includes('·')")
         summary = page.inner_text("#t-summary")

@@ -103,6 +103,10 @@ def sign_sheet(page: Any, server: str, game_id: str, name: str, roles: dict[int,
     page.click("#sign")
     page.wait_for_selector("#sheet-signed.is-signed")
     assert page.is_hidden("#sign")
+    # the signature is told once (the signed line), not again in a notice under it
+    locked = "Игра закрыта для действий" if name == "ru" else "The game is locked"
+    assert page.inner_text("#sheet").count(locked) == 1, page.inner_text("#sheet")
+    assert page.is_hidden("#sheet-notice")
     shoot(page, f"{name}-sheet-signed")
     sheet = page.request.get(f"{server}/api/games/{game_id}/sheet").json()
     assert sheet["signed"] and {r["seat"]: r["role"] for r in sheet["rows"]} == roles

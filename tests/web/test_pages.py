@@ -3,6 +3,7 @@ checked in ``tests/test_catalogs.py``), logins required, the console of one's ow
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
@@ -91,3 +92,24 @@ def test_the_api_is_unchanged(api: Api) -> None:
     """The pages add no API routes: the OpenAPI schema lists only /api paths."""
     paths = api.get("/openapi.json").json()["paths"]
     assert all(p.startswith("/api/") for p in paths)
+
+
+def test_presets_scoring_systems_and_dates_in_the_pages_language(api: Api) -> None:
+    """Every page has the names of the presets and scoring systems in its language (common.js names a rule set
+    or a scoring system with them, a changed one too); a page written on the server prints days in words."""
+    for lang, club, regulation, changed, days in (
+            ("ru", "Клубные", "по регламенту", "%(name)s, с изменениями", "2–4 дек. 2026 г."),
+            ("en", "Club", "regulation", "%(name)s, changed", "Dec 2 – 4, 2026")):
+        page = api.get("/tournaments", headers={"Accept-Language": lang}).text
+        found = re.search(r'<script type="application/json" id="common-i18n">(.*?)</script>', page, re.S)
+        assert found
+        common = json.loads(found.group(1))
+        assert common["rulesets"]["club"] == club and common["scorings"]["regulation"] == regulation
+        assert common["variant"] == changed and set(common["rulesets"]) == {"club", "tournament", "fiim"}
+        r = api.post("/api/tournaments", {"name": f"Cup {lang}", "preset": "club", "starts_on": "2026-12-02",
+                                           "ends_on": "2026-12-04"})
+        assert r.status_code == 201, r.text
+        printed = api.get(f"/tournaments/{r.json()['id']}/print", headers={"Accept-Language": lang}).text
+        dates = re.search(r'<p class="note" id="st-dates">(.*?)</p>', printed, re.S)
+        assert dates and re.sub(r"[\u00a0\u2009\u202f]", " ", dates.group(1)) == days
+        assert "2026-12-02" not in printed

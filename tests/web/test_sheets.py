@@ -14,6 +14,7 @@ from fastapi.testclient import TestClient
 
 from sportmafia.bots import play_random
 from sportmafia.engine import Game, replay, view
+from sportmafia.engine import events as E
 from sportmafia.engine.record import command_for
 from sportmafia.rules import get_ruleset
 from sportmafia.web.access import JUDGE_COMMANDS
@@ -222,6 +223,40 @@ def test_csv_and_record_downloads(api: Api, app_client: tuple[TestClient, int], 
     for path in ("sheet.csv", "record.json", "sheet"):
         error(stranger.get(f"/api/games/{game_id}/{path}"), 404, "not-found")
     error(stranger.post(f"/api/games/{game_id}/sheet/sign"), 404, "not-found")
+
+
+@pytest.mark.clause("B.sheet")
+def test_departures_are_dated_by_the_day_or_the_night_as_the_console_numbers_them(api: Api) -> None:
+    """A night kill is "killed, night N" (night N follows day N: the engine's and the console's numbering), a
+    vote "voted out, day N": on the sheet's JSON, its CSV in both languages; the seat's column is "№"."""
+    game_id, game = play_to_the_end(api, seed=2)
+    nights = {ev.killed: ev.night for ev in game.log if isinstance(ev, E.NightResult) and ev.killed}
+    console = {s["seat"]: s["left"] for s in api.get(f"/api/games/{game_id}").json()["view"]["seats"]}
+    rows = {r["seat"]: r for r in sheet_of(api, game_id)["rows"]}
+    killed = [s for s, r in rows.items() if r["left"] and r["left"]["how"] == "kill"]
+    voted = [s for s, r in rows.items() if r["left"] and r["left"]["how"] == "vote"]
+    assert killed and voted and set(killed) == set(nights)
+    for seat in killed:
+        assert rows[seat]["left"] == {"how": "kill", "day": nights[seat], "phase": "night"} == console[seat]
+    for seat in voted:
+        assert rows[seat]["left"]["phase"] == "day" and rows[seat]["left"] == console[seat]
+    words = {"ru": ("№", "убит, ночь %s", "заголосован, день %s", ";"),
+             "en": ("#", "killed, night %s", "voted out, day %s", ",")}
+    for lang, (seat_head, kill, vote, delimiter) in words.items():
+        text = api.get(f"/api/games/{game_id}/sheet.csv", params={"lang": lang}).content.decode("utf-8-sig")
+        lines = list(csv.reader(io.StringIO(text), delimiter=delimiter))
+        table = lines[lines.index([]) + 1:]
+        assert table[0][0] == seat_head
+        departures = {int(line[0]): line[6] for line in table[1:]}
+        for seat in killed:
+            assert departures[seat] == kill % nights[seat]
+        for seat in voted:
+            assert departures[seat] == vote % rows[seat]["left"]["day"]
+    ru = api.get(f"/games/{game_id}/sheet", headers={"Accept-Language": "ru"}).text
+    assert '<th scope="col">№</th>' in ru and "Место" not in ru.split("<thead>")[1].split("</thead>")[0]
+    strings = json.loads(re.search(r'id="sheet-i18n">(.*?)</script>', ru, re.S).group(1))  # type: ignore[union-attr]
+    assert (strings["killed"], strings["left_night"], strings["left"]) == \
+        ("убит, ночь %(night)s", "%(how)s, ночь %(night)s", "%(how)s, день %(day)s")
 
 
 def test_not_logged_in(anon: Api) -> None:

@@ -253,10 +253,10 @@ def test_a_whole_tournament_through_the_api(api: Api, store: Store) -> None:
     assert len(page["games"]) == 6 and all(g["accepted"] and g["role"] for g in page["games"])
 
     # exports
-    csv_r = judge.get(f"/api/tournaments/{tid}/standings.csv")
+    csv_r = judge.get(f"/api/tournaments/{tid}/standings.csv", params={"lang": "en"})
     assert csv_r.content.startswith(b"\xef\xbb\xbf")
     rows = list(csv.reader(io.StringIO(csv_r.content.decode("utf-8-sig"))))
-    assert rows[0][:3] == ["place", "nickname", "points"] and len(rows) == 27
+    assert rows[0][:3] == ["Place", "Nickname", "Points"] and len(rows) == 27
     assert rows[1][1] == names[doc["final"]["standings"][0]["participant_id"]]
     wb = load_workbook(io.BytesIO(judge.get(f"/api/tournaments/{tid}/standings.xlsx").content))
     sheet = wb.active

@@ -162,7 +162,8 @@ def won(p: PlayerResult, winner: str | None) -> bool:
 
 def _row_json(p: PlayerResult, winner: str | None) -> dict[str, Any]:
     return {"seat": p.seat, "nick": p.name, "role": p.role, "team": p.team, "fouls": p.fouls,
-            "warnings": p.warnings, "left": None if p.left is None else {"how": p.left, "day": p.left_day},
+            "warnings": p.warnings, "left": None if p.left is None else {
+                "how": p.left, "day": p.left_day, "phase": "night" if p.left_night else "day"},
             "removed": p.removed, "removal_reason": p.removal_reason, "won": won(p, winner)}
 
 

@@ -42,7 +42,10 @@ class PlayerResult:
     left: str | None = None
     """How the player left the table (``vote``, ``lift``, ``kill``, ``lot``, ``removal``), or None."""
     left_day: int | None = None
-    """The day (or the night after it) of that departure."""
+    """The day of that departure, or the night's number for a departure at night (night N follows day N, as the
+    engine and the console number them)."""
+    left_night: bool = False
+    """The departure came at night (a kill, or a removal at night)."""
     offences: tuple[tuple[str, str], ...] = ()
     """The offences of the sanctions table the host recorded (B.sanctions): (offence, the step the game
     applied), in order; the tournament counts them across games (:mod:`.offences`)."""
@@ -134,6 +137,7 @@ def from_game(game: Game, player_ids: PlayerIds, game_id: str = "") -> GameResul
                      removal_reason=reasons.get(s["seat"]) if s["removed"] else None,
                      warnings=s["warnings"], left=s["left"]["how"] if s["left"] else None,
                      left_day=s["left"]["day"] if s["left"] else None,
+                     left_night=bool(s["left"]) and s["left"]["phase"] == "night",
                      offences=tuple(game.sanctions[s["seat"]]))
         for s in after["seats"])
     kills = after["night_kills"]

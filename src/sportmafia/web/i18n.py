@@ -1,14 +1,18 @@
-"""The language of a request: the ``lang`` cookie, else the browser's Accept-Language, else Russian. The
-catalogs themselves are the one translation system of every layer, ``sportmafia.i18n``."""
+"""The language of a request: the ``lang`` cookie, else the browser's Accept-Language, else Russian; days as a
+person reads them in that language (Babel). The catalogs themselves are the one translation system of every
+layer, ``sportmafia.i18n``."""
 
 from __future__ import annotations
 
+from datetime import date
+
+from babel.dates import format_date, format_interval
 from starlette.requests import Request
 
 from ..i18n import DEFAULT_LANG, LANGS, catalog_files, translations
 
-__all__ = ["DEFAULT_LANG", "LANGS", "LANG_COOKIE", "catalog_files", "parse_accept_language", "request_lang",
-           "translations"]
+__all__ = ["DEFAULT_LANG", "LANGS", "LANG_COOKIE", "catalog_files", "day_text", "days_text", "parse_accept_language",
+           "request_lang", "translations"]
 
 LANG_COOKIE = "lang"
 
@@ -43,3 +47,17 @@ def request_lang(request: Request) -> str:
     if cookie in LANGS:
         return cookie
     return parse_accept_language(request.headers.get("accept-language", "")) or DEFAULT_LANG
+
+
+def day_text(value: date, lang: str) -> str:
+    """A day in ``lang``: ``2 дек. 2026 г.`` / ``Dec 2, 2026`` (as the pages' scripts show days)."""
+    return format_date(value, "medium", locale=lang)
+
+
+def days_text(starts: date | None, ends: date | None, lang: str) -> str:
+    """A span of days in ``lang`` (``2–4 дек. 2026 г.`` / ``Dec 2 – 4, 2026``), one day, or nothing."""
+    if starts and ends and starts != ends:
+        # the en dash the pages' scripts write (Intl's formatRange), where CLDR's Russian pattern has an em dash
+        return format_interval(starts, ends, "yMMMd", locale=lang).replace("\u2014", "\u2013")
+    one = starts or ends
+    return day_text(one, lang) if one else ""

@@ -16,7 +16,7 @@ from ..engine import FOUL_REASONS, REMOVAL_REASONS, SANCTIONS
 from ..engine.describe import HOW_NAMES, REASON_NAMES, RESULT_NAMES, ROLE_NAMES, STEP_NAMES, TEAM_NAMES, t
 from ..store import GameSummary, Store, UserRecord
 from .access import game_summary
-from .i18n import LANG_COOKIE, LANGS, request_lang, translations
+from .i18n import LANG_COOKIE, LANGS, days_text, request_lang, translations
 from .sessions import safe_next, session_of
 
 HERE = Path(__file__).parent
@@ -48,7 +48,7 @@ def render(request: Request, name: str, status: int = 200, **context: Any) -> HT
 
     html = env.get_template(name).render(
         _=gettext, lang=lang, langs=LANGS, lang_cookie=LANG_COOKIE, csrf=session_of(request).get("csrf") or "",
-        path=request.url.path, **context)
+        path=request.url.path, days=lambda starts, ends=None: days_text(starts, ends, lang), **context)
     return HTMLResponse(html, status_code=status, headers={"Cache-Control": "no-store"})
 
 

@@ -7,7 +7,6 @@ other club's game is "not found"."""
 
 from __future__ import annotations
 
-import io
 import json
 from typing import Annotated, Any, Literal
 
@@ -21,12 +20,12 @@ from ..i18n import msg, pmsg
 from ..services import sheets
 from ..services.sheets import Sheet, correction_json, sheet_json, won
 from ..store import GameLocked, Store
-from ..tournament.results import MAX_CHANGES, MAX_TEXT, SHEET_FIELDS
+from ..tournament.results import MAX_CHANGES, MAX_TEXT, SHEET_FIELDS, PlayerResult
 from . import pages
 from .access import game_summary
 from .auth import StoreDep, UserDep
 from .errors import error_body, forbidden
-from .exports import SafeCsvWriter
+from .exports import csv_moment, csv_response
 from .games import GameId, own_game
 from .i18n import LANGS, request_lang
 from .responses import download
@@ -102,7 +101,7 @@ def _short(game_id: str) -> str:
     return "".join(ch for ch in game_id if ch.isalnum() or ch == "-")[:36] or "game"
 
 
-_CSV_HEAD = (msg("Seat"), msg("Nickname"), msg("Role"), msg("Team"), msg("Fouls"), pmsg("sheet CSV", "Warnings"),
+_CSV_HEAD = (msg("№"), msg("Nickname"), msg("Role"), msg("Team"), msg("Fouls"), pmsg("sheet CSV", "Warnings"),
              msg("Departure"), pmsg("sheet CSV", "Removal"), msg("Won"))
 _CSV_META = {"game": pmsg("sheet CSV", "Game"), "winner": pmsg("sheet CSV", "Winner"),
              "result": pmsg("sheet CSV", "Result"), "signed": pmsg("sheet CSV", "Signed"),
@@ -110,31 +109,35 @@ _CSV_META = {"game": pmsg("sheet CSV", "Game"), "winner": pmsg("sheet CSV", "Win
              "unsigned": pmsg("sheet CSV", "not signed")}
 
 
-def sheet_csv(sheet: Sheet, lang: str) -> tuple[str, str]:
-    """The sheet as CSV text in ``lang`` and its delimiter: ``;`` for Russian (what Excel expects with
-    Russian regional settings), ``,`` for English. A few lines about the game, an empty line, the table."""
+def departure(p: PlayerResult, lang: str) -> str:
+    """When and how the player left, numbered as the console numbers them (night N follows day N): "voted out,
+    day 2", "killed, night 1", "removed, night 2"; empty for a player at the table to the end."""
+    if p.left is None:
+        return ""
+    if p.left == "kill":
+        return msg("killed, night %(night)s", night=p.left_day).render(lang)
+    how = t(HOW_NAMES, p.left, lang)
+    if p.left_night:
+        return msg("%(how)s, night %(night)s", how=how, night=p.left_day).render(lang)
+    return msg("%(how)s, day %(day)s", how=how, day=p.left_day).render(lang)
+
+
+def sheet_rows(sheet: Sheet, lang: str) -> list[list[Any]]:
+    """The sheet as CSV rows in ``lang``: a few lines about the game, an empty line, the table."""
     words = {key: text.render(lang) for key, text in _CSV_META.items()}
-    delimiter = ";" if lang == "ru" else ","
     r, g = sheet.final(), sheet.game
-    out = io.StringIO()
-    w = SafeCsvWriter(out, delimiter=delimiter)
-    w.writerow([words["game"], g.id])
-    w.writerow([words["winner"], t(TEAM_NAMES, r.winner, lang)])
-    w.writerow([words["result"], t(RESULT_NAMES, r.result, lang)])
     signed = words["unsigned"] if g.signed_at is None else \
-        f"{g.signed_at.strftime('%Y-%m-%d %H:%M')} UTC, {sheet.signed_by_login or ''}"
-    w.writerow([words["signed"], signed])
-    w.writerow([words["corrections"], len(sheet.corrections)])
-    w.writerow([])
-    w.writerow([text.render(lang) for text in _CSV_HEAD])
+        f"{csv_moment(g.signed_at, lang)} UTC, {sheet.signed_by_login or ''}"
+    rows: list[list[Any]] = [
+        [words["game"], g.id], [words["winner"], t(TEAM_NAMES, r.winner, lang)],
+        [words["result"], t(RESULT_NAMES, r.result, lang)], [words["signed"], signed],
+        [words["corrections"], len(sheet.corrections)], [], [text.render(lang) for text in _CSV_HEAD]]
     for p in r.players:
-        left = "" if p.left is None else msg("%(how)s, day %(day)s", how=t(HOW_NAMES, p.left, lang),
-                                              day=p.left_day).render(lang)
         removed = "" if p.removed is None else t(SCOPE_NAMES, p.removed, lang) + (
             f": {p.removal_reason}" if p.removal_reason else "")
-        w.writerow([p.seat, p.name, t(ROLE_NAMES, p.role, lang), t(TEAM_NAMES, p.team, lang), p.fouls,
-                    p.warnings, left, removed, words["yes" if won(p, r.winner) else "no"]])
-    return out.getvalue(), delimiter
+        rows.append([p.seat, p.name, t(ROLE_NAMES, p.role, lang), t(TEAM_NAMES, p.team, lang), p.fouls,
+                     p.warnings, departure(p, lang), removed, words["yes" if won(p, r.winner) else "no"]])
+    return rows
 
 
 @router.get("/api/games/{game_id}/sheet.csv", summary="The result sheet as CSV (UTF-8 with a BOM, for Excel)",
@@ -143,10 +146,8 @@ def get_sheet_csv(game_id: GameId, request: Request, user: UserDep, store: Store
                   lang: Annotated[Literal["ru", "en"] | None, Query(description="ru or en (default: the page's)")]
                   = None) -> Response:
     own_game(store, user, game_id)
-    text, _delimiter = sheet_csv(sheets.sheet(store, game_id), _lang(request, lang))
-    return Response(("\ufeff" + text).encode("utf-8"), media_type="text/csv; charset=utf-8",
-                    headers={"Content-Disposition": f'attachment; filename="sheet-{_short(game_id)}.csv"',
-                             "Cache-Control": "no-store"})
+    chosen = _lang(request, lang)
+    return csv_response(sheet_rows(sheets.sheet(store, game_id), chosen), chosen, f"sheet-{_short(game_id)}.csv")
 
 
 @router.get("/api/games/{game_id}/record.json", summary="The game record (docs/game-record.md) as a download",

@@ -9,7 +9,6 @@ docs/tournament.md, "The API".
 
 from __future__ import annotations
 
-import io
 import json
 from datetime import date
 from typing import Annotated, Any, Literal
@@ -34,13 +33,10 @@ from ..services.tournament import (
 from ..store import Store, UserRecord
 from ..store import tournaments as db
 from ..store.tournaments import NewParticipant, TournamentRecord
-from ..tournament.standings import Row
 from .access import game_access, require_judge
 from .auth import StoreDep, UserDep
 from .edge import MAX_ID, Id, check_cells, path_id
 from .errors import ApiError
-from .exports import SafeCsvWriter, append_safe_row
-from .responses import download
 from .schemas import Body
 from .security import MAX_UPLOAD
 
@@ -492,56 +488,7 @@ def get_player(tournament_id: TournamentId, participant_id: ParticipantId, user:
     return dict(c.svc.player_games(c.t, participant_id))
 
 
-# --- exports ------------------------------------------------------------------------------------------------
-
-EXPORT_COLUMNS = ("place", "nickname", "points", "games", "wins", "extra_points", "penalties", "carried",
-                  "disqualified", "top_three")
-
-
-def _export_rows(svc: TournamentService, t: TournamentRecord) -> list[dict[str, Any]]:
-    names = {p.id: p.nickname for p in db.participants(svc.store, t.id)}
-    rows: list[Row] = svc.final_standings(t) if t.finalists is not None else svc.standings(t)
-    return [row_json(r, names) for r in rows]
-
-
-def _filename(t: TournamentRecord, ext: str) -> dict[str, str]:
-    return {"Content-Disposition": f'attachment; filename="tournament-{t.id}-standings.{ext}"'}
-
-
-@api.get("/{tournament_id}/standings.csv", summary="The standings as CSV (UTF-8 with a BOM, for Excel)",
-         response_class=Response, responses=download("text/csv", "The standings, one participant a line."))
-def standings_csv(tournament_id: TournamentId, user: UserDep, store: StoreDep) -> Response:
-    c = TournamentContext(store, user, tournament_id)
-    rows = _export_rows(c.svc, c.t)
-    buf = io.StringIO()
-    w = SafeCsvWriter(buf)
-    w.writerow(EXPORT_COLUMNS)
-    for r in rows:
-        w.writerow([r["place"] if r["place"] is not None else "", r["nickname"], r["points"], r["games"], r["wins"],
-                    r["extra_points"], r["penalties"], r["carried"], int(r["disqualified"]), int(r["top_three"])])
-    return Response("\ufeff" + buf.getvalue(), media_type="text/csv; charset=utf-8", headers=_filename(c.t, "csv"))
-
-
-@api.get("/{tournament_id}/standings.xlsx", summary="The standings as an Excel workbook", response_class=Response,
-         responses=download(XLSX, "The standings as a workbook."))
-def standings_xlsx(tournament_id: TournamentId, user: UserDep, store: StoreDep) -> Response:
-    from openpyxl import Workbook
-
-    c = TournamentContext(store, user, tournament_id)
-    rows = _export_rows(c.svc, c.t)
-    wb = Workbook()
-    ws = wb.active
-    assert ws is not None
-    ws.title = "Standings"
-    append_safe_row(ws, EXPORT_COLUMNS)
-    for r in rows:
-        append_safe_row(ws, [r["place"], r["nickname"], r["points"], r["games"], r["wins"], r["extra_points"], r["penalties"],
-                   r["carried"], bool(r["disqualified"]), bool(r["top_three"])])
-    buf = io.BytesIO()
-    wb.save(buf)
-    return Response(buf.getvalue(), headers=_filename(c.t, "xlsx"),
-                    media_type=XLSX)
-
+# --- exports (the standings as CSV and XLSX: web/tournament_exports.py) ------------------------------------
 
 @api.get("/{tournament_id}/archive.json", summary="The tournament archive: settings, participants, seating, "
             "every game record")

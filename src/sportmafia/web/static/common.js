@@ -28,6 +28,40 @@
     }
     return select;
   };
+  /* The names of a rule set (a preset, "<preset>-variant", or a club's variant: its own name) and of a scoring
+     system ("regulation", "fiim", "<base>-variant", "<base>-custom", or a name of its own), in the page's language */
+  function named(key, name) {
+    const C = SM.strings("common-i18n");
+    const names = C[key] || {};
+    if (typeof name !== "string" || !name) return name;
+    if (names[name]) return names[name];
+    const m = /^(.+)-(variant|custom)$/.exec(name);
+    if (m && names[m[1]]) return SM.fmt(C[m[2]], { name: names[m[1]] });
+    return name;
+  }
+  SM.rulesetName = (name) => named("rulesets", name);
+  SM.scoringName = (name) => named("scorings", name);
+  /* Dates in the page's language (<html lang>): a day ("2026-12-02"), a span of days, a moment (ISO with a time,
+     shown in the browser's time zone) */
+  const locale = () => document.documentElement.lang || SM.lang;
+  const DAY = { day: "numeric", month: "short", year: "numeric", timeZone: "UTC" };
+  const day = (iso) => (/^\d{4}-\d{2}-\d{2}$/.test(iso || "") ? new Date(iso + "T00:00:00Z") : null);
+  SM.date = function (iso) {
+    const d = day(iso);
+    return d ? new Intl.DateTimeFormat(locale(), DAY).format(d) : iso || "";
+  };
+  SM.dates = function (from, to) {
+    const a = day(from), b = day(to);
+    if (a && b && from !== to) {
+      const f = new Intl.DateTimeFormat(locale(), DAY);
+      return f.formatRange ? f.formatRange(a, b) : `${f.format(a)} – ${f.format(b)}`;
+    }
+    return SM.date(from || to);
+  };
+  SM.dateTime = function (iso) {
+    const d = new Date(iso);
+    return !iso || isNaN(d) ? iso || "" : new Intl.DateTimeFormat(locale(), { dateStyle: "medium", timeStyle: "short" }).format(d);
+  };
   SM.uuid = function () {
     if (window.crypto && crypto.randomUUID) return crypto.randomUUID();
     const b = crypto.getRandomValues(new Uint8Array(16)); // randomUUID needs a secure context (https)

@@ -307,7 +307,7 @@
         { dateStyle: "short", timeStyle: "short" });
       let text = T[status] || status;
       if (g.status === "over") text += " · " + (g.winner ? T["winner_" + g.winner] : T.draw);
-      const rules = T[g.ruleset] || g.ruleset;
+      const rules = SM.rulesetName(g.ruleset);
       const main = document.createElement(g.status === "over" ? "div" : "a");
       main.className = "game-link";
       if (g.status !== "over") { main.href = `/games/${g.id}`; main.title = T.open; }

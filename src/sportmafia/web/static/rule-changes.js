@@ -12,7 +12,7 @@
       return v.map((k) => R.tb[k] || k).join(", ");
     }
     if (setting === "scoring" && typeof v === "object") {
-      return R.systems[v.name] || v.name || JSON.stringify(v);
+      return SM.scoringName(v.name) || JSON.stringify(v);
     }
     if (setting === "final_settings" && typeof v === "object") {
       return ["finalists", "games_each", "carry_over"].filter((k) => k in v)
@@ -30,8 +30,7 @@
     list.textContent = "";
     for (const c of changes || []) {
       const li = document.createElement("li");
-      const at = new Date(c.at).toLocaleString(SM.lang === "ru" ? "ru-RU" : "en-GB",
-        { dateStyle: "short", timeStyle: "short" });
+      const at = SM.dateTime(c.at);
       li.textContent = SM.fmt(R.line, { at, by: c.by, setting: R[c.setting] || c.setting,
         old: value(c.setting, c.old, R), new: value(c.setting, c.new, R), reason: c.reason });
       list.appendChild(li);

@@ -19,11 +19,7 @@
     if (text !== undefined && text !== null) e.textContent = String(text);
     return e;
   };
-  const when = (iso) => {
-    const d = new Date(iso);
-    return isNaN(d) ? iso : d.toLocaleString(SM.lang === "ru" ? "ru-RU" : "en-GB",
-      { year: "numeric", month: "2-digit", day: "2-digit", hour: "2-digit", minute: "2-digit" });
-  };
+  const when = SM.dateTime;
   const role = (r) => (r && L.roles[r]) || r || "—";
   const team = (t) => (t ? L.teams[t] || t : S.no_team);
 
@@ -53,10 +49,19 @@
     return row ? row[field] : null;
   }
 
+  /* When and how a player left, numbered as the console numbers days and nights (night N follows day N):
+     "voted out, day 2", "killed, night 1"; a removal that made him leave is told once: "removed (this game),
+     night 2". */
+  function departure(left, removal) {
+    if (left.how === "kill") return SM.fmt(S.killed, { night: left.day });
+    const how = left.how === "removal" && removal ? removal : L.how[left.how] || left.how;
+    return left.phase === "night" ? SM.fmt(S.left_night, { how, night: left.day }) : SM.fmt(S.left, { how, day: left.day });
+  }
+
   /* --- the table ------------------------------------------------------------------------------------ */
   function render() {
     const date = sheet.created_at ? when(sheet.created_at) : "";
-    $("sheet-game").textContent = SM.fmt(S.game, { date, n: sheet.players, rules: sheet.ruleset });
+    $("sheet-game").textContent = SM.fmt(S.game, { date, n: sheet.players, rules: SM.rulesetName(sheet.ruleset) });
     const winner = $("sheet-winner");
     winner.hidden = false;
     winner.textContent = sheet.winner ? SM.fmt(S.winner, { team: team(sheet.winner) }) : S.no_winner;
@@ -77,11 +82,7 @@
       tr.append(fouls);
       const dep = el("td", "departure");
       const removal = r.removed ? SM.fmt(S.removed, { scope: L.scopes[r.removed] || r.removed }) : "";
-      if (r.left) {
-        /* a removal that made the player leave is told once: "removed (this game), day 2" */
-        const how = r.left.how === "removal" && removal ? removal : L.how[r.left.how] || r.left.how;
-        dep.append(el("span", "", SM.fmt(S.left, { how, day: r.left.day })));
-      }
+      if (r.left) dep.append(el("span", "", departure(r.left, removal)));
       if (removal && !(r.left && r.left.how === "removal")) dep.append(el("span", "sub", removal));
       if (r.removal_reason) dep.append(el("span", "sub", r.removal_reason));
       if (!r.left && !r.removed) dep.textContent = "—";
@@ -241,8 +242,8 @@
       const r = await SM.api("POST", `/api/games/${gameId}/sheet/sign`);
       if (r.status === 200) {
         sheet = r.body;
-        render();
-        showMessage("sheet-notice", S.signed_ok);
+        showMessage("sheet-notice", "");
+        render();  /* the signed line says it (once): "Signed by … The game is locked." */
       } else {
         showMessage("sheet-message", SM.errorText(r.body));
         if (r.status === 409) load();

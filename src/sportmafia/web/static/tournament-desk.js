@@ -90,11 +90,11 @@
 
     function render() {
       const t = state.t;
-      const dates = [t.starts_on, t.ends_on !== t.starts_on ? t.ends_on : null].filter(Boolean).join(" – ");
+      const dates = SM.dates(t.starts_on, t.ends_on);
       const sizes = t.table_sizes[0] === t.table_sizes[1] ? String(t.table_sizes[0]) : t.table_sizes.join("-");
       const status = [S[t.status] || t.status, t.published ? S.published : S.not_published].join(", ");
-      $("t-summary").textContent = SM.fmt(S.summary, { dates: dates || "—", rules: t.ruleset, sizes,
-        scoring: t.scoring.name, status });
+      $("t-summary").textContent = SM.fmt(S.summary, { dates: dates || "—", rules: SM.rulesetName(t.ruleset), sizes,
+        scoring: SM.scoringName(t.scoring.name), status });
       for (const name of TABS) tabs[name].render();
     }
 

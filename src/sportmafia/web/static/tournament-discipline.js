@@ -63,7 +63,7 @@
       const who = b.nickname || `#${b.user_id}`;
       const where = b.tournament || S.ban_club;
       const li = el("li", b.active ? "" : "lifted",
-        SM.fmt(S.ban_line, { who, where, date: (b.created_at || "").slice(0, 10), reason: b.reason }));
+        SM.fmt(S.ban_line, { who, where, date: SM.date((b.created_at || "").slice(0, 10)), reason: b.reason }));
       if (!b.active) li.append(" ", el("span", "note", SM.fmt(S.lifted, { reason: b.lift_reason })));
       else {
         const btn = el("button", "ghost", S.lift);

@@ -55,7 +55,7 @@
       if (!t) rules.value = "preset:tournament";
       else if (rules.querySelector(`option[value="preset:${t.ruleset}"]`)) rules.value = `preset:${t.ruleset}`;
       else {
-        const o = el("option", "", SM.fmt(S.current_rules, { rules: t.ruleset }));
+        const o = el("option", "", SM.fmt(S.current_rules, { rules: SM.rulesetName(t.ruleset) }));
         o.value = "current";
         rules.prepend(o);
         rules.value = "current";

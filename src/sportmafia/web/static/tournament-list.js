@@ -15,8 +15,8 @@
         const li = el("li");
         const a = link(`/tournaments/${t.id}`, "game-link t-item");
         a.append(el("strong", "", t.name));
-        const dates = [t.starts_on, t.ends_on !== t.starts_on ? t.ends_on : null].filter(Boolean).join(" – ");
-        const bits = [dates, S[t.status] || t.status, SM.fmt(S.rules, { rules: t.ruleset })];
+        const bits = [SM.dates(t.starts_on, t.ends_on), S[t.status] || t.status,
+          SM.fmt(S.rules, { rules: SM.rulesetName(t.ruleset) })];
         if (t.published) bits.push(S.published);
         a.append(el("span", "note", " · " + bits.filter(Boolean).join(" · ")));
         li.append(a);

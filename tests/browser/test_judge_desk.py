@@ -141,3 +141,136 @@ def test_standings_share_ranges_and_leave_players_without_games_unplaced(browser
                 assert not errors, errors
             finally:
                 ctx.close()
+
+
+TABLES = {"ru": "26 игроков, столы по 10: в каждом туре 2 стола, 6 отдыхают",
+          "en": "26 players, tables of 10: 2 tables each round, 6 sit out"}
+
+
+def test_the_admin_adds_a_host_on_the_desk_and_is_warned_of_too_few_hosts(browser: Any, server: str) -> None:
+    for lang in ("ru", "en"):
+        for size in SIZES:
+            tid = evening(server, "people")
+            ctx, page, errors = desk(browser, server, lang, size, tid)
+            try:
+                # how tables are formed, with the plural right, and that there are no hosts for them
+                assert TABLES[lang] in (page.text_content("#staff-tables") or "")
+                assert page.is_visible("#staff-warning")
+                shoot(page, "staff", lang, "#staff-form")
+                # a login the server refuses is said, and nothing is added
+                page.fill("#new-staff-login", "bad login")
+                page.fill("#new-staff-password", "long enough 1")
+                page.click("#create-staff")
+                assert page.is_visible("#new-staff-error")
+                login = f"desk{next(_logins)}"
+                page.fill("#new-staff-login", login)
+                page.fill("#new-staff-password", "short")
+                page.click("#create-staff")
+                assert page.is_visible("#new-staff-error")
+                page.fill("#new-staff-password", HOST_PASSWORD)
+                page.click("#create-staff")
+                page.wait_for_selector(f'#staff-rows select[aria-label="{login}"]')
+                assert page.input_value(f'#staff-rows select[aria-label="{login}"]') == "host"
+                with admin(server) as c:
+                    staff = ok(c.get(f"/api/tournaments/{tid}"))["staff"]
+                    assert [(s["login"], s["role"]) for s in staff] == [(login, "host")]
+                    # a club account with a hashed password: its owner logs in with it
+                    other = httpx.post(server + "/api/login", json={"login": login, "password": HOST_PASSWORD})
+                    assert other.status_code == 200 and other.json()["user"]["role"] == "host"
+                    assert HOST_PASSWORD not in (ok(c.get("/api/users")) and c.get("/api/users").text)
+                # one host for two tables: still warned, on the seating form too, before composing it
+                assert page.is_visible("#staff-warning")
+                tab(page, "seating")
+                assert TABLES[lang] in (page.text_content("#seat-tables") or "")
+                page.click(f'#seat-hosts .chip[data-user]:has-text("{login}")')
+                warning = page.text_content("#hosts-warning") or ""
+                assert page.is_visible("#hosts-warning") and "2" in warning and "1" in warning
+                shoot(page, "hosts-warning", lang, "#seating-form")
+                asked: list[str] = []
+
+                def dismiss(dialog: Any) -> None:
+                    asked.append(dialog.message)
+                    dialog.dismiss()
+                page.once("dialog", dismiss)
+                page.click("#generate")
+                page.wait_for_timeout(300)
+                assert asked and "2" in asked[0]  # asked first; dismissed: no seating made
+                with admin(server) as c:
+                    assert ok(c.get(f"/api/tournaments/{tid}/seating"))["seating"] is None
+                assert not errors, errors
+            finally:
+                ctx.close()
+
+
+def test_a_judge_who_is_not_an_admin_is_told_to_ask_for_accounts(browser: Any, server: str) -> None:
+    tid = evening(server, "people")
+    login = f"judge{next(_logins)}"
+    with admin(server) as c:
+        uid = ok(c.post("/api/users", json={"login": login, "password": HOST_PASSWORD, "role": "judge"}))["id"]
+        ok(c.put(f"/api/tournaments/{tid}/staff", json={"staff": [{"user_id": uid, "role": "judge"}]}))
+    ctx, page, errors = open_page(browser, 1024, 768, lang="ru", server=server)
+    try:
+        page.goto(server + "/login")
+        page.fill("#login", login)
+        page.fill("#password", HOST_PASSWORD)
+        page.click("#login-submit")
+        page.wait_for_url(server + "/")
+        page.goto(f"{server}/tournaments/{tid}")
+        page.wait_for_selector("#people-rows tr")
+        assert page.locator("#new-staff-form").count() == 0 and page.is_visible("#new-staff-ask")
+        # and the server refuses him an account all the same
+        r = page.request.post(server + "/api/users", data={"login": "sneaky", "password": HOST_PASSWORD,
+                                                           "role": "host"},
+                              headers={"X-CSRF-Token": page.get_attribute('meta[name="csrf-token"]', "content")})
+        assert r.status == 403
+        assert not errors, errors
+    finally:
+        ctx.close()
+
+
+QUALITY = {
+    "ru": ("пары игроков встречаются за столом от ", "в среднем", "на одном и том же месте игрок сидит не больше"),
+    "en": ("pairs of players meet ", "on average", "each player sits in the same seat at most"),
+}
+
+
+def test_the_seating_quality_in_a_judges_words_and_another_seating(browser: Any, server: str) -> None:
+    tid = evening(server, "seated")
+    for lang in ("ru", "en"):
+        for size in SIZES:
+            ctx, page, errors = desk(browser, server, lang, size, tid)
+            try:
+                tab(page, "seating")
+                page.wait_for_selector("#seating-view:not([hidden])")
+                words = page.text_content("#quality") or ""
+                for part in QUALITY[lang]:
+                    assert part in words
+                # no statistics jargon in sight; the figures and the seed wait in closed details
+                for jargon in ("ср.-кв.", "RMS", "Зерно", "Seed"):
+                    assert jargon not in (page.inner_text("#tab-seating") or "")
+                assert not page.is_visible("#seat-seed") and not page.is_visible("#quality-more")
+                shoot(page, "seating-quality", lang, "#seating-form")
+                page.click("#quality-figures summary")
+                assert page.is_visible("#quality-more")
+                with admin(server) as c:
+                    old = ok(c.get(f"/api/tournaments/{tid}/seating"))["seating"]
+                page.click("#reseat")
+                page.wait_for_function("(s) => document.getElementById('seat-seed').value !== String(s)",
+                                       arg=old["seed"])
+                page.wait_for_timeout(200)
+                with admin(server) as c:
+                    for _ in range(100):
+                        new = ok(c.get(f"/api/tournaments/{tid}/seating"))["seating"]
+                        if new["seed"] != old["seed"]:
+                            break
+                        page.wait_for_timeout(100)
+                assert new["seed"] != old["seed"]
+                # the same request otherwise: the hosts and the rounds stay
+                assert new["request"]["hosts"] == old["request"]["hosts"] and new["rounds"] == old["rounds"]
+                page.wait_for_function("(s) => document.getElementById('seat-seed').value === String(s)",
+                                       arg=new["seed"])
+                page.click("#seed-box summary")
+                assert page.input_value("#seat-seed") == str(new["seed"])
+                assert not errors, errors
+            finally:
+                ctx.close()

@@ -188,7 +188,7 @@ def test_the_admin_adds_a_host_on_the_desk_and_is_warned_of_too_few_hosts(browse
                 shoot(page, "hosts-warning", lang, "#seating-form")
                 asked: list[str] = []
 
-                def dismiss(dialog: Any) -> None:
+                def dismiss(dialog: Any, asked: list[str] = asked) -> None:
                     asked.append(dialog.message)
                     dialog.dismiss()
                 page.once("dialog", dismiss)

@@ -11,7 +11,7 @@ from .test_standings import order, row, sheet
 
 def prelim():  # type: ignore[no-untyped-def]
     # a 3 points, b 2, c 1, d 0 (one game each way)
-    # e has not played: 0 points in fewer games than d, so e is 4th and d 5th
+    # e has not played: no place until he plays (listed after d, who played and lost)
     results = [sheet(["a", "b", "c"], ["d"], size=4, game_id="g1"), sheet(["a", "b"], ["c", "d"], size=4, game_id="g2"),
                sheet(["a"], ["b", "c", "d"], size=4, game_id="g3")]
     return standings(results, participants=["e"])
@@ -55,7 +55,7 @@ def test_carry_over_on_adds_the_preliminary_points() -> None:
     assert [row(table, p).points for p in "abc"] == [3.0, 3.0, 3.0]
     assert order(table)[:3] == ["c", "b", "a"]
     assert row(table, "a").carried == 3.0
-    assert [row(table, p).place for p in ("e", "d")] == [4, 5]
+    assert [row(table, p).place for p in ("d", "e")] == [4, None]
 
 
 @pytest.mark.clause("T.final")
@@ -65,8 +65,8 @@ def test_carry_over_off_counts_only_the_final_games() -> None:
     games = final_games([["c"], ["c"], ["b"]], finals)
     table = final_standings(rows, games, carry_over=False, finalist_ids=finals)
     assert [row(table, p).points for p in "cba"] == [2.0, 1.0, 0.0]
-    assert order(table) == ["c", "b", "a", "e", "d"]
-    assert [r.place for r in table] == [1, 2, 3, 4, 5]
+    assert order(table) == ["c", "b", "a", "d", "e"]
+    assert [r.place for r in table] == [1, 2, 3, 4, None]
     assert row(table, "c").top_three and not row(table, "d").top_three
 
 

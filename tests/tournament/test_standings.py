@@ -161,3 +161,46 @@ def test_a_ban_in_a_real_game_disqualifies_and_fiim_columns_add_up() -> None:
     fiim = standings([result_of("fiim", 10, seed=0)], FIIM)
     for r in fiim:
         assert r.points == pytest.approx(r.wins + r.extra_points + r.penalties)
+
+
+@pytest.mark.clause("T.total")
+def test_a_participant_with_no_game_has_no_place_until_he_plays() -> None:
+    fourteen = [f"p{i:02}" for i in range(14)]
+    rows = standings([], participants=fourteen)
+    # nobody has played: nobody has a place, nobody is a prize winner (not 14 "top three" at place 1)
+    assert [r.place for r in rows] == [None] * 14 and not any(r.top_three or r.prize_tie for r in rows)
+    assert not any(r.disqualified for r in rows)
+    # one game: the loser has a place; who has not played is listed after him, without one
+    results = [sheet(["a"], ["b"], size=4, game_id="g1")]
+    rows = standings(results, participants=["a", "b", "c"], sanctions=[Sanction("d", "tournament", "drunk")])
+    assert [r.participant for r in rows if not r.participant.startswith("g")] == ["a", "b", "c", "d"]
+    assert row(rows, "b").place is not None and row(rows, "b").place > row(rows, "a").place  # type: ignore[operator]
+    assert row(rows, "c").place is None and not row(rows, "c").disqualified and row(rows, "c").games == 0
+    assert rows.index(row(rows, "c")) > max(rows.index(r) for r in rows if r.place is not None)
+    assert row(rows, "d").disqualified and rows[-1] is row(rows, "d")
+
+
+@pytest.mark.clause("T.total")
+@pytest.mark.clause("T.judge")
+def test_a_tie_the_tie_breaks_cannot_split_shares_a_range_and_the_prize_only_within_the_top_three() -> None:
+    # one game of 7 winners and 7 losers: every winner is equal after every tie-break (head-to-head too)
+    winners, losers = [f"w{i}" for i in range(7)], [f"l{i}" for i in range(7)]
+    rows = standings([sheet(winners, losers, size=14, game_id="g1")])
+    for pid in winners:
+        r = row(rows, pid)
+        assert (r.place, r.last_place, r.shared) == (1, 7, True)
+        # the range straddles place 3: the regulation gives three prize places, the judge decides (T.judge)
+        assert r.prize_tie and not r.top_three
+    for pid in losers:
+        assert (row(rows, pid).place, row(rows, pid).last_place) == (8, 14)
+        assert not row(rows, pid).prize_tie and not row(rows, pid).top_three
+    # a, b, c lead alone; d, e, f share 4-6; g is 7th alone
+    results = [sheet(["a", "b", "c"], game_id="g1"), sheet(["a", "b"], game_id="g2"), sheet(["a", "b"], game_id="g3"),
+               sheet(["a", "c"], game_id="g4"), sheet(["d", "e", "f"], ["g"], game_id="h1")]
+    rows = standings(results, tie_breaks=["points", "wins"])
+    assert [(row(rows, p).place, row(rows, p).last_place) for p in "abc"] == [(1, 1), (2, 2), (3, 3)]
+    assert all(row(rows, p).top_three and not row(rows, p).shared for p in "abc")
+    for p in "def":
+        assert (row(rows, p).place, row(rows, p).last_place, row(rows, p).top_three) == (4, 6, False)
+        assert not row(rows, p).prize_tie
+    assert row(rows, "g").place == 7

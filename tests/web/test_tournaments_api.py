@@ -126,7 +126,8 @@ def test_no_login_no_private_api_and_public_only_when_published(api: Api) -> Non
     assert patch(api, f"/api/tournaments/{tid}", {"published": True}).status_code == 200
     assert anon.get(f"/api/public/tournaments/{tid}").json()["participants"][0]["nickname"] == "Ann"
     standings = anon.get(f"/api/public/tournaments/{tid}/standings").json()["standings"]
-    assert [(r["nickname"], r["points"], r["place"]) for r in standings] == [("Ann", 0.0, 1)]
+    # no game yet: no place (and no prize) until she plays
+    assert [(r["nickname"], r["points"], r["place"], r["top_three"]) for r in standings] == [("Ann", 0.0, None, False)]
     assert anon.get(f"/api/public/tournaments/{tid}/players/{pid}").json()["games"] == []
     assert anon.get(f"/api/public/tournaments/{tid}/players/{pid + 99}").status_code == 404
 
@@ -343,20 +344,27 @@ def test_sanctions_take_effect_in_seating_and_standings(api: Api, store: Store) 
     last = rows[-1]
     assert last["participant_id"] == out_of_tournament and last["disqualified"] and last["place"] is None
     assert [s["reason"] for s in last["sanctions"]] == ["revealed his card"]
-    assert next(r for r in rows if r["participant_id"] == out_of_round3)["place"] is not None
+    # a removal from a round keeps him in the places (no accepted game yet: no place, but not out of them)
+    kept = next(r for r in rows if r["participant_id"] == out_of_round3)
+    assert not kept["disqualified"] and kept["place"] is None and not last["place_to"]
     statuses = {p["id"]: p["status"] for p in api.get(f"/api/tournaments/{tid}/participants").json()["participants"]}
     assert statuses[out_of_tournament] == "disqualified" and statuses[out_of_round3] == "active"
 
 
 def test_the_final_waits_for_every_sheet_and_needs_equal_games(api: Api, store: Store) -> None:
-    tid, _ids, _host_id, host = club_tournament(api, players=12, rounds=1)
+    # two rounds, so that each of the 12 plays (2 sit out each round): who has not played has no place
+    tid, _ids, _host_id, host = club_tournament(api, players=12, rounds=2)
     [game] = api.post(f"/api/tournaments/{tid}/rounds/1/open").json()["games"]
     r = api.post(f"/api/tournaments/{tid}/final", {"k": 10})
     assert r.status_code == 409 and r.json()["error"]["code"] == "pending-sheets"
-    finish(store, game["game_id"], 3)
-    assert host.post(f"/api/games/{game['game_id']}/sheet/sign").status_code == 200
-    assert api.post(f"/api/tournaments/{tid}/games/{game['game_id']}/accept").status_code == 200
-    r = api.post(f"/api/tournaments/{tid}/final", {"k": 9})
+    for number, seed in ((1, 3), (2, 4)):
+        if number > 1:
+            [game] = api.post(f"/api/tournaments/{tid}/rounds/{number}/open").json()["games"]
+        finish(store, game["game_id"], seed)
+        assert host.post(f"/api/games/{game['game_id']}/sheet/sign").status_code == 200
+        assert api.post(f"/api/tournaments/{tid}/games/{game['game_id']}/accept").status_code == 200
+    # everyone sharing the first place (fewer than 10 at two games of 10): too few for a table of 10
+    r = api.post(f"/api/tournaments/{tid}/final", {"k": 1, "include_ties": True})
     assert r.status_code == 422 and "too few for a table of 10" in r.json()["error"]["en"]
     r = api.post(f"/api/tournaments/{tid}/final", {"k": 12})  # 36 games at tables of 10: not 3 each
     assert r.status_code == 422 and "cannot each play exactly 3 games" in r.json()["error"]["en"]

@@ -78,7 +78,8 @@ def final_standings(prelim_rows: Sequence[Row], final_results: Iterable[GameResu
                                                   "each finalist plays %(n)d final games; not so for %(names)s",
                                                   games_each, names=", ".join(off)))
     prelim = {r.participant: r for r in prelim_rows}
-    carried = {p: prelim[p].points if p in prelim else 0.0 for p in chosen} if carry_over else {}
+    # every finalist has a place in the final from its start (0 carried without carry-over)
+    carried = {p: (prelim[p].points if p in prelim else 0.0) if carry_over else 0.0 for p in chosen}
     prelim_sanctions = [s for p in chosen if p in prelim for s in prelim[p].sanctions]
     rows = standings(final_results, system, tie_breaks, sanctions=[*prelim_sanctions, *sanctions],
                      adjustments=adjustments, participants=chosen, carried=carried)
@@ -88,8 +89,10 @@ def final_standings(prelim_rows: Sequence[Row], final_results: Iterable[GameResu
     offset = len(ranked)
     out = list(ranked)
     for r in rest:
-        place = None if r.disqualified or r.place is None else r.place + offset - _above(prelim_rows, chosen, r)
-        out.append(dataclasses.replace(r, place=place))
+        shift = offset - _above(prelim_rows, chosen, r)
+        place = None if r.disqualified or r.place is None else r.place + shift
+        last = None if place is None or r.last_place is None else r.last_place + shift
+        out.append(dataclasses.replace(r, place=place, place_to=last))
     out.sort(key=lambda r: (r.place is None, r.place or 0))
     return out + dropped
 

@@ -2,9 +2,12 @@
 
 ``standings(results, system, tie_breaks, sanctions, adjustments)`` returns one :class:`Row` per
 participant, best first. Points always decide first; the judge orders the tie-breaks (default: more wins,
-then fewer games, then head-to-head). Rows still equal after every tie-break share a place. The top three
-are the tournament's winners. A disqualified participant (removed from the tournament, or banned) is
-listed last, without a place.
+then fewer games, then head-to-head). Rows still equal after every tie-break share a range of places
+(``place`` to ``place_to``: 4-6). The top three places are the tournament's winners (T.total); a tie the
+tie-breaks cannot split that straddles place 3 (3-5) is not decided by the regulation, so the judge decides
+(T.judge): such rows are ``prize_tie``, not ``top_three``. A participant with no game yet has no place
+(he is listed after the placed rows), and a disqualified participant (removed from the tournament, or
+banned) is listed last, without a place.
 """
 
 from __future__ import annotations
@@ -30,6 +33,8 @@ TIE_BREAKS: dict[str, str] = {
 
 DEFAULT_TIE_BREAKS: tuple[str, ...] = ("points", "wins", "fewer_games", "head_to_head")
 DISQUALIFYING = ("tournament", "ban")
+PRIZE_PLACES = 3
+"""The top three places are the tournament's winners (T.total)."""
 
 
 @dataclass(frozen=True)
@@ -57,7 +62,8 @@ class Adjustment:
 
 @dataclass(frozen=True)
 class Row:
-    """One line of the standings. ``place`` is None for a disqualified participant."""
+    """One line of the standings. ``place`` is None for a disqualified participant and for one with no game
+    yet; ``place_to`` is the last place of a range shared by a tie (``place`` when not shared)."""
 
     place: int | None
     participant: str
@@ -72,11 +78,30 @@ class Row:
     disqualified: bool = False
     carried: float = 0.0
     """Points carried over from an earlier stage (the final, T.final)."""
+    place_to: int | None = None
+    """The last place of the range this row shares with others equal after every tie-break (4 of "2-4")."""
+
+    @property
+    def last_place(self) -> int | None:
+        """The last place of the row's range (its ``place`` when the place is not shared)."""
+        return self.place if self.place is None or self.place_to is None else max(self.place, self.place_to)
+
+    @property
+    def shared(self) -> bool:
+        """The place is shared with others whom the tie-breaks do not split."""
+        return self.place is not None and self.last_place != self.place
 
     @property
     def top_three(self) -> bool:
-        """One of the tournament's winners (T.total)."""
-        return self.place is not None and self.place <= 3
+        """One of the tournament's winners (T.total): the row's whole range lies within places 1-3."""
+        last = self.last_place
+        return last is not None and last <= PRIZE_PLACES
+
+    @property
+    def prize_tie(self) -> bool:
+        """A tie across the last prize place (3-5): the regulation does not split it, the judge does (T.judge)."""
+        last = self.last_place
+        return self.place is not None and last is not None and self.place <= PRIZE_PLACES < last
 
 
 @dataclass
@@ -165,22 +190,28 @@ def standings(results: Iterable[GameResult], system: ScoringSystem = REGULATION,
         return out
 
     disq = {pid for pid, ss in found.items() if any(s.scope in DISQUALIFYING for s in ss)}
+    # no place until he plays: 0 points of no game are not 0 points of games lost (nor "fewer games")
+    waiting = {pid for pid in set(acc) - disq if acc[pid].games == 0 and pid not in carried}
     rows: list[Row] = []
     place = 1
-    for tied in rank(sorted(set(acc) - disq), keys):
+    for tied in rank(sorted(set(acc) - disq - waiting), keys):
         for pid in tied:
             rows.append(_row(place, pid, acc[pid], total(pid), by_role[pid], adjusted[pid], found[pid],
-                             False, carried.get(pid, 0.0)))
+                             False, carried.get(pid, 0.0), place + len(tied) - 1))
         place += len(tied)
+    for pid in sorted(waiting, key=lambda p: (-total(p), p)):
+        rows.append(_row(None, pid, acc[pid], total(pid), by_role[pid], adjusted[pid], found[pid], False,
+                         carried.get(pid, 0.0), None))
     for pid in sorted(disq, key=lambda p: (-total(p), p)):
         rows.append(_row(None, pid, acc[pid], total(pid), by_role[pid], adjusted[pid], found[pid], True,
-                         carried.get(pid, 0.0)))
+                         carried.get(pid, 0.0), None))
     return rows
 
 
 def _row(place: int | None, pid: str, a: _Acc, points: float, roles: Mapping[str, int],
-         adjustments: list[Adjustment], sanctions: list[Sanction], disqualified: bool, carried: float) -> Row:
-    return Row(place=place, participant=pid, points=points, games=a.games, wins=a.wins,
+         adjustments: list[Adjustment], sanctions: list[Sanction], disqualified: bool, carried: float,
+         place_to: int | None) -> Row:
+    return Row(place=place, place_to=place_to, participant=pid, points=points, games=a.games, wins=a.wins,
                wins_by_role=tuple(sorted(roles.items())), extra_points=round(a.extra, 6),
                penalties=round(a.penalties, 6), adjustments=tuple(adjustments), sanctions=tuple(sanctions),
                disqualified=disqualified, carried=carried)

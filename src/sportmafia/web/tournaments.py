@@ -30,6 +30,7 @@ from ..services.tournament import (
     tournament_json,
     tournament_sheet_json,
 )
+from ..services.tournament.seating import seating_words
 from ..store import Store, UserRecord
 from ..store import tournaments as db
 from ..store.tournaments import NewParticipant, TournamentRecord
@@ -203,6 +204,7 @@ def _detail(svc: TournamentService, t: TournamentRecord, user: UserRecord | None
     out["sanctions"] = [sanction_json(s) for s in db.sanctions(svc.store, t.id)]
     out["games"] = [link_json(g) for g in db.games(svc.store, t.id)]
     out["rule_changes"] = [rule_change_json(r) for r in db.rule_changes(svc.store, t.id)]
+    out["table_plan"] = svc.table_plan(t)
     if user is not None:
         out["can_judge"] = svc.is_judge(user, t)
     return out
@@ -219,6 +221,7 @@ def _seating_json(doc: dict[str, Any] | None, names: dict[int, str]) -> dict[str
             {"table": g["table"] + 1, "seats": seats, "names": [names.get(p, str(p)) for p in seats]})
     hosts = doc.get("hosts", {})
     return {"rounds": doc["rounds"], "table_sizes": doc["table"], "quality": doc.get("quality", {}),
+            "words": seating_words(doc), "seed": doc.get("request", {}).get("seed"),
             "request": doc.get("request", {}), "participants": ids,
             "plan": [{"round": r, "hosts": hosts.get(str(r), []),
                       "sitting_out": sorted(set(ids) - {p for t in tables for p in t["seats"]}),

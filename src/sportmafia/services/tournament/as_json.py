@@ -76,5 +76,6 @@ def row_json(row: Row, names: Mapping[int, str]) -> dict[str, Any]:
             "points": row.points, "games": row.games, "wins": row.wins,
             "wins_by_role": dict(row.wins_by_role), "extra_points": row.extra_points, "penalties": row.penalties,
             "carried": row.carried, "disqualified": row.disqualified, "top_three": row.top_three,
+            "place_to": row.last_place, "prize_tie": row.prize_tie,
             "sanctions": [{"scope": s.scope, "reason": s.reason, "game_id": s.game_id or None}
                           for s in row.sanctions]}

@@ -11,7 +11,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ...i18n import Text, msg
+from ...i18n import Text, msg, nmsg
 from ...rules import RuleSetError
 from ...store import UserRecord
 from ...store import tournaments as db
@@ -178,6 +178,17 @@ class Seating(TournamentBase):
             raise conflict("no-seating", msg("There is no seating yet: generate it first."))
         return doc
 
+    def table_plan(self, t: TournamentRecord) -> dict[str, Any]:
+        """How the active participants make tables every round at the rule set's sizes (everyone seated when the
+        sizes allow it, else the fewest sit out), the tournament's hosts, and the judge's sentence for it:
+        "26 players, tables of 10: 6 sit out each round" (``text``, both languages)."""
+        players = sum(1 for p in db.participants(self.store, t.id) if p.status == "active")
+        low, high = table_sizes(t)
+        hosts = sum(1 for s in db.staff(self.store, t.id) if s.role == "host")
+        tables, out = plan_tables(players, (low, high)) if players >= low else ([], players)
+        return {"players": players, "sizes": [low, high], "tables": tables, "sitting_out": out, "hosts": hosts,
+                "text": tables_text(players, low, high, tables, out).to_json()}
+
     # --- rounds -------------------------------------------------------------------------------------
     def open_round(self, user: UserRecord, t: TournamentRecord, number: int, stage: str = "main",
                    hosts: Sequence[int] | None = None) -> list[TournamentGameRecord]:
@@ -243,6 +254,62 @@ class Seating(TournamentBase):
 def seated_per_round(n: int, low: int, high: int) -> int:
     tables, _out = plan_tables(n, (low, high))
     return sum(tables)
+
+
+def tables_text(players: int, low: int, high: int, tables: Sequence[int], sitting_out: int) -> Text:
+    """"26 players, tables of 10: 6 sit out each round" (or "2 tables of 13 each round, everyone plays")."""
+    who = nmsg("%(n)d player", "%(n)d players", players)
+    sizes = (msg("tables of %(size)d", size=low) if low == high
+             else msg("tables of %(low)d to %(high)d", low=low, high=high))
+    if not tables:
+        return msg("%(players)s, %(sizes)s: too few for one table", players=who, sizes=sizes)
+    count = nmsg("%(n)d table", "%(n)d tables", len(tables))
+    if sitting_out:
+        rest = nmsg("%(tables)s each round, %(n)d sits out", "%(tables)s each round, %(n)d sit out", sitting_out,
+                    tables=count)
+    else:
+        rest = msg("%(tables)s each round, everyone plays", tables=count)
+    return msg("%(players)s, %(sizes)s: %(rest)s", players=who, sizes=sizes, rest=rest)
+
+
+def decimal(x: float, places: int = 1) -> Text:
+    """``x`` rounded to ``places`` decimals, written the language's way (1.8 / 1,8)."""
+    whole, frac = f"{x:.{places}f}".split(".")
+    return msg("%(whole)s.%(fraction)s", whole=whole, fraction=frac)
+
+
+def seating_words(doc: Mapping[str, Any]) -> dict[str, Any]:
+    """A seating's quality in a judge's words (both languages): how often pairs of players meet ("pairs of
+    players meet 0 to 3 times, 1.4 on average") and how evenly the seats fall ("each player sits in the same
+    seat at most 1 time"), each saying whether any seating of these tables could do better (the bounds of
+    :func:`~sportmafia.tournament.seating.quality`)."""
+    q = doc.get("quality") or {}
+    games = [list(g["seats"]) for g in doc.get("games", [])]
+    n = len(doc.get("participants", []))
+    if not games or n < 2 or "pair_min" not in q:
+        return {}
+    mean = sum(len(g) * (len(g) - 1) / 2 for g in games) / (n * (n - 1) / 2)
+    low, high = int(q["pair_min"]), int(q["pair_max"])
+    meet = (nmsg("every two players meet %(n)d time", "every two players meet %(n)d times", high) if low == high
+            else nmsg("pairs of players meet %(low)d to %(n)d time, %(mean)s on average",
+                      "pairs of players meet %(low)d to %(n)d times, %(mean)s on average", high, low=low,
+                      mean=decimal(mean)))
+    least = float(q.get("pair_rmse_least", q.get("pair_rmse_bound", 0.0)))
+    pairs_best = float(q["pair_rmse"]) <= least + 1e-6
+    seats: dict[tuple[int, int], int] = Counter((p, i) for g in games for i, p in enumerate(g))
+    seat_best = float(q.get("seat_rmse", 0.0)) <= float(q.get("seat_rmse_least", q.get("seat_rmse_floor", 0.0))) + 1e-6
+    most = max(seats.values())
+    return {
+        "pairs": msg("%(what)s; %(verdict)s", what=meet, verdict=msg("no seating of these tables does better")
+                     if pairs_best else msg("a more even one may exist: try another seating")).to_json(),
+        "pairs_best": pairs_best,
+        "seats": msg("%(what)s; %(verdict)s", what=nmsg("each player sits in the same seat at most %(n)d time",
+                                                        "each player sits in the same seat at most %(n)d times",
+                                                        most),
+                     verdict=msg("the seats cannot fall more evenly") if seat_best
+                     else msg("the seats could fall more evenly")).to_json(),
+        "seats_best": seat_best,
+    }
 
 
 def _round_open(number: int) -> Text:

@@ -104,6 +104,39 @@
         box.append(label);
       }
     }
+    /* how tables are formed, and whether the tournament has a host for each */
+    function renderTables() {
+      const tp = state.t.table_plan;
+      if (!tp) return;
+      const hostsLine = SM.fmt(S.table_hosts, { hosts: tp.hosts, tables: tp.tables.length });
+      $("staff-tables").textContent = `${tp.text[SM.lang] || tp.text.en}. ${hostsLine}`;
+      const few = tp.tables.length > 0 && tp.hosts < tp.tables.length;
+      $("staff-warning").hidden = !few;
+      $("staff-warning").textContent = few ? S.staff_few : "";
+    }
+    /* an admin makes a host's (or judge's) account here and adds it to the staff: POST /api/users, then the
+       staff with it (the server hashes the password; only an admin may create users) */
+    if ($("new-staff-form")) {
+      $("new-staff-form").addEventListener("submit", async (ev) => {
+        ev.preventDefault();
+        const login = $("new-staff-login").value.trim();
+        const password = $("new-staff-password").value;
+        const role = $("new-staff-role").value;
+        if (!/^[A-Za-z0-9_.-]{1,64}$/.test(login)) return show("new-staff-error", S.need_login);
+        if (password.length < 8) return show("new-staff-error", S.need_password);
+        const made = await call("POST", "/api/users", { login, password, role }, "new-staff-error");
+        if (!made) return;
+        users.push({ id: made.id, login: made.login, role: made.role });
+        users.sort((a, b) => a.login.localeCompare(b.login));
+        const staff = state.t.staff.map((s) => ({ user_id: s.user_id, role: s.role }));
+        staff.push({ user_id: made.id, role });
+        if (await call("PUT", `${base}/staff`, { staff }, "new-staff-error")) {
+          notice(SM.fmt(S.staff_created, { login: made.login }));
+          $("new-staff-form").reset();
+          loadAll();
+        }
+      });
+    }
     $("staff-form").addEventListener("submit", async (ev) => {
       ev.preventDefault();
       const staff = Array.from($("staff-rows").querySelectorAll("select"))
@@ -114,6 +147,6 @@
       }
     });
 
-    return { render() { renderPeople(); renderStaff(); } };
+    return { render() { renderPeople(); renderStaff(); renderTables(); } };
   };
 })();

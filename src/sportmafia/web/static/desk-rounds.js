@@ -48,7 +48,7 @@
             const hostLine = el("p", "note", g.host_id ? SM.fmt(S.hosted_by, { login: loginOf(g.host_id) }) : S.no_host);
             if (g.host_id === me) {
               tc.classList.add("mine");
-              hostLine.append(el("strong", "pill mine", S.your_table));
+              hostLine.append(" ", el("strong", "pill mine", S.your_table));  // a word apart, not only a margin
             }
             tc.append(hostLine);
             const links = el("p", "links");

@@ -8,15 +8,46 @@
     const { base, S, loginOf, state, picks, nameOf, loadAll, hostChips } = d;
 
     /* --- seating --- */
+    /* how many tables a round has (the server's plan of the active participants) and the hosts tapped */
+    const tablesPerRound = () => ((state.t && state.t.table_plan) || { tables: [] }).tables.length;
+    function fewHosts() {
+      const tables = tablesPerRound();
+      return tables > 0 && picks.seat.length < tables ? { tables, hosts: picks.seat.length } : null;
+    }
+    function renderHostsWarning() {
+      const few = fewHosts();
+      const mainGames = state.games.filter((g) => g.stage === "main");
+      $("hosts-warning").hidden = !few || mainGames.length > 0;
+      $("hosts-warning").textContent = few ? SM.fmt(S.few_hosts, few) : "";
+    }
+    let fromPlan = false;
+    /* the form starts from the stored plan's request, so "another seating" changes only the number */
+    function formFromPlan(plan) {
+      if (fromPlan || !plan || !plan.request) return;
+      fromPlan = true;
+      const req = plan.request;
+      if (!picks.seat.length && Array.isArray(req.hosts)) picks.seat = req.hosts.slice();
+      if (Array.isArray(req.apart_by)) {
+        $("apart-team").checked = req.apart_by.includes("team");
+        $("apart-club").checked = req.apart_by.includes("club");
+      }
+      if (req.games_per_player) $("seat-games").value = req.games_per_player;
+    }
     function renderSeating() {
-      const n = hostChips("seat-hosts", "seat");
+      formFromPlan(state.seating);
+      const n = hostChips("seat-hosts", "seat", renderHostsWarning);
       $("no-hosts").hidden = n > 0;
+      const tp = state.t.table_plan;
+      $("seat-tables").textContent = tp ? tp.text[SM.lang] || tp.text.en : "";
+      renderHostsWarning();
       const plan = state.seating;
       const mainGames = state.games.filter((g) => g.stage === "main");
       $("generate").disabled = mainGames.length > 0;
+      $("reseat").hidden = !plan || mainGames.length > 0;
       $("regenerate").hidden = !plan || !mainGames.length;
       $("seating-view").hidden = !plan;
       if (!plan) return;
+      if (plan.seed !== undefined && plan.seed !== null) $("seat-seed").value = plan.seed;
       if (plan.request && plan.request.rounds) $("seat-rounds").value = plan.request.rounds;
       renderQuality($("quality"), plan.quality || {});
       const sel = $("view-round");
@@ -43,15 +74,24 @@
     }
     function renderQuality(dl, q) {
       dl.replaceChildren();
-      const add = (term, value) => { dl.append(el("dt", "", term), el("dd", "", value)); };
+      const more = $("quality-more");
+      more.replaceChildren();
+      const add = (term, value, box) => { (box || dl).append(el("dt", "", term), el("dd", "", value)); };
+      const plan = state.seating;
+      /* in a judge's words: how often pairs meet, how evenly the seats fall (the server says it, with plurals) */
+      const words = (plan && plan.words) || {};
+      if (words.pairs) add(S.q_pairs, words.pairs[SM.lang] || words.pairs.en);
+      if (words.seats) add(S.q_seats, words.seats[SM.lang] || words.seats.en);
+      /* the figures behind them, and the seating's number, for the record */
       if (q.pair_min !== undefined) {
         add(S.q_pairs, SM.fmt(S.q_pairs_value, { min: q.pair_min, max: q.pair_max, rmse: num(q.pair_rmse),
-          bound: num(q.pair_rmse_bound) }));
+          bound: num(q.pair_rmse_least !== undefined ? q.pair_rmse_least : q.pair_rmse_bound) }), more);
       }
       if (q.seat_rmse !== undefined) {
-        add(S.q_seats, SM.fmt(S.q_seats_value, { rmse: num(q.seat_rmse), floor: num(q.seat_rmse_floor) }));
+        add(S.q_seats, SM.fmt(S.q_seats_value, { rmse: num(q.seat_rmse),
+          floor: num(q.seat_rmse_least !== undefined ? q.seat_rmse_least : q.seat_rmse_floor) }), more);
       }
-      const plan = state.seating;
+      if (plan && plan.seed !== undefined && plan.seed !== null) add(S.q_seed, String(plan.seed), more);
       if (plan) {
         const counts = {};
         for (const r of plan.plan) for (const tb of r.tables) for (const p of tb.seats) counts[p] = (counts[p] || 0) + 1;
@@ -103,8 +143,18 @@
     }
     $("view-round").addEventListener("change", renderRoundTables);
     $("view-player").addEventListener("change", renderPlayerSeats);
-    $("seating-form").addEventListener("submit", async (ev) => {
+    $("seating-form").addEventListener("submit", (ev) => {
       ev.preventDefault();
+      generate();
+    });
+    /* another seating: the same request with a new number drawn */
+    $("reseat").addEventListener("click", () => {
+      $("seat-seed").value = String(Math.floor(Math.random() * 1_000_000) + 1);
+      generate();
+    });
+    async function generate() {
+      const few = fewHosts();
+      if (few && !window.confirm(SM.fmt(S.confirm_few_hosts, few))) return;
       const body = { rounds: Number($("seat-rounds").value), seed: Number($("seat-seed").value) || 0,
         hosts: picks.seat.slice(), apart_by: [] };
       if ($("apart-team").checked) body.apart_by.push("team");
@@ -116,7 +166,7 @@
       $("seating-busy").hidden = true;
       $("generate").disabled = false;
       if (r) loadAll();
-    });
+    }
     $("regenerate").addEventListener("click", async () => {
       $("seating-busy").hidden = false;
       const r = await call("POST", `${base}/seating/regenerate`, { seed: Number($("seat-seed").value) || 0 },

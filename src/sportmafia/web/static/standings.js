@@ -30,13 +30,18 @@
     head.append(htr);
     const body = el("tbody");
     for (const r of rows) {
-      const tr = el("tr", r.top_three ? `top top-${r.place}` : r.disqualified ? "dq" : "");
+      /* a place shared by a tie the tie-breaks cannot split is a range (4–6); a player with no game has none */
+      const shared = r.place !== null && r.place_to && r.place_to > r.place;
+      const waiting = r.place === null && !r.disqualified;
+      const range = shared ? `${r.place}–${r.place_to}` : String(r.place);
+      const tr = el("tr", r.top_three ? `top top-${r.place}` : r.disqualified ? "dq"
+        : r.prize_tie ? "prize-tie" : waiting ? "waiting" : "");
       tr.dataset.participant = r.participant_id;
       for (const [key, text] of cols) {
         const td = el("td", "c-" + key);
         td.dataset.label = text;
         if (key === "place") {
-          td.append(el("span", "place", r.place === null ? "—" : r.place));
+          td.append(el("span", shared ? "place shared" : "place", r.place === null ? "—" : range));
           if (r.top_three) td.append(el("span", "medal", "★"));
         } else if (key === "nickname") {
           if (playerHref) {
@@ -56,6 +61,8 @@
         else if (key === "notes") {
           const notes = [];
           if (r.top_three) notes.push(S.top_three);
+          if (r.prize_tie) notes.push(SM.fmt(S.prize_tie, { range }));
+          if (waiting) notes.push(S.no_games);
           if (r.disqualified) notes.push(S.dq);
           for (const s of r.sanctions || []) notes.push(`${L.scopes[s.scope] || s.scope}: ${s.reason}`);
           td.textContent = notes.join("; ");

@@ -100,7 +100,7 @@
 
 
     /* --- host chips: tap in table order --- */
-    function hostChips(boxId, key) {
+    function hostChips(boxId, key, onChange) {
       const box = $(boxId);
       box.replaceChildren();
       const hosts = state.t.staff.filter((s) => s.role === "host");
@@ -116,7 +116,8 @@
           const i = picks[key].indexOf(h.user_id);
           if (i >= 0) picks[key].splice(i, 1);
           else picks[key].push(h.user_id);
-          hostChips(boxId, key);
+          hostChips(boxId, key, onChange);
+          if (onChange) onChange();
         });
         box.append(b);
       }

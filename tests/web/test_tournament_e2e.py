@@ -234,7 +234,8 @@ def test_a_whole_tournament_through_the_api(api: Api, store: Store) -> None:
                        finalist_ids)
     assert final_points == pytest.approx(final_seats * 1.2)  # 15 players: x1.2
     winners = doc["final"]["winners"]
-    assert len(winners) >= 3 and all(w["place"] <= 3 for w in winners)
+    # the prize places: whole ranges within 1-3 (a tie across place 3 is the judge's to settle, T.judge)
+    assert winners and all(w["place"] <= 3 for w in winners)
     assert [w["participant_id"] for w in winners] == [int(r.participant) for r in expected_final if r.top_three]
     assert {w["participant_id"] for w in winners} <= set(finalist_ids)
     assert doc["final"]["complete"] is True

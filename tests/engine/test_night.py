@@ -20,6 +20,7 @@ from sportmafia.engine import (
     view,
 )
 from sportmafia.engine import events as E
+from sportmafia.rules import RuleSet
 from tests.conftest import CLUB_DECK, advance_until, new_game, refused
 from tests.engine.helpers import (
     BLACK,
@@ -74,6 +75,23 @@ def test_night0_meetings_without_shot_or_check() -> None:
     assert not of(everything, E.NightResult) and not of(everything, E.PlayerLeft)
     assert not of(everything, E.Checked) and not of(everything, E.ShotFired)
     assert game.checks == [] and game.alive_count == 10
+
+
+@pytest.mark.clause("A.night0")
+def test_night0_black_meeting_has_its_minute_on_every_timer() -> None:
+    """A.night0, A.timing: the black team's meeting is timed (FIIM: exactly one minute), from the rule set's
+    ``meeting_seconds``: every viewer's view gives it as the step's seconds. The ``step`` event keeps no seconds,
+    as in the records made before, which still replay; the host's meetings stay untimed."""
+    game = Game(CLUB, 10)
+    events = game.execute(DealCards(roles=CLUB_DECK))
+    assert game.step == "meet_black" and CLUB.meeting_seconds == 60
+    assert [ev.seconds for ev in of(events, E.Step)] == [0]
+    assert view(game, "host")["seconds"] == view(game, "spectator")["seconds"] == view(game, 5)["seconds"] == 60
+    adv(game)
+    assert game.step == "meet_don" and view(game, "host")["seconds"] == 0
+    slow = Game(RuleSet.from_options({**CLUB.options(), "meeting_seconds": 90}), 10)
+    slow.execute(DealCards(roles=CLUB_DECK))
+    assert view(slow, "host")["seconds"] == 90
 
 
 @pytest.mark.clause("A.night0")

@@ -27,6 +27,14 @@ def night_plan(night: int, rules: RuleSet) -> list[str]:
     return [*checks, kill] if rules.checker_first else [kill, *checks]
 
 
+def step_seconds(rules: RuleSet) -> dict[str, int]:
+    """The seconds of the timed steps whose ``step`` event carries none (the views give them as the step's
+    ``seconds``, for every screen's timer): the black team's meeting on night 0 lasts a minute (A.night0,
+    A.timing; FIIM 5.1). The time stays out of the event so that every record made before replays as it
+    was."""
+    return {"meet_black": rules.meeting_seconds}
+
+
 def step_takes_place(step: str, black_alive: int) -> bool:
     """Whether a night step takes place. A role's step (the Don's or the Sheriff's meeting or check) takes
     place even when that player has left, as at a real table where the host still calls the role: skipping

@@ -57,12 +57,16 @@
     try { if (value === null) localStorage.removeItem(key); else localStorage.setItem(key, JSON.stringify(value)); } catch (e) { /* private mode */ }
   }
 
-  // a small confirmation / prompt dialog that works with touch and keyboard
-  function ask(text, withInput) {
+  // a small confirmation / prompt dialog that works with touch and keyboard; ``buttons``: {ok, cancel} labels
+  // for this question (an answer that names the action, e.g. undo's "Yes, undo" / "No"), else the page's own
+  const BUTTONS = { ok: $("modal-ok").textContent, cancel: $("modal-cancel").textContent };
+  function ask(text, withInput, buttons) {
     return new Promise((resolve) => {
       const modal = $("modal");
       const input = $("modal-input");
       $("modal-text").textContent = text;
+      $("modal-ok").textContent = (buttons && buttons.ok) || BUTTONS.ok;
+      $("modal-cancel").textContent = (buttons && buttons.cancel) || BUTTONS.cancel;
       input.hidden = !withInput;
       input.value = "";
       modal.hidden = false;

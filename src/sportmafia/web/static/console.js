@@ -53,7 +53,7 @@
   function tapMode(n, type) {
     if (!K.mode || K.mode.kind !== type) return null;
     const tpl = legalOf(type).find((c) => c.seat === n && (type !== "foul" || c.technical === !!K.mode.technical));
-    if (!tpl) return null;
+    if (!tpl || (type === "foul" && !K.mode.reason)) return null;
     if (type === "foul") return () => { const reason = K.mode.reason; K.mode = null; K.send({ ...tpl, reason }); };
     if (type === "sanction") {
       const offence = K.mode.reason;
@@ -194,12 +194,15 @@
     const c = legalOf("undo")[0];
     if (!c) return;
     const what = K.S.back ? tr(K.S.back.text) : "";
-    if (await ask(what ? fmt(T.undo_what, { what }) : T.undo_confirm)) K.send(c);
+    // the answers name what they do: "Cancel" / "Confirm" read as "cancel the undo" or "confirm the action"
+    if (await ask(what ? fmt(T.undo_what, { what }) : T.undo_confirm, false, { ok: T.undo_yes, cancel: T.undo_no })) K.send(c);
   }
   $("undo").addEventListener("click", undo);
   function toggleMode(kind) {
     if (kind !== "judge" && !has(kind)) return;
-    const first = kind === "foul" ? L.foul_reasons[0][0] : kind === "remove" ? L.removal_reasons[0][0]
+    // A.foul.reasons: a foul's reason is the host's pick, never preselected (a heavy reason landing on the sheet
+    // by mistake); the seats take the foul once a reason is picked
+    const first = kind === "foul" ? "" : kind === "remove" ? L.removal_reasons[0][0]
       : kind === "sanction" ? (legalOf("sanction")[0] || {}).offence : "";
     K.mode = K.mode && K.mode.kind === kind ? null : { kind, reason: first, scope: "game", technical: false };
     K.render();

@@ -249,6 +249,8 @@ def _shown(ev: E.Event, seat: int, night: bool) -> bool:
     """Whether a seat (0: a spectator) sees anything of ``ev`` (see :func:`_redact`)."""
     if isinstance(ev, E.ShotFired):
         return ev.shooter == seat
+    if isinstance(ev, E.VolleyFired):  # each shooter knows his teammates already
+        return seat in ev.shooters
     if isinstance(ev, E.KillChosen):
         return False
     if isinstance(ev, E.Checked):

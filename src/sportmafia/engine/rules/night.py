@@ -105,6 +105,23 @@ class NightRules(Dispatch):
         self._need_alive(cmd.target, "A.night.shoot")
         self._emit(E.ShotFired(cmd.shooter, cmd.target))
 
+    def _volley_shooters(self) -> list[int]:
+        """The black players an "all shoot" fires for: every living one, if none of them has shot tonight
+        (else it is not all of them shooting once: the host records the shots one by one); none otherwise."""
+        black = [s for s in self._seats if self.alive[s] and self.roles[s] in BLACK_ROLES]
+        return [] if any(self.shots.get(s) for s in black) else black
+
+    def _x_volley(self, cmd: C.Volley, rng: Rng | None) -> None:
+        self._need_live_game()
+        self._need_seat(cmd.target)
+        if self.rules.night_kill != "shoot" or self.step != "shooting":
+            raise self._wrong_step("shoot", "A.night.shoot")
+        shooters = self._volley_shooters()
+        if not shooters:
+            raise RuleViolation("volley-after-shot")
+        self._need_alive(cmd.target, "A.night.shoot")
+        self._emit(E.VolleyFired(tuple(shooters), cmd.target))  # A.night.shoot: one shot each, one action
+
     def _x_kill(self, cmd: C.Kill, rng: Rng | None) -> None:
         self._need_live_game()
         self._need_seat(cmd.target)

@@ -34,6 +34,7 @@
     pumping: false,          // the outbox is being sent
     offline: false,          // the last try to reach the server failed
     outbox: [],              // [{command, command_id, expected_seq}], oldest first (console-outbox.js)
+    autostartAt: null,       // performance.now() of the host's tap that may begin a speech (console-timer.js)
   });
 
   // ---------------------------------------------------------------- helpers

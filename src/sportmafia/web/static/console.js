@@ -23,6 +23,7 @@
     vote: { tap: tapVote, panel: "the candidate's hands and the default vote" },
     lift_vote: { tap: tapLift },
     shoot: { tap: tapShoot, panel: "All shoot, or one shooter" },
+    volley: { tap: tapShoot, panel: "All shoot: one command for every living black player" },
     kill: { tap: tapKill },
     check: { tap: tapCheck, panel: "the answer, large" },
     best_move: { tap: tapBestMove, panel: "up to K.S.rules.best_move_max seats, then Record" },
@@ -48,7 +49,7 @@
   }
   function tapDraw(n, type) {
     if (K.mode || !has(type) || !seatOf(n).alive) return null;
-    return () => K.send({ type, seat: n });
+    return () => { K.armAutostart(); K.send({ type, seat: n }); };
   }
   function tapMode(n, type) {
     if (!K.mode || K.mode.kind !== type) return null;
@@ -114,6 +115,9 @@
   }
   function tapShoot(n) {
     if (K.mode) return null;
+    // "all shoot" is one command (one action, one undo) while none of them has shot tonight
+    const volley = K.shooter === "all" ? legalOf("volley").find((c) => c.target === n) : null;
+    if (volley) return () => K.send(volley);
     const shots = legalOf("shoot").filter((c) => c.target === n && (K.shooter === "all" || c.shooter === K.shooter));
     if (!shots.length) return null;
     const one = new Map();
@@ -170,7 +174,7 @@
     if (!$("deal-confirm").hidden) return $("deal-confirm").click();
     if (!$("draw").hidden) return $("draw").click();
     const adv = legalOf("advance")[0];
-    if (adv) K.send(adv);
+    if (adv) { K.armAutostart(); K.send(adv); }
   }
   $("next").addEventListener("click", next);
   $("deal").addEventListener("click", () => {
@@ -188,7 +192,7 @@
   });
   $("draw").addEventListener("click", () => {
     const c = legalOf("draw_first_speaker")[0] || legalOf("draw_lot")[0];
-    if (c) K.send({ type: c.type });
+    if (c) { K.armAutostart(); K.send({ type: c.type }); }
   });
   async function undo() {
     const c = legalOf("undo")[0];

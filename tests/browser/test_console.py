@@ -9,7 +9,7 @@ import json
 import re
 from typing import Any
 
-from .conftest import ADMIN_PASSWORD, ARTIFACTS
+from .conftest import ADMIN_PASSWORD, ARTIFACTS, SIZES
 
 
 def settled(page: Any) -> None:
@@ -261,3 +261,172 @@ def test_bad_network_live_moves_and_refusals(browser: Any, server: str) -> None:
         assert page.inner_text("#message").startswith("Refused:")
     finally:
         context.close()
+
+
+def _shots(page: Any, name: str) -> None:
+    """Screenshots of the page at a tablet's and a phone's size: test-artifacts/evening-<name>-<w>x<h>.png."""
+    ARTIFACTS.mkdir(exist_ok=True)
+    first = page.viewport_size
+    for w, h in SIZES:
+        page.set_viewport_size({"width": w, "height": h})
+        page.wait_for_timeout(80)
+        page.screenshot(path=str(ARTIFACTS / f"evening-{name}-{w}x{h}.png"))
+    page.set_viewport_size(first)
+
+
+def _timer_clear_of_the_bar(page: Any) -> None:
+    """The timer is on screen, above the sticky bar (Undo, Next), at a tablet's and a phone's size."""
+    first = page.viewport_size
+    for w, h in SIZES:
+        page.set_viewport_size({"width": w, "height": h})
+        page.wait_for_timeout(80)
+        timer = page.locator("#timer").bounding_box()
+        bar = page.locator(".mainbar").bounding_box()
+        assert timer and bar and timer["y"] >= 0 and timer["y"] + timer["height"] <= bar["y"], (w, h, timer, bar)
+    page.set_viewport_size(first)
+
+
+def _put_settings(page: Any, server: str, on: bool) -> None:
+    csrf = page.get_attribute('meta[name="csrf-token"]', "content")
+    r = page.request.put(f"{server}/api/club/settings", headers={"X-CSRF-Token": csrf}, data={"autostart_timer": on})
+    assert r.status == 200 and r.json()["autostart_timer"] is on
+
+
+WORDS = {
+    "ru": {"by": "▲ кандидат от №1", "by_short": "▲ от №1", "table_by": "▲ кандидат от №1", "yes": "Да, отменить",
+           "no": "Нет", "undo": "Отменить: №3: фол 1", "volley": "Стреляют все: №5", "reason": "удары по столу",
+           "saved": "Сохранено.", "setting": "Запускать таймер речи"},
+    "en": {"by": "▲ nominated by #1", "by_short": "▲ by #1", "table_by": "▲ put up by No. 1", "yes": "Yes, undo",
+           "no": "No", "undo": "Undo: #3: foul 1", "volley": "All shoot: #5", "reason": "banging the table",
+           "saved": "Saved.", "setting": "Start the speech timer"},
+}
+
+
+def test_a_hosts_evening_fewer_and_safer_taps(browser: Any, server: str) -> None:
+    """Issue 17 (group B), in Russian and English, at a tablet's and a phone's size: the club's setting (on by
+    default) starts the speech timer when the host's Next begins a speech (the table view follows it), after a
+    Next sent offline too, less the time it waited; night 0's black meeting has its minute; the nominee's badge
+    says who nominated him; the foul panel preselects no reason and leaves the timer clear of the sticky bar;
+    Undo asks "Yes, undo" / "No"; "all shoot" is one command and one Undo takes the whole volley back."""
+    for lang in ("ru", "en"):
+        w = WORDS[lang]
+        context = browser.new_context(viewport={"width": 1024, "height": 768})
+        context.add_cookies([{"name": "lang", "value": lang, "url": server}])
+        page = context.new_page()
+        page.set_default_timeout(15_000)
+        errors: list[str] = []
+        page.on("pageerror", lambda exc, errors=errors: errors.append(str(exc)))
+        try:
+            login(page, server)
+            # the club's settings form: on by default; turned off and on again by its admin
+            page.goto(server + "/users")
+            page.wait_for_function("() => document.getElementById('autostart-timer').checked")
+            assert w["setting"] in page.inner_text("#club-settings-form")
+            page.uncheck("#autostart-timer")
+            page.click("#club-settings-save")
+            page.wait_for_selector("#club-settings-saved:not([hidden])")
+            assert page.inner_text("#club-settings-saved") == w["saved"]
+            assert page.request.get(server + "/api/club/settings").json()["autostart_timer"] is False
+            page.check("#autostart-timer")
+            page.click("#club-settings-save")
+            page.wait_for_selector("#club-settings-saved:not([hidden])")
+            assert page.request.get(server + "/api/club/settings").json()["autostart_timer"] is True
+            _shots(page, f"settings-{lang}")
+
+            page.goto(server + "/")
+            game_id = new_game(page)
+            api = f"{server}/api/games/{game_id}"
+            table = context.new_page()
+            table.goto(f"{server}/games/{game_id}/table")
+            table.wait_for_selector("#t-link[data-state=live]")
+            act(page, "#deal")
+            page.click("#reveal-done")
+            # A.night0: the black team's meeting has its minute, on the console and on the table view
+            assert state(page)["step"] == "meet_black"
+            assert page.inner_text("#timer-value") == "1:00" and "running" not in page.get_attribute("#timer", "class")
+            table.wait_for_function("() => document.getElementById('t-timer-value').textContent === '1:00'")
+            assert table.is_visible("#t-timer")
+            _shots(page, f"night0-timer-{lang}")
+            for _ in range(3):
+                act(page, "#next")
+            # the host's Next began seat 1's speech: its timer runs by itself, and the table's follows
+            assert state(page)["step"] == "speech" and state(page)["seat"] == 1
+            assert "running" in page.get_attribute("#timer", "class")
+            table.wait_for_function("() => document.getElementById('t-timer').classList.contains('running')")
+
+            # the nominee's badge says who nominated him, in full and in short
+            act(page, ".seat[data-seat='2']")
+            assert page.inner_text(".seat[data-seat='2'] .badge.nominated .full") == w["by"]
+            assert page.text_content(".seat[data-seat='2'] .badge.nominated .short") == w["by_short"]
+            table.wait_for_function("(t) => document.querySelector(\".t-seat[data-seat='2'] .t-badges\")"
+                                    ".textContent.includes(t)", arg=w["table_by"])
+            _shots(page, f"badges-{lang}")
+            _shots(table, f"badges-table-{lang}")
+
+            # the foul panel: no reason picked, no seat takes a foul until one is; the timer stays clear of the bar
+            page.click("#foul")
+            assert page.locator("#choices .chip[aria-pressed=true]").count() == 0
+            assert not state(page)["seats"][2]["actionable"]
+            _timer_clear_of_the_bar(page)
+            _shots(page, f"foul-panel-{lang}")
+            page.click(f"#choices .chip:has-text('{w['reason']}')")
+            act(page, ".seat[data-seat='3']")
+            # Undo's question is answered "Yes, undo" / "No"; "No" keeps the foul
+            page.click("#undo")
+            page.wait_for_selector("#modal:not([hidden])")
+            assert w["undo"] in page.inner_text("#modal-text")
+            assert page.inner_text("#modal-ok") == w["yes"] and page.inner_text("#modal-cancel") == w["no"]
+            _shots(page, f"undo-confirm-{lang}")
+            page.click("#modal-cancel")
+            assert page.inner_text(".seat[data-seat='3'] .fouls") == "●○○○"
+            page.click("#undo")
+            act(page, "#modal-ok")
+            assert page.inner_text(".seat[data-seat='3'] .fouls") == "○○○○"
+
+            if lang == "ru":
+                # a Next sent offline: the speech began at the tap, so its timer starts less the time it waited
+                context.set_offline(True)
+                page.click("#next")
+                page.wait_for_timeout(2500)
+                context.set_offline(False)
+                page.wait_for_function("() => { const c = document.getElementById('console');"
+                                       " return c.dataset.seat === '2' && !c.dataset.saving; }")
+                assert "running" in page.get_attribute("#timer", "class")
+                left = page.inner_text("#timer-value")
+                assert left <= "0:58", left
+            else:
+                # the club's setting off: the next speech waits for the host's tap on the timer
+                _put_settings(page, server, False)
+                page.reload()
+                settled(page)
+                act(page, "#next")
+                assert state(page)["seat"] == 2 and "running" not in page.get_attribute("#timer", "class")
+                assert page.inner_text("#timer-value") == "1:00"
+                _put_settings(page, server, True)
+                page.reload()
+                settled(page)
+
+            # A.night.shoot: "all shoot" is one command; one Undo takes the whole volley back
+            for _ in range(20):
+                if state(page)["step"] == "shooting":
+                    break
+                act(page, "#next")
+            assert state(page)["step"] == "shooting"
+            seq = int(page.get_attribute("#console", "data-next-seq"))
+            act(page, ".seat[data-seat='5']")
+            assert int(page.get_attribute("#console", "data-next-seq")) == seq + 1
+            assert page.inner_text("#undo-label") == w["volley"]
+            shots = page.request.get(api).json()["view"]["night"]["shots"]
+            black = [s["seat"] for s in page.request.get(api).json()["view"]["seats"] if s["role"] in ("don", "mafia")]
+            assert shots == {str(n): [5] for n in black} and len(black) == 3
+            page.click("#undo")
+            page.wait_for_selector("#modal:not([hidden])")
+            assert w["volley"] in page.inner_text("#modal-text")
+            act(page, "#modal-ok")
+            assert page.request.get(api).json()["view"]["night"]["shots"] == {}
+            assert state(page)["step"] == "shooting"
+            assert errors == []
+        finally:
+            with contextlib.suppress(PlaywrightError):
+                _put_settings(page, server, True)
+            context.close()

@@ -172,12 +172,17 @@ def test_a_whole_club_game_in_russian(browser: Any, server: str) -> None:
                 if day == 1 and "foul" not in seen:
                     seen.add("foul")
                     page.click("#foul")
+                    # A.foul.reasons: no reason is preselected, and no seat takes a foul before one is picked
+                    assert page.locator("#choices .chip[aria-pressed=true]").count() == 0
+                    assert "actionable" not in (page.get_attribute(".seat[data-seat='2']", "class") or "")
                     page.click("#choices .chip:has-text('удары по столу')")
                     tap_seat(page, 2)
                     assert page.inner_text(".seat[data-seat='2'] .fouls") == "●○○○"
                     assert page.inner_text("#undo-label") == "№2: фол 1 — удары по столу"
                     page.click("#undo")
                     assert "Отменить: №2: фол 1" in page.inner_text("#modal-text")
+                    # the answers name what they do
+                    assert page.inner_text("#modal-ok") == "Да, отменить" and page.inner_text("#modal-cancel") == "Нет"
                     act(page, "#modal-ok")
                     assert page.inner_text(".seat[data-seat='2'] .fouls") == "○○○○"
                     continue
@@ -225,8 +230,13 @@ def test_a_whole_club_game_in_russian(browser: Any, server: str) -> None:
                     assert page.evaluate("document.body.classList.contains('night')")
                     assert page.get_attribute("#choices .chip >> nth=0", "aria-pressed") == "true"  # all shoot
                     seq = st["next_seq"]
-                    tap_seat(page, next(n for n in red_alive if roles[n] != "sheriff"))
-                    assert int(page.get_attribute("#console", "data-next-seq")) == seq + len(black_alive)
+                    target = next(n for n in red_alive if roles[n] != "sheriff")
+                    tap_seat(page, target)
+                    # "all shoot" is one command: one event, and one undo names (and takes back) the volley
+                    assert int(page.get_attribute("#console", "data-next-seq")) == seq + 1
+                    assert page.inner_text("#undo-label") == f"Стреляют все: №{target}"
+                    shots = api_state(page, server, game_id)["view"]["night"]["shots"]
+                    assert shots == {str(n): [target] for n in black_alive}
                     if "night" not in seen:
                         seen.add("night")
                         shoot(page, "ru-night")

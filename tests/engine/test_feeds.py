@@ -47,7 +47,7 @@ def test_events_from_a_seq_are_the_tail_of_the_whole_feed(table: tuple[str, int]
         for since in sorted(rng.sample(range(len(whole) + 1), min(6, len(whole) + 1))):
             assert visible_events(game, viewer, since) == whole[since:]
     assert feed_length(game, "host") == len(game.log)
-    if any(ev.type in ("shot_fired", "kill_chosen", "checked") for ev in game.log):  # a hidden night action
+    if any(ev.type in ("shot_fired", "volley_fired", "kill_chosen", "checked") for ev in game.log):  # a hidden night action
         assert feed_length(game, "spectator") < len(game.log)
 
 
@@ -77,7 +77,7 @@ def test_a_viewer_is_shown_a_change_only_with_an_entry_of_his_feed(table: tuple[
             else:
                 assert now[0] > before[v][0]
             before[v] = now
-    assert hidden > 0 or not any(ev.type in ("shot_fired", "kill_chosen", "checked") for ev in game.log)
+    assert hidden > 0 or not any(ev.type in ("shot_fired", "volley_fired", "kill_chosen", "checked") for ev in game.log)
 
 
 @random_games

@@ -17,9 +17,18 @@ from sportmafia.engine import (
     Nominate,
     Remove,
     Shoot,
+    Undo,
+    Volley,
+    describe_event_line,
+    feed_length,
+    last_action,
+    replay,
+    to_record,
     view,
+    visible_events,
 )
 from sportmafia.engine import events as E
+from sportmafia.rules import RuleSet
 from tests.conftest import CLUB_DECK, advance_until, new_game, refused
 from tests.engine.helpers import (
     BLACK,
@@ -77,6 +86,23 @@ def test_night0_meetings_without_shot_or_check() -> None:
 
 
 @pytest.mark.clause("A.night0")
+def test_night0_black_meeting_has_its_minute_on_every_timer() -> None:
+    """A.night0, A.timing: the black team's meeting is timed (FIIM: exactly one minute), from the rule set's
+    ``meeting_seconds``: every viewer's view gives it as the step's seconds. The ``step`` event keeps no seconds,
+    as in the records made before, which still replay; the host's meetings stay untimed."""
+    game = Game(CLUB, 10)
+    events = game.execute(DealCards(roles=CLUB_DECK))
+    assert game.step == "meet_black" and CLUB.meeting_seconds == 60
+    assert [ev.seconds for ev in of(events, E.Step)] == [0]
+    assert view(game, "host")["seconds"] == view(game, "spectator")["seconds"] == view(game, 5)["seconds"] == 60
+    adv(game)
+    assert game.step == "meet_don" and view(game, "host")["seconds"] == 0
+    slow = Game(RuleSet.from_options({**CLUB.options(), "meeting_seconds": 90}), 10)
+    slow.execute(DealCards(roles=CLUB_DECK))
+    assert view(slow, "host")["seconds"] == 90
+
+
+@pytest.mark.clause("A.night0")
 def test_night0_still_calls_the_meeting_of_a_player_removed_at_night0() -> None:
     """A.night0: the host still calls a Sheriff removed during night 0 (skipping the call would tell the
     table who held the role), but nothing happens at that meeting; day 1 then opens."""
@@ -93,6 +119,43 @@ def test_night0_still_calls_the_meeting_of_a_player_removed_at_night0() -> None:
     events = adv(game)
     assert steps(events) == [("speech", 1, 60)]
     assert not of(game.log, E.Checked)
+
+
+@pytest.mark.clause("A.night.shoot")
+def test_night_all_shoot_is_one_action_taken_back_by_one_undo() -> None:
+    """A.night.shoot: the host's "all shoot" (``Volley``) records the shot of every living black player as one
+    action: one event, one line ("All shoot: #5"), one Undo takes the whole volley back. It is the host's (a
+    player's device acts only for himself), only at the shooting step and only before anyone shot tonight;
+    its record replays, and only the shooters see it in their feeds."""
+    game = new_game("club")
+    nominate_all(game, [])
+    assert game.step == "shooting"
+    legal = game.legal_commands()
+    assert Volley(5) in legal and Volley(11) not in legal and all(Volley(t) in legal for t in game.living())
+    refused_as(game, Volley(5), actor=DON, code="not-yours")
+    refused(game, Volley(11), code="bad-seat")
+    seq = len(game.log)
+    events = run(game, Volley(5))
+    assert events == [E.VolleyFired((DON, MAFIA_A, MAFIA_B), 5)]
+    assert game.shots == {DON: [5], MAFIA_A: [5], MAFIA_B: [5]}
+    assert not any(isinstance(c, Volley) for c in game.legal_commands())  # they have all shot
+    refused(game, Volley(1), code="volley-after-shot", clause="A.night.shoot")
+    assert describe_event_line(events[0], "ru") == "Стреляют все: №5"
+    assert describe_event_line(events[0], "en") == "All shoot: #5"
+    last = last_action(game)
+    assert last is not None and last.seq == seq and last.events == tuple(events)
+    assert [e["type"] for e in visible_events(game, DON, feed_length(game, DON) - 1)] == ["volley_fired"]
+    assert not any(e["type"] == "volley_fired" for e in visible_events(game, "spectator"))
+    assert not any(e["type"] == "volley_fired" for e in visible_events(game, SHERIFF))
+    run(game, Undo())  # one undo: the whole volley
+    assert game.shots == {} and game.step == "shooting"
+    run(game, Shoot(DON, 5))  # once one of them shot, the others' shots are recorded one by one
+    refused(game, Volley(5), code="volley-after-shot")
+    run(game, Undo(), Volley(5))
+    events = finish_night(game)
+    assert one(events, E.NightResult) == E.NightResult(1, 5)
+    again = replay(to_record(game))
+    assert again.log == game.log and not again.alive[5]
 
 
 @pytest.mark.clause("A.night.shoot")

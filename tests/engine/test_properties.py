@@ -193,7 +193,7 @@ def check_views(game: Game, rng: random.Random) -> None:
         shared = Views(game)
         assert [shared(w) for w in viewers] == [view(game, w) for w in viewers]
     for ev in visible_events(game, "spectator", max(0, feed_length(game, "spectator") - 3)):
-        assert ev["type"] not in ("shot_fired", "kill_chosen", "checked"), ev
+        assert ev["type"] not in ("shot_fired", "volley_fired", "kill_chosen", "checked"), ev
         assert "roles" not in ev and "role" not in ev
     seat = rng.randint(1, game.n)
     for ev in visible_events(game, seat, max(0, feed_length(game, seat) - 3)):
@@ -201,6 +201,8 @@ def check_views(game: Game, rng: random.Random) -> None:
             assert ev["checker"] == seat
         if ev["type"] == "shot_fired":  # his own shot only
             assert ev["shooter"] == seat
+        if ev["type"] == "volley_fired":  # a volley he shot in
+            assert seat in ev["shooters"]
         assert ev["type"] != "kill_chosen"
         if ev["type"] == "dealt":
             assert ev["role"] == roles[seat]

@@ -107,3 +107,30 @@ def test_migrating_up_and_down_keeps_every_row(db_url: str) -> None:
         assert counts() == (1, 3, 1) and schema_diff(db_url) == []
     finally:
         engine.dispose()
+
+
+def test_clubs_made_before_the_setting_start_the_timer_by_themselves(db_url: str) -> None:
+    """0011: every club has ``autostart_timer``, on for the clubs there already were (the console starts the
+    speech timer when a speech begins unless the club's admin turns it off); changed through store/clubs.py."""
+    from sqlalchemy import text
+
+    from sportmafia.store import open_store
+    from sportmafia.store.clubs import club_settings, set_club_settings
+
+    engine = make_engine(db_url)
+    try:
+        upgrade(engine, "0010")
+        with engine.begin() as conn:
+            conn.execute(text("INSERT INTO clubs (id, name, created_at) VALUES (7, 'Old', '2026-01-01')"))
+        upgrade(engine)
+        with engine.connect() as conn:
+            assert conn.execute(text("SELECT autostart_timer FROM clubs WHERE id = 7")).scalar_one() in (True, 1)
+    finally:
+        engine.dispose()
+    store = open_store(db_url)
+    try:
+        assert club_settings(store, 7).autostart_timer is True
+        assert set_club_settings(store, 7, autostart_timer=False).autostart_timer is False
+        assert club_settings(store, store.create_club("New")).autostart_timer is True
+    finally:
+        store.close()

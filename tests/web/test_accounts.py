@@ -174,3 +174,28 @@ def test_login_goes_only_to_a_path_of_this_site(anon: Api) -> None:
     anon.csrf = r.json()["csrf_token"]
     r = anon.post("/api/login", {"login": "admin", "password": ADMIN_PASSWORD, "next": "/ok/path?x=1"})
     assert r.status_code == 200 and r.json()["next"] == "/ok/path?x=1"
+
+
+def test_club_settings_autostart_timer(api: Api, app_client: tuple[TestClient, int]) -> None:
+    """The club's setting "start the speech timer when a speech begins": on by default; every user of the club
+    reads it, only an admin changes it (a host is refused in both languages, a bad body with 422); the console
+    page carries it (``data-autostart``) for its timer."""
+    r = api.get("/api/club/settings")
+    assert r.status_code == 200 and r.json()["autostart_timer"] is True
+    game_id = api.new_game()
+    assert 'data-autostart="1"' in api.get(f"/games/{game_id}").text
+    api.post("/api/users", {"login": "host1", "password": "host-password", "role": "host"})
+    host = Api(TestClient(app_client[0].app), api.store, api.club_id)
+    host.login("host1", "host-password")
+    assert host.get("/api/club/settings").json()["autostart_timer"] is True
+    r = host.client.put("/api/club/settings", json={"autostart_timer": False}, headers=host._headers())
+    assert r.status_code == 403 and r.json()["error"]["code"] == "forbidden"
+    assert r.json()["error"]["ru"] == "Настройки клуба меняет только администратор."
+    for bad in ({"autostart_timer": "no"}, {"autostart_timer": 0}, {}, {"autostart_timer": True, "x": 1}):
+        assert api.client.put("/api/club/settings", json=bad, headers=api._headers()).status_code == 422, bad
+    r = api.client.put("/api/club/settings", json={"autostart_timer": False}, headers=api._headers())
+    assert r.status_code == 200 and r.json()["autostart_timer"] is False
+    assert host.get("/api/club/settings").json()["autostart_timer"] is False
+    assert 'data-autostart=""' in api.get(f"/games/{game_id}").text
+    assert api.client.put("/api/club/settings", json={"autostart_timer": True}).status_code == 403  # no CSRF token
+    assert Api(TestClient(app_client[0].app), api.store, api.club_id).get("/api/club/settings").status_code == 401

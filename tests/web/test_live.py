@@ -262,7 +262,7 @@ def _check_table_messages(messages: list[dict[str, Any]], final: Game) -> None:
             assert "role" not in seat
         for ev in m["events"]:
             assert "roles" not in ev and "role" not in ev
-            assert ev["type"] not in ("shot_fired", "kill_chosen", "checked")
+            assert ev["type"] not in ("shot_fired", "volley_fired", "kill_chosen", "checked")
         last = m["next_seq"]
 
 

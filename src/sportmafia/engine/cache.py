@@ -29,6 +29,7 @@ class Tables:
         self.shoot = [[C.Shoot(s, t) for t in seats] for s in seats]
         self.check = [[C.Check(s, t) for t in seats] for s in seats]
         self.kill = [C.Kill(t) for t in seats]
+        self.volley = [C.Volley(t) for t in seats]
         self.foul = [C.Foul(s) for s in seats]
         self.tech = [C.Foul(s, technical=True) for s in seats]
         self.remove = [C.Remove(s) for s in seats]

@@ -121,6 +121,15 @@ class Shoot(Command):
 
 
 @dataclass(frozen=True, slots=True)
+class Volley(Command):
+    """"All shoot": every living black player shoots ``target``, as one action (A.night.shoot): the host's
+    one tap, taken back by one undo. Only before any of them has shot tonight."""
+
+    type: ClassVar[str] = "volley"
+    target: int
+
+
+@dataclass(frozen=True, slots=True)
 class Kill(Command):
     """The mafia's agreed victim of the night (B.night)."""
 
@@ -231,8 +240,8 @@ class Undo(Command):
 
 COMMANDS: dict[str, type[Command]] = {
     c.type: c
-    for c in (DealCards, DrawFirstSpeaker, DrawLot, Advance, Nominate, Withdraw, Vote, LiftVote, Shoot, Kill,
-              Check, BestMove, Foul, Sanction, Remove, Award, TeamDefeat, Override, Protest, Undo)
+    for c in (DealCards, DrawFirstSpeaker, DrawLot, Advance, Nominate, Withdraw, Vote, LiftVote, Shoot, Volley,
+              Kill, Check, BestMove, Foul, Sanction, Remove, Award, TeamDefeat, Override, Protest, Undo)
 }
 
 

@@ -250,6 +250,8 @@ def _line(ev: E.Event, lang: str, names: tuple[str, ...] | None) -> Text | str |
             return msg("The vote of day %(day)s is cancelled (%(clause)s)", day=d, clause=cl)
         case E.ShotFired(shooter=s, target=tg):
             return msg("%(who)s shoots %(target)s", who=p(s), target=p(tg))
+        case E.VolleyFired(target=tg):
+            return msg("All shoot: %(target)s", target=p(tg))
         case E.KillChosen(target=tg):
             return msg("The mafia chooses %(target)s", target=p(tg))
         case E.Checked(checker=c, target=tg, found=found):

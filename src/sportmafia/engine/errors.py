@@ -31,6 +31,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "cannot-vote": ("A.vote.one", N_("Player %(seat)s cannot vote: he has left the table.")),
     "not-black": ("A.night.shoot", N_("Player %(seat)s is not a living black player and cannot shoot.")),
     "shot-twice": ("A.night.shoot", N_("Player %(seat)s has already shot twice tonight.")),
+    "volley-after-shot": ("A.night.shoot", N_("«All shoot» is for before anyone shot tonight: record the other shots one by one.")),
     "already-killed": ("B.night", N_("The mafia has already chosen tonight's victim.")),
     "kill-required": ("B.night", N_("The mafia must choose a victim before the night ends.")),
     "not-checker": ("{clause}", N_("Player %(seat)s is not the one who checks now.")),

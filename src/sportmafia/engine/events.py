@@ -94,6 +94,16 @@ class ShotFired(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class VolleyFired(Event):
+    """Every living black player (``shooters``) shot ``target``: the host's "all shoot" as one action."""
+
+    type: ClassVar[str] = "volley_fired"
+    action: ClassVar[bool] = True
+    shooters: tuple[int, ...]
+    target: int
+
+
+@dataclass(frozen=True, slots=True)
 class KillChosen(Event):
     type: ClassVar[str] = "kill_chosen"
     action: ClassVar[bool] = True
@@ -293,7 +303,7 @@ class GameEnded(Event):
 EVENTS: dict[str, type[Event]] = {
     e.type: e
     for e in (Dealt, FirstSpeakerDrawn, LotDrawn, Advanced, Nominated, Withdrawn, VoteCast, LiftVoteCast,
-              ShotFired, KillChosen, Checked, BestMoveNamed, Fouled, Sanctioned, Removed, Awarded,
+              ShotFired, VolleyFired, KillChosen, Checked, BestMoveNamed, Fouled, Sanctioned, Removed, Awarded,
               TeamDefeated, Overridden, ProtestVoted, Undone, Step, VotingStarted, DefaultVotes, VoteResult,
               VoteCancelled, Muted, Expelled, PlayerLeft, NightResult, GameEnded)
 }

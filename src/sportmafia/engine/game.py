@@ -58,6 +58,7 @@ Game._handlers = {
     C.Vote: Game._x_vote,
     C.LiftVote: Game._x_lift_vote,
     C.Shoot: Game._x_shoot,
+    C.Volley: Game._x_volley,
     C.Kill: Game._x_kill,
     C.Check: Game._x_check,
     C.BestMove: Game._x_best_move,

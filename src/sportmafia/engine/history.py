@@ -64,7 +64,7 @@ def prefix(game: Game, count: int) -> Game:
 
 
 SAME_PHASE: frozenset[type[E.Event]] = frozenset({
-    E.VoteCast, E.LiftVoteCast, E.ShotFired, E.Checked, E.Nominated, E.Withdrawn, E.Fouled, E.Sanctioned,
+    E.VoteCast, E.LiftVoteCast, E.ShotFired, E.VolleyFired, E.Checked, E.Nominated, E.Withdrawn, E.Fouled, E.Sanctioned,
     E.Muted, E.BestMoveNamed, E.KillChosen,
 })
 """Events that leave the phase as it was: players' acts (hands, shots, checks, nominations) and fouls."""

@@ -118,6 +118,8 @@ def command_for(ev: E.Event) -> C.Command:
             return C.LiftVote(v)
         case E.ShotFired(shooter=s, target=t):
             return C.Shoot(s, t)
+        case E.VolleyFired(target=t):
+            return C.Volley(t)
         case E.KillChosen(target=t):
             return C.Kill(t)
         case E.Checked(checker=c, target=t):

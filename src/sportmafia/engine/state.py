@@ -64,6 +64,7 @@ class GameState:
         self._cmd_shoot = t.shoot
         self._cmd_check = t.check
         self._cmd_kill = t.kill
+        self._cmd_volley = t.volley
         self._cmd_foul = t.foul
         self._cmd_tech = t.tech
         self._cmd_remove = t.remove
@@ -279,6 +280,10 @@ class GameState:
     def _a_shot(self, ev: E.ShotFired) -> None:
         self.shots.setdefault(ev.shooter, []).append(ev.target)
 
+    def _a_volley(self, ev: E.VolleyFired) -> None:
+        for shooter in ev.shooters:
+            self.shots.setdefault(shooter, []).append(ev.target)
+
     def _a_kill(self, ev: E.KillChosen) -> None:
         self.kill_target = ev.target
 
@@ -369,6 +374,7 @@ APPLY: dict[type[E.Event], Any] = {
     E.VoteCast: GameState._a_vote,
     E.LiftVoteCast: GameState._a_lift_vote,
     E.ShotFired: GameState._a_shot,
+    E.VolleyFired: GameState._a_volley,
     E.KillChosen: GameState._a_kill,
     E.Checked: GameState._a_checked,
     E.BestMoveNamed: GameState._a_best_move,

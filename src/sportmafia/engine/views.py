@@ -21,6 +21,7 @@ from . import events as E
 from .describe import step_banner
 from .game import Game
 from .rules.judge import BEST_MOVE_GUESSES
+from .rules.night import step_seconds
 from .state import BLACK_ROLES, NIGHT_STEPS, SPEECH_STEPS, team_of
 
 Viewer = str | int
@@ -43,7 +44,8 @@ def rule_values(rules: RuleSet) -> dict[str, Any]:
     """The rule set's values the pages' scripts use (never constants of their own): whether fouls and sanctions
     are given, the foul that removes (A.foul.four: the foul dots), the black roles (a physical deal's count of
     black cards, the open stream's role colours), the final minute's length (A.win), the steps that are a
-    player's speech (the speaker's seat marked) and the most players a best move names (F.bestmove)."""
+    player's speech (the speaker's seat marked) and the most players a best move names (F.bestmove). A step's
+    seconds are in the view (``seconds``), those of the night-0 meeting included (A.night0)."""
     return {"fouls": rules.fouls, "sanctions": rules.sanctions, "last_word_seconds": rules.last_word_seconds,
             "foul_remove": rules.foul_remove, "black_roles": sorted(BLACK_ROLES),
             "speech_steps": sorted(SPEECH_STEPS), "best_move_max": BEST_MOVE_GUESSES}
@@ -122,7 +124,9 @@ def _view(game: Game, viewer: Viewer, full: bool) -> dict[str, Any]:
         "day": game.day,
         "seat": game.seat,
         "round": game.round,
-        "seconds": game.seconds,
+        # the step's seconds for every screen's timer; a timed step whose event carries none takes them from the
+        # rule set (A.night0: the black team's minute)
+        "seconds": game.seconds or step_seconds(game.rules).get(game.step, 0),
         "banner": {"en": step_banner(game.step, game.day, game.seat, "en"),
                    "ru": step_banner(game.step, game.day, game.seat, "ru")},
         "seats": seats,
@@ -245,6 +249,8 @@ def _shown(ev: E.Event, seat: int, night: bool) -> bool:
     """Whether a seat (0: a spectator) sees anything of ``ev`` (see :func:`_redact`)."""
     if isinstance(ev, E.ShotFired):
         return ev.shooter == seat
+    if isinstance(ev, E.VolleyFired):  # each shooter knows his teammates already
+        return seat in ev.shooters
     if isinstance(ev, E.KillChosen):
         return False
     if isinstance(ev, E.Checked):

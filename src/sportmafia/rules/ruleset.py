@@ -235,6 +235,10 @@ class RuleSet:
         30, "A.foul.short A.timing",
         pmsg("rule option", "Speech of a muted player at 3-4 players."),
     )
+    meeting_seconds: int = _opt(
+        60, "A.night0 A.timing B.flow",
+        pmsg("rule option", "The black team's meeting on night 0 (FIIM: exactly one minute)."),
+    )
 
     def __post_init__(self) -> None:
         _validate(self)

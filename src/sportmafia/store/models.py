@@ -25,6 +25,7 @@ from sqlalchemy import (
     String,
     Text,
     UniqueConstraint,
+    true,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
@@ -71,6 +72,8 @@ class Club(Base):
     id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
     name: Mapped[str] = mapped_column(String(200))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    autostart_timer: Mapped[bool] = mapped_column(Boolean, default=True, server_default=true())
+    """The club's setting: the host's console starts the speech timer when a speech begins (store/clubs.py)."""
 
 
 class StoredGame(Base):

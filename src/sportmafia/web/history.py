@@ -133,7 +133,7 @@ CATEGORIES: dict[str, str] = {
     "nominated": "votes", "withdrawn": "votes", "vote_cast": "votes", "lift_vote_cast": "votes",
     "default_votes": "votes", "voting_started": "votes", "vote_result": "votes", "vote_cancelled": "votes",
     "lot_drawn": "votes",
-    "shot_fired": "night", "kill_chosen": "night", "checked": "night", "night_result": "night",
+    "shot_fired": "night", "volley_fired": "night", "kill_chosen": "night", "checked": "night", "night_result": "night",
     "best_move_named": "night",
     "fouled": "fouls", "muted": "fouls", "sanctioned": "fouls", "removed": "fouls", "expelled": "fouls",
     "awarded": "judge", "team_defeated": "judge", "overridden": "judge", "protest_voted": "judge",

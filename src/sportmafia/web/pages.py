@@ -15,6 +15,7 @@ from jinja2 import Environment, FileSystemLoader, select_autoescape
 from ..engine import FOUL_REASONS, REMOVAL_REASONS, SANCTIONS
 from ..engine.describe import HOW_NAMES, REASON_NAMES, RESULT_NAMES, ROLE_NAMES, STEP_NAMES, TEAM_NAMES, t
 from ..store import GameSummary, Store, UserRecord
+from ..store.clubs import club_settings
 from .access import game_summary
 from .i18n import LANG_COOKIE, LANGS, days_text, request_lang, translations
 from .sessions import safe_next, session_of
@@ -119,7 +120,9 @@ def console_page(request: Request, game_id: Annotated[str, PathParam(max_length=
         return found
     user, _summary = found
     lang = request_lang(request)
-    return render(request, "console.html", user=user, game_id=game_id, labels=_labels(lang))
+    # the club's setting (store/clubs.py): the speech timer starts by itself when the host's Next begins a speech
+    autostart = club_settings(request.app.state.store, user.club_id).autostart_timer
+    return render(request, "console.html", user=user, game_id=game_id, labels=_labels(lang), autostart=autostart)
 
 
 @router.get("/favicon.ico")

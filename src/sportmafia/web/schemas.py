@@ -40,6 +40,10 @@ class PasswordChangeIn(StrictBody):
     new: str = Field(min_length=8, max_length=1024)
 
 
+class ClubSettingsIn(StrictBody):
+    autostart_timer: bool = Field(description="The console starts the speech timer when a speech begins.")
+
+
 class NewUserIn(StrictBody):
     login: Login
     password: str = Field(min_length=8, max_length=1024)

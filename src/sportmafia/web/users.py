@@ -1,5 +1,5 @@
-"""A user's own password, and an admin's list of the club's users with disabling and enabling them
-(docs/api.md, "Accounts and sessions")."""
+"""A user's own password, an admin's list of the club's users with disabling and enabling them, and the club's
+settings (docs/api.md, "Accounts and sessions", "Club settings")."""
 
 from __future__ import annotations
 
@@ -12,9 +12,10 @@ from starlette.concurrency import run_in_threadpool
 from ..i18n import msg
 from ..store import UserRecord
 from ..store import accounts as db
+from ..store.clubs import ClubSettings, club_settings, set_club_settings
 from .auth import StoreDep, UserDep, checked, user_json
 from .errors import ApiError, forbidden
-from .schemas import PasswordChangeIn
+from .schemas import ClubSettingsIn, PasswordChangeIn
 from .sessions import Sessions, session_of
 from .throttle import PasswordChecker
 
@@ -83,3 +84,20 @@ async def disable_user(user_id: UserId, request: Request, user: UserDep) -> dict
 async def enable_user(user_id: UserId, request: Request, user: UserDep) -> dict[str, Any]:
     return await _set_disabled(request, user, user_id, False)
 
+
+
+def _settings_json(settings: ClubSettings) -> dict[str, Any]:
+    return {"club": settings.name, "autostart_timer": settings.autostart_timer}
+
+
+@router.get("/club/settings", summary="Your club's settings (every user of the club reads them)")
+async def get_club_settings(user: UserDep, store: StoreDep) -> dict[str, Any]:
+    return _settings_json(await run_in_threadpool(club_settings, store, user.club_id))
+
+
+@router.put("/club/settings", summary="Change your club's settings (admins only)")
+async def put_club_settings(body: ClubSettingsIn, user: UserDep, store: StoreDep) -> dict[str, Any]:
+    if user.role != "admin":
+        raise forbidden(msg("Only an admin changes the club's settings."))
+    changed = await run_in_threadpool(set_club_settings, store, user.club_id, autostart_timer=body.autostart_timer)
+    return _settings_json(changed)

@@ -161,6 +161,9 @@ class LegalCommands(Dispatch):
             if alive[s] and roles[s] in BLACK_ROLES and len(shots.get(s, ())) < 2:
                 row = self._cmd_shoot[s]
                 out += [row[t] for t in targets]
+        if self._volley_shooters():  # "all shoot": one action for every living black player
+            volley = self._cmd_volley
+            out += [volley[t] for t in targets]
         return out
 
     def _legal_kill(self) -> list[C.Command]:

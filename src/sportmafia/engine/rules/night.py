@@ -27,6 +27,14 @@ def night_plan(night: int, rules: RuleSet) -> list[str]:
     return [*checks, kill] if rules.checker_first else [kill, *checks]
 
 
+def step_seconds(rules: RuleSet) -> dict[str, int]:
+    """The seconds of the timed steps whose ``step`` event carries none (the views give them as the step's
+    ``seconds``, for every screen's timer): the black team's meeting on night 0 lasts a minute (A.night0,
+    A.timing; FIIM 5.1). The time stays out of the event so that every record made before replays as it
+    was."""
+    return {"meet_black": rules.meeting_seconds}
+
+
 def step_takes_place(step: str, black_alive: int) -> bool:
     """Whether a night step takes place. A role's step (the Don's or the Sheriff's meeting or check) takes
     place even when that player has left, as at a real table where the host still calls the role: skipping
@@ -96,6 +104,23 @@ class NightRules(Dispatch):
             raise RuleViolation("shot-twice", seat=cmd.shooter)
         self._need_alive(cmd.target, "A.night.shoot")
         self._emit(E.ShotFired(cmd.shooter, cmd.target))
+
+    def _volley_shooters(self) -> list[int]:
+        """The black players an "all shoot" fires for: every living one, if none of them has shot tonight
+        (else it is not all of them shooting once: the host records the shots one by one); none otherwise."""
+        black = [s for s in self._seats if self.alive[s] and self.roles[s] in BLACK_ROLES]
+        return [] if any(self.shots.get(s) for s in black) else black
+
+    def _x_volley(self, cmd: C.Volley, rng: Rng | None) -> None:
+        self._need_live_game()
+        self._need_seat(cmd.target)
+        if self.rules.night_kill != "shoot" or self.step != "shooting":
+            raise self._wrong_step("shoot", "A.night.shoot")
+        shooters = self._volley_shooters()
+        if not shooters:
+            raise RuleViolation("volley-after-shot")
+        self._need_alive(cmd.target, "A.night.shoot")
+        self._emit(E.VolleyFired(tuple(shooters), cmd.target))  # A.night.shoot: one shot each, one action
 
     def _x_kill(self, cmd: C.Kill, rng: Rng | None) -> None:
         self._need_live_game()

@@ -34,6 +34,7 @@
     pumping: false,          // the outbox is being sent
     offline: false,          // the last try to reach the server failed
     outbox: [],              // [{command, command_id, expected_seq}], oldest first (console-outbox.js)
+    autostartAt: null,       // performance.now() of the host's tap that may begin a speech (console-timer.js)
   });
 
   // ---------------------------------------------------------------- helpers
@@ -57,12 +58,16 @@
     try { if (value === null) localStorage.removeItem(key); else localStorage.setItem(key, JSON.stringify(value)); } catch (e) { /* private mode */ }
   }
 
-  // a small confirmation / prompt dialog that works with touch and keyboard
-  function ask(text, withInput) {
+  // a small confirmation / prompt dialog that works with touch and keyboard; ``buttons``: {ok, cancel} labels
+  // for this question (an answer that names the action, e.g. undo's "Yes, undo" / "No"), else the page's own
+  const BUTTONS = { ok: $("modal-ok").textContent, cancel: $("modal-cancel").textContent };
+  function ask(text, withInput, buttons) {
     return new Promise((resolve) => {
       const modal = $("modal");
       const input = $("modal-input");
       $("modal-text").textContent = text;
+      $("modal-ok").textContent = (buttons && buttons.ok) || BUTTONS.ok;
+      $("modal-cancel").textContent = (buttons && buttons.cancel) || BUTTONS.cancel;
       input.hidden = !withInput;
       input.value = "";
       modal.hidden = false;

@@ -58,6 +58,7 @@
     K.outbox.length = 0;
     saveOutbox();
     K.lastCheck = null;
+    K.autostartAt = null;   // the step the tap led to will not come
     showMessage(text, kind);
   }
 

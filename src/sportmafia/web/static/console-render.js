@@ -71,7 +71,8 @@
     const daytime = v.phase === "day";
     if (daytime && seat.nominated_by && seat.nominated_by.length) {
       const by = seat.nominated_by.map((x) => NO + x).join(", ");
-      badges.appendChild(badge("▲ " + fmt(T.nominated_by, { s: by }), "nominated", "▲" + by));
+      // "nominated by №1", short "▲ by №1": never a bare "▲№1" that reads as "he nominated №1"
+      badges.appendChild(badge("▲ " + fmt(T.nominated_by, { s: by }), "nominated", "▲ " + fmt(T.by_short, { s: by })));
     } else if (daytime && v.candidates.includes(n)) {
       badges.appendChild(badge("▲ " + T.nominated, "nominated", "▲"));
     }
@@ -84,13 +85,13 @@
       badges.appendChild(badge(`✝ ${how}, ${when}`, "left", `✝${seat.left.phase === "night" ? "☾" : "☀"}${seat.left.day}`));
     }
     const votedFor = v.vote && v.vote.votes ? v.vote.votes[String(n)] : undefined;
-    if (votedFor !== undefined && v.step === "voting") badges.appendChild(badge(`✓ ${T.voted_for} ${NO}${votedFor}`, "voted", `✓${NO}${votedFor}`));
+    if (votedFor !== undefined && v.step === "voting") badges.appendChild(badge(`✓ ${T.voted_for} ${NO}${votedFor}`, "voted", `✓→${NO}${votedFor}`));
     if (v.step === "lift" && v.vote.lift.includes(n)) badges.appendChild(badge("✓ " + T.lift_yes, "voted", "✓"));
     if (v.phase === "night" && v.night) {
       const shots = v.night.shots[String(n)];
       if (shots && shots.length) {
         const at = shots.map((x) => NO + x).join(", ");
-        badges.appendChild(badge(`⊕ ${T.shooter} → ${at}`, "shot", `⊕${at}`));
+        badges.appendChild(badge("⊕ " + fmt(T.shot_at, { s: at }), "shot", `⊕→${at}`));
       }
       if (v.night.kill === n) badges.appendChild(badge("☠ " + T.victim, "shot", "☠"));
     }

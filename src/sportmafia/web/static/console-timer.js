@@ -1,6 +1,8 @@
 /* The console's speech timer: the step's seconds from the state (the final minute's from the rule set), start
-   and pause, +10 s, reset, the beeps at 10 s and 0, the screen kept awake, and the timer shared with the table's
-   screen (static/live.js). */
+   and pause, +10 s, reset, the beeps at 10 s and 0, the screen kept awake, the timer shared with the table's
+   screen (static/live.js), and the club's autostart (#console's data-autostart): a speech begun by the host's
+   own Next (or draw) starts its timer by itself once the server confirms it, less the time since the tap (a
+   command that waited in the outbox offline). */
 "use strict";
 (function () {
   const K = SM.console;
@@ -8,6 +10,7 @@
 
   // ---------------------------------------------------------------- the timer
   const timer = { key: "", left: 0, total: 0, running: false, last: 0, beeped10: false, beeped0: false };
+  const AUTOSTART = K.root.dataset.autostart === "1";
   let audio = null;
   let wakeLock = null;
 
@@ -54,9 +57,22 @@
       timer.left = timer.total;
       timer.running = false;
       timer.beeped10 = timer.beeped0 = false;
+      const tapped = K.autostartAt;
+      K.autostartAt = null;   // the host's tap is answered by this step: armed once
+      if (tapped !== null && seconds > 0 && !v.over && K.S.rules.speech_steps.includes(v.step)) {
+        timer.last = performance.now();
+        timer.left = Math.max(0, seconds - (timer.last - tapped) / 1000);   // the speech began at the tap
+        timer.running = timer.left > 0;
+      }
       if (wasRunning || timer.total) shareTimer();
     }
     drawTimer();
+  }
+
+  /* the host's tap that may begin a speech (Next, a draw): with the club's autostart, the step it leads to
+     starts its timer when it is shown (timerSync); a refused or stale command disarms it (console-outbox.js) */
+  function armAutostart() {
+    if (AUTOSTART) K.autostartAt = performance.now();
   }
 
   function drawTimer() {
@@ -110,5 +126,5 @@
     shareTimer();
   });
 
-  Object.assign(K, { timerSync, toggleTimer });
+  Object.assign(K, { timerSync, toggleTimer, armAutostart });
 })();

@@ -23,6 +23,7 @@
     vote: { tap: tapVote, panel: "the candidate's hands and the default vote" },
     lift_vote: { tap: tapLift },
     shoot: { tap: tapShoot, panel: "All shoot, or one shooter" },
+    volley: { tap: tapShoot, panel: "All shoot: one command for every living black player" },
     kill: { tap: tapKill },
     check: { tap: tapCheck, panel: "the answer, large" },
     best_move: { tap: tapBestMove, panel: "up to K.S.rules.best_move_max seats, then Record" },
@@ -48,12 +49,12 @@
   }
   function tapDraw(n, type) {
     if (K.mode || !has(type) || !seatOf(n).alive) return null;
-    return () => K.send({ type, seat: n });
+    return () => { K.armAutostart(); K.send({ type, seat: n }); };
   }
   function tapMode(n, type) {
     if (!K.mode || K.mode.kind !== type) return null;
     const tpl = legalOf(type).find((c) => c.seat === n && (type !== "foul" || c.technical === !!K.mode.technical));
-    if (!tpl) return null;
+    if (!tpl || (type === "foul" && !K.mode.reason)) return null;
     if (type === "foul") return () => { const reason = K.mode.reason; K.mode = null; K.send({ ...tpl, reason }); };
     if (type === "sanction") {
       const offence = K.mode.reason;
@@ -114,6 +115,9 @@
   }
   function tapShoot(n) {
     if (K.mode) return null;
+    // "all shoot" is one command (one action, one undo) while none of them has shot tonight
+    const volley = K.shooter === "all" ? legalOf("volley").find((c) => c.target === n) : null;
+    if (volley) return () => K.send(volley);
     const shots = legalOf("shoot").filter((c) => c.target === n && (K.shooter === "all" || c.shooter === K.shooter));
     if (!shots.length) return null;
     const one = new Map();
@@ -170,7 +174,7 @@
     if (!$("deal-confirm").hidden) return $("deal-confirm").click();
     if (!$("draw").hidden) return $("draw").click();
     const adv = legalOf("advance")[0];
-    if (adv) K.send(adv);
+    if (adv) { K.armAutostart(); K.send(adv); }
   }
   $("next").addEventListener("click", next);
   $("deal").addEventListener("click", () => {
@@ -188,18 +192,21 @@
   });
   $("draw").addEventListener("click", () => {
     const c = legalOf("draw_first_speaker")[0] || legalOf("draw_lot")[0];
-    if (c) K.send({ type: c.type });
+    if (c) { K.armAutostart(); K.send({ type: c.type }); }
   });
   async function undo() {
     const c = legalOf("undo")[0];
     if (!c) return;
     const what = K.S.back ? tr(K.S.back.text) : "";
-    if (await ask(what ? fmt(T.undo_what, { what }) : T.undo_confirm)) K.send(c);
+    // the answers name what they do: "Cancel" / "Confirm" read as "cancel the undo" or "confirm the action"
+    if (await ask(what ? fmt(T.undo_what, { what }) : T.undo_confirm, false, { ok: T.undo_yes, cancel: T.undo_no })) K.send(c);
   }
   $("undo").addEventListener("click", undo);
   function toggleMode(kind) {
     if (kind !== "judge" && !has(kind)) return;
-    const first = kind === "foul" ? L.foul_reasons[0][0] : kind === "remove" ? L.removal_reasons[0][0]
+    // A.foul.reasons: a foul's reason is the host's pick, never preselected (a heavy reason landing on the sheet
+    // by mistake); the seats take the foul once a reason is picked
+    const first = kind === "foul" ? "" : kind === "remove" ? L.removal_reasons[0][0]
       : kind === "sanction" ? (legalOf("sanction")[0] || {}).offence : "";
     K.mode = K.mode && K.mode.kind === kind ? null : { kind, reason: first, scope: "game", technical: false };
     K.render();

@@ -1,6 +1,6 @@
 /* The admin's users page: the club's users (GET /api/users), the roster player each account is
    (PUT /api/users/{id}/player: a game with that player at a seat is closed to the account), disable and
-   enable, a new user. */
+   enable, a new user; the club's settings (GET/PUT /api/club/settings). */
 "use strict";
 (function () {
   const page = document.getElementById("users-page");
@@ -115,5 +115,33 @@
       show(formError, SM.strings("common-i18n").network);
     }
   });
+  // ---------------------------------------------------------------- the club's settings
+  const settings = document.getElementById("club-settings-form");
+  const settingsError = document.getElementById("club-settings-error");
+  const saved = document.getElementById("club-settings-saved");
+  async function loadSettings() {
+    try {
+      const r = await SM.api("GET", "/api/club/settings");
+      if (r.status !== 200) return show(settingsError, SM.errorText(r.body));
+      settings.autostart_timer.checked = !!r.body.autostart_timer;
+    } catch (e) {
+      show(settingsError, SM.strings("common-i18n").network);
+    }
+  }
+  settings.autostart_timer.addEventListener("change", () => { saved.hidden = true; });
+  settings.addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    show(settingsError, "");
+    saved.hidden = true;
+    try {
+      const r = await SM.api("PUT", "/api/club/settings", { autostart_timer: settings.autostart_timer.checked });
+      if (r.status !== 200) return show(settingsError, SM.errorText(r.body));
+      settings.autostart_timer.checked = !!r.body.autostart_timer;
+      saved.hidden = false;
+    } catch (e) {
+      show(settingsError, SM.strings("common-i18n").network);
+    }
+  });
   load();
+  loadSettings();
 })();

@@ -205,11 +205,11 @@
       if (speaking) badges.appendChild(badge("♪ " + O.speaks, "speaks", "♪"));
       if (v.step === "voting" && v.seat === n) badges.appendChild(badge("☐ " + O.ballot, "ballot", "☐"));
       if (v.phase === "day" && seat.nominated_by && seat.nominated_by.length) {
-        badges.appendChild(badge("▲ " + fmt(O.put_up_by, { s: list(seat.nominated_by) }), "put-up", "▲" + list(seat.nominated_by)));
+        badges.appendChild(badge("▲ " + fmt(O.put_up_by, { s: list(seat.nominated_by) }), "put-up", "▲ " + fmt(O.by_short, { s: list(seat.nominated_by) })));
       }
       const votedFor = v.vote && v.vote.votes ? v.vote.votes[String(n)] : undefined;
       if (votedFor !== undefined && (v.step === "voting" || v.step === "lift")) {
-        badges.appendChild(badge("✓ " + fmt(O.voted, { s: no(votedFor) }), "voted", "✓" + no(votedFor)));
+        badges.appendChild(badge("✓ " + fmt(O.voted, { s: no(votedFor) }), "voted", "✓→" + no(votedFor)));
       }
       if (v.step === "lift" && v.vote.lift.includes(n)) badges.appendChild(badge("✓ " + O.lifted, "voted", "✓"));
       if (seat.alive && seat.muted_day !== null && seat.muted_day >= v.day) badges.appendChild(badge("∅ " + O.silent, "silent", "∅"));

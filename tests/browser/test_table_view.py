@@ -1,6 +1,6 @@
 """The table view (``/games/{id}/table``) in one page and the console in another: every action in the console
-reaches the table view within a second, the host's timer too; the table shows no role while the game runs; dark at night.
-Screenshots of the table view at a tablet's (1024x768) and a phone's (390x844) size in test-artifacts/."""
+reaches the table view within a second, the host's timer too; the table shows no role while the game runs; dark
+at night. Screenshots of the table view at a tablet's (1024x768) and a phone's (390x844) size in test-artifacts/."""
 
 from __future__ import annotations
 

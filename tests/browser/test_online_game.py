@@ -492,7 +492,7 @@ def test_a_phones_status_line_and_timer_go_with_the_step(browser: Any, server: s
     phone.goto(links[speaker])
     phone.wait_for_selector("#o-link[data-state=live]")
     # the speech's time, paused; then the host's timer running, then paused again: the phone says so
-    phone.wait_for_selector("#o-timer:not([hidden])")
+    phone.wait_for_selector("#o-timer:not(.none)")
     console.click("#timer")
     phone.wait_for_function("() => document.getElementById('o-timer').classList.contains('running')")
     console.click("#timer")

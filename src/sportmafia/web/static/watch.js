@@ -129,7 +129,7 @@
   /* The host's timer: {running, left, total, key, at (server time), now (server time when sent)}, kept only for the
      step it belongs to (its key, SM.timerStep): clock.step(v, rules) with each view; a new step shows its own
      time, paused, until the host's timer of that step comes (one that comes before the step's view is held till
-     then); a step without a timer shows none (`box` hidden: by default the value's parent); a timer of a step
+     then); a step without a timer shows none (`box`, by default the value's parent, gets the class "none"); a timer of a step
      gone by is never shown. The state (running or paused) in `#<box id>-state` when the page has it, and as the
      box's title. */
   SM.clock = function (el, boxEl) {
@@ -144,8 +144,15 @@
     }
     function draw() {
       const s = left();
-      box.hidden = s === null || !t.total;
-      if (box.hidden) { el.textContent = ""; box.dataset.state = "none"; if (stateEl) stateEl.textContent = ""; return; }
+      const none = s === null || !t.total;
+      box.classList.toggle("none", none);   // not shown, its place kept (online.css): the header does not move
+      if (none) {
+        el.textContent = "0:00";
+        box.dataset.state = "none";
+        box.removeAttribute("title");
+        if (stateEl) stateEl.textContent = "■ " + O.paused;
+        return;
+      }
       const whole = Math.ceil(s);
       const running = !!t.running && whole > 0;
       el.textContent = SM.clockText(s);

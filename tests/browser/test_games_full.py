@@ -90,6 +90,32 @@ def follows(table: Any, page: Any) -> None:
                             arg=feed_seq(page, "spectator"), timeout=1000)
 
 
+def projector_agrees(table: Any, page: Any) -> None:
+    """The projector's timer shows what the console's does: none for a step without a timer, else the same state
+    (running or paused, in the same words) and the same time (within a second while it runs)."""
+    state = page.get_attribute("#timer", "data-state")
+    assert state in ("none", "running", "paused"), state
+    if state == "none":
+        table.wait_for_selector("#t-timer", state="hidden", timeout=2000)
+        return
+    table.wait_for_selector("#t-timer", state="visible", timeout=2000)
+    table.wait_for_function("(running) => document.getElementById('t-timer').classList.contains('running') === running",
+                            arg=state == "running", timeout=2000)
+
+    def seconds(p: Any, sel: str) -> int:
+        m, s = p.inner_text(sel).split(":")
+        return int(m) * 60 + int(s)
+    assert abs(seconds(page, "#timer-value") - seconds(table, "#t-timer-value")) <= (1 if state == "running" else 0)
+    assert table.inner_text("#t-timer-state") == page.inner_text("#timer-state")
+
+
+def projector_reconnects(table: Any, page: Any) -> None:
+    """The projector's link drops and comes back (the page opened again): it shows the game as it is now."""
+    table.reload()
+    table.wait_for_selector("#t-link[data-state=live]")
+    follows(table, page)
+
+
 def sign_sheet(page: Any, server: str, game_id: str, name: str, roles: dict[int, str]) -> None:
     """From the console's link to the result sheet: every seat's role is on it; the host signs it; the game is
     locked after that (a command is refused with 409 "locked")."""
@@ -166,7 +192,17 @@ def test_a_whole_club_game_in_russian(browser: Any, server: str) -> None:
             red_alive = [n for n in alive if n in red]
             step, day, seat = v["step"], v["day"], v["seat"]
             legal = st["legal"]
+            assert table.locator(".t-role").count() == 0  # no role on the projector before the end
             if step == "speech" and any(c["type"] == "nominate" for c in legal):
+                if "timer" not in seen:  # the host starts and pauses the speech timer: the projector follows
+                    seen.add("timer")
+                    projector_agrees(table, page)
+                    page.click("#timer")
+                    page.wait_for_timeout(1500)
+                    projector_agrees(table, page)
+                    shoot(table, "ru-projector-speech")
+                    page.click("#timer")
+                    projector_agrees(table, page)
                 label = st["next"]["label"]["ru"]
                 assert page.inner_text("#next-label") == "▶ " + label
                 if day == 1 and "foul" not in seen:
@@ -206,6 +242,11 @@ def test_a_whole_club_game_in_russian(browser: Any, server: str) -> None:
                     continue
                 act(page, "#next")
             elif step == "voting":
+                if "projector-vote" not in seen:  # a vote has no timer: none on the console nor the projector
+                    seen.add("projector-vote")
+                    projector_reconnects(table, page)
+                    projector_agrees(table, page)
+                    shoot(table, "ru-projector-vote")
                 assert page.inner_text("#next-label") == "Спасибо"
                 cands = v["vote"]["candidates"]
                 voters = [n for n in alive if str(n) not in v["vote"]["votes"]]
@@ -226,6 +267,11 @@ def test_a_whole_club_game_in_russian(browser: Any, server: str) -> None:
                 shoot(page, "ru-lift")
                 act(page, "#next")
             elif step == "shooting":
+                if "projector-night" not in seen:
+                    seen.add("projector-night")
+                    projector_reconnects(table, page)
+                    projector_agrees(table, page)
+                    shoot(table, "ru-projector-night")
                 if not v["night"]["shots"]:
                     assert page.evaluate("document.body.classList.contains('night')")
                     assert page.get_attribute("#choices .chip >> nth=0", "aria-pressed") == "true"  # all shoot
@@ -259,7 +305,8 @@ def test_a_whole_club_game_in_russian(browser: Any, server: str) -> None:
         else:
             raise AssertionError("the game did not end")
 
-        assert {"foul", "withdraw", "day", "voting", "night", "check"} <= seen
+        assert {"foul", "withdraw", "day", "voting", "night", "check", "timer", "projector-vote",
+                "projector-night"} <= seen
         assert page.inner_text("#banner") == "Победа: красные (город)"
         assert "чёрных не осталось" in page.inner_text("#context")
         assert page.is_visible("#sheet-link") and page.is_visible("#timeline-link") and page.is_visible("#table-link")
@@ -278,6 +325,18 @@ def test_a_whole_club_game_in_russian(browser: Any, server: str) -> None:
         follows(table, page)
         assert table.get_attribute("#table", "data-over") == "1"
         assert "Победа" in table.inner_text("#t-banner") or "красн" in table.inner_text("#t-banner").lower()
+        # the projector's end: the winner and every role (public now); no stale timer; no host control in sight,
+        # the way back to the console in the host's corner menu
+        shown = {int(el.get_attribute("data-seat")): el.query_selector(".t-role") for el in table.query_selector_all(".t-seat")}
+        assert {n: r.get_attribute("data-role") if r else None for n, r in shown.items()} == roles
+        assert "мафия" in table.inner_text("#t-seats").lower() and "шериф" in table.inner_text("#t-seats").lower()
+        projector_agrees(table, page)
+        for control in ("#logout", ".back-link", ".lang-switch", ".topbar"):
+            assert all(not el.is_visible() for el in table.query_selector_all(control)), control
+        shoot(table, "ru-projector-end")
+        table.click("#t-menu summary")
+        assert table.is_visible("#t-back") and table.get_attribute("#t-back", "href") == f"/games/{game_id}"
+        table.click("#t-menu summary")
         sign_sheet(page, server, game_id, "ru", roles)
         events = page.request.get(f"{server}/api/games/{game_id}/events").json()["events"]
         assert sum(1 for e in events if e["type"] == "lift_vote_cast") >= 6

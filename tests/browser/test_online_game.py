@@ -12,6 +12,7 @@ import uuid
 from typing import Any
 
 import httpx2 as httpx
+import pytest
 
 from .conftest import ADMIN_PASSWORD, ARTIFACTS, feed_seq, open_page
 
@@ -552,5 +553,83 @@ def test_the_panel_prints_the_join_address_and_asks_before_a_new_link(browser: A
     shot(page, "join-form-en")
     ctx.close()
     assert not errors and not page_errors, errors + page_errors
+    host_ctx.close()
+    host.close()
+
+
+
+@pytest.mark.parametrize("lang", ["ru", "en"])
+def test_a_phones_status_line_and_timer_go_with_the_step(browser: Any, server: str, lang: str) -> None:
+    """The host works on his console (his timer is the console's); a player's phone follows it: the speech's
+    timer running, then paused, in the console's words. The phone's "Done." answers his nomination and goes
+    with the step it was made in: it is gone in the vote and at night, where neither the console nor the phone
+    shows a timer (none: a vote has no time), and no timer of the speech comes back."""
+    errors: list[str] = []
+    host_ctx, host = host_in(browser, server, errors, "ru-RU" if lang == "ru" else "en-US")
+    host_ctx.add_cookies([{"name": "lang", "value": lang, "url": server}])
+    game_id = host.post("/api/games", {"preset": "club", "players": 10,
+                                       "names": [f"Seat {n}" for n in range(1, 11)]})["id"]
+    host.post(f"/api/games/{game_id}/online", {})
+    links = {link["seat"]: link["url"] for link in host.post(f"/api/games/{game_id}/online/links", {})["links"]}
+    host.command(game_id, {"type": "deal"})
+    roles = {s["seat"]: s["role"] for s in host.state(game_id)["view"]["seats"]}
+    while True:  # to day 1's first speech
+        st = host.state(game_id)
+        kinds = {c["type"] for c in st["legal"]}
+        if st["view"]["step"] == "speech" and st["view"]["day"] == 1 and "nominate" in kinds:
+            break
+        host.command(game_id, {"type": "draw_first_speaker" if "draw_first_speaker" in kinds else "advance"})
+    speaker = st["view"]["seat"]
+    console = host.page
+    console.goto(f"{server}/games/{game_id}")
+    console.wait_for_selector("#console[data-step=speech]")
+    phone_ctx = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
+    phone_ctx.add_cookies([{"name": "lang", "value": lang, "url": server}])
+    phone = phone_ctx.new_page()
+    phone.set_default_timeout(10_000)
+    phone.on("pageerror", lambda exc: errors.append(f"phone: {exc}"))
+    phone.goto(links[speaker])
+    phone.wait_for_selector("#o-link[data-state=live]")
+    # the speech's time, paused; then the host's timer running, then paused again: the phone says so
+    phone.wait_for_selector("#o-timer:not(.none)")
+    console.click("#timer")
+    phone.wait_for_function("() => document.getElementById('o-timer').classList.contains('running')")
+    console.click("#timer")
+    phone.wait_for_function("() => !document.getElementById('o-timer').classList.contains('running')")
+    assert phone.inner_text("#o-timer-state") == console.inner_text("#timer-state")
+    assert phone.inner_text("#o-timer-value") == console.inner_text("#timer-value")
+    # his nomination, answered
+    target = next(s for s in range(1, 11) if s != speaker and roles[s] in BLACK)
+    tap(phone, "nominate", (target,))
+    done = phone.inner_text("#o-feedback")
+    assert done in ("Принято.", "Done."), done
+    shot(phone, f"status-nominated-{lang}")
+    # the host goes on to the vote (a second nomination on the way)
+    while host.state(game_id)["view"]["step"] != "voting":
+        st = host.state(game_id)
+        v = st["view"]
+        if any(c["type"] == "nominate" for c in st["legal"]) and len(v["candidates"]) < 2:
+            other = next(s for s in range(1, 11) if s not in v["candidates"] and s != v["seat"])
+            host.command(game_id, {"type": "nominate", "by": v["seat"], "target": other})
+        host.command(game_id, {"type": "advance"})
+    synced(phone, feed_seq(host.page, speaker, game_id))
+    console.wait_for_selector("#console[data-step=voting]")
+    assert console.get_attribute("#timer", "data-state") == "none"
+    phone.wait_for_selector("#o-timer", state="hidden")
+    assert phone.inner_text("#o-feedback") == ""
+    shot(phone, f"status-vote-{lang}")
+    # the phone's link drops and comes back in the vote: still no timer (the speech's is not shown again)
+    phone.reload()
+    phone.wait_for_selector("#o-link[data-state=live]")
+    phone.wait_for_timeout(300)
+    assert phone.is_hidden("#o-timer") and phone.inner_text("#o-feedback") == ""
+    # the night: no status line, no timer
+    while host.state(game_id)["view"]["phase"] != "night":
+        host.command(game_id, {"type": "advance"})
+    synced(phone, feed_seq(host.page, speaker, game_id))
+    assert phone.is_hidden("#o-timer") and phone.inner_text("#o-feedback") == ""
+    shot(phone, f"status-night-{lang}")
+    assert not errors, errors
+    phone_ctx.close()
     host_ctx.close()
     host.close()

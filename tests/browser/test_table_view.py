@@ -1,6 +1,6 @@
 """The table view (``/games/{id}/table``) in one page and the console in another: every action in the console
-reaches the table view within a second, the host's timer too; the table never shows a role; dark at night.
-Screenshots of the table view at a tablet's (1024x768) and a phone's (390x844) size in test-artifacts/."""
+reaches the table view within a second, the host's timer too; the table shows no role while the game runs; dark
+at night. Screenshots of the table view at a tablet's (1024x768) and a phone's (390x844) size in test-artifacts/."""
 
 from __future__ import annotations
 
@@ -110,12 +110,15 @@ def test_the_table_view_follows_the_console(browser: Any, server: str) -> None:
         assert "№" + speaker in table.inner_text(f".t-seat[data-seat='{target}'] .t-badges")
         assert "№4" in table.inner_text("#t-info")
 
-        # the host's timer, sent from the console's page, is followed by the table
-        console.evaluate("SM.live.sendTimer({running: true, left: 37, total: 60, key: 'k'})")
+        # the host's timer, sent from the console's page, is followed by the table (the timer of its step; one
+        # of another step is not shown)
+        step_key = console.evaluate("SM.timerStep(SM.console.S.view, SM.console.S.rules).key")
+        console.evaluate("SM.live.sendTimer({running: true, left: 45, total: 60, key: 'another step'})")
+        console.evaluate("(k) => SM.live.sendTimer({running: true, left: 37, total: 60, key: k})", step_key)
         table.wait_for_function("() => { const t = document.getElementById('t-timer-value').textContent;"
                                 " return t === '0:37' || t === '0:36'; }", timeout=1000)
         assert "running" in (table.get_attribute("#t-timer", "class") or "")
-        console.evaluate("SM.live.sendTimer({running: false, left: 20, total: 60, key: 'k'})")
+        console.evaluate("(k) => SM.live.sendTimer({running: false, left: 20, total: 60, key: k})", step_key)
         table.wait_for_function("() => document.getElementById('t-timer-value').textContent === '0:20'",
                                 timeout=1000)
         no_roles(table)
@@ -154,8 +157,10 @@ def test_the_table_view_follows_the_console(browser: Any, server: str) -> None:
         act(console, table, f".seat[data-seat='{seat}']")
         assert table.inner_text(f".t-seat[data-seat='{seat}'] .t-fouls") == "●○○○"
 
-        # the same screen in English
-        table.click(".lang-switch[data-lang=en]")
+        # the same screen in English (the language is in the host's corner menu: no control in the audience's sight)
+        assert table.is_hidden(".topbar") and table.is_hidden("#t-back")
+        table.click("#t-menu summary")
+        table.click("#t-menu .lang-switch[data-lang=en]")
         table.wait_for_selector("html[lang=en]")
         table.wait_for_selector("#t-link[data-state=live]")
         assert "night 1" in table.inner_text(".t-seat[data-seat='7'] .t-badges")

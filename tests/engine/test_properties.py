@@ -161,6 +161,12 @@ def check_views(game: Game, rng: random.Random) -> None:
         return
     roles = game.roles
     spectator = view(game, "spectator")
+    if game.over:  # the end makes every role public, and nothing else
+        assert [seat["role"] for seat in spectator["seats"]] == [roles[s] or None for s in range(1, game.n + 1)]
+        spectator = {**spectator, "seats": [{k: v for k, v in seat.items() if k != "role"}
+                                            for seat in spectator["seats"]]}
+    else:
+        assert all("role" not in seat for seat in spectator["seats"])
     if _any_secret(spectator):
         leaks = [p for p, _ in _keys(spectator) if p.rsplit(".", 1)[-1] in SECRET_KEYS]
         raise AssertionError(leaks)
@@ -168,6 +174,8 @@ def check_views(game: Game, rng: random.Random) -> None:
                                    if k not in ("viewer", "seats", "unnamed_night_fouls")}, sort_keys=True)
     for s in range(1, game.n + 1):
         v = view(game, s)
+        if game.over:
+            v = {**v, "seats": [{k: val for k, val in seat.items() if k != "role"} for seat in v["seats"]]}
         you = v["you"]
         assert you["role"] == roles[s]
         if _any_secret_but_you(v):

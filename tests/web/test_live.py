@@ -252,14 +252,14 @@ def test_timer_relays_to_the_table_and_bad_timers_are_refused(api: Api) -> None:
 # ------------------------------------------------------------------------------------------ no leaks
 def _check_table_messages(messages: list[dict[str, Any]], final: Game) -> None:
     """Every table-view message equals the engine's spectator view and events at its number of the spectator's
-    feed; no roles."""
+    feed; no roles before the end, every role at the end."""
     last = 0
     for m in messages:
         at = game_at(final, "spectator", m["next_seq"])
         assert m["view"] == view(at, "spectator"), m["next_seq"]
         assert m["events"] == visible_events(at, "spectator", last), m["next_seq"]
-        for seat in m["view"]["seats"]:
-            assert "role" not in seat
+        for seat in m["view"]["seats"]:  # no role before the end; every one at the end (then public)
+            assert seat.get("role") == (final.roles[seat["seat"]] or None) if m["view"]["over"] else "role" not in seat
         for ev in m["events"]:
             assert "roles" not in ev and "role" not in ev
             assert ev["type"] not in ("shot_fired", "volley_fired", "kill_chosen", "checked")

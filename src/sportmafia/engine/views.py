@@ -5,7 +5,8 @@
 * ``"host"`` (the host or judge): everything, roles and night actions included;
 * a seat number: the public table, plus his own role, his black teammates if he is black, and the
   results of his own checks;
-* ``"spectator"``: public facts only (seats, who left and how, fouls, nominations, votes, the phase);
+* ``"spectator"``: public facts only (seats, who left and how, fouls, nominations, votes, the phase), and
+  every seat's role once the game is over (then public: a player's and the spectators' views show them too);
 * ``"after"``: everything, and only once the game is over.
 
 ``visible_events(game, viewer)`` filters and redacts the log the same way, for clients that follow a game
@@ -86,7 +87,8 @@ class Views:
 
 def _seat(game: Game, s: int, hide_tonight: bool, full: bool) -> dict[str, Any]:
     """Seat ``s`` in a view; ``hide_tonight``: without the fouls given tonight (the viewer is not the host nor
-    this player, and it is night)."""
+    this player, and it is night); its role in the host's view (``full``), and in everyone's once the game is
+    over."""
     fouls = game.fouls[s]
     muted_day = game.mute_day[s] or None
     if hide_tonight:
@@ -106,7 +108,7 @@ def _seat(game: Game, s: int, hide_tonight: bool, full: bool) -> dict[str, Any]:
         "removed": game.removed.get(s),
         "nominated_by": list(game.nominators.get(s, ())),
     }
-    if full:
+    if full or game.over:  # at the end every role is public (the table view, the spectators, the players)
         entry["role"] = game.roles[s] or None
     return entry
 

@@ -116,6 +116,19 @@
     if (!err) return SM.strings("common-i18n").error;
     return err[SM.lang] || err.en || err.code;
   };
+  /* The step a timer belongs to, keyed as the host's console keys it (static/console-timer.js): {key, seconds}, the
+     seconds being the step's own time (at the end, the final minute while last words are spoken: A.win), 0 for a
+     step without a timer. Every screen keeps the host's timer only for the step its key names, so a new step
+     shows its own time (or none) at once, and a timer of a step gone by is never shown. */
+  SM.timerStep = function (v, rules) {
+    const last = v.final_words && v.final_words.length ? Number(rules && rules.last_word_seconds) || 0 : 0;
+    const seconds = v.over ? last : v.seconds || 0;
+    return { key: `${v.step}|${v.day}|${v.seat}|${v.round}|${seconds}`, seconds };
+  };
+  SM.clockText = function (s) {
+    const whole = Math.max(0, Math.ceil(s));
+    return `${Math.floor(whole / 60)}:${String(whole % 60).padStart(2, "0")}`;
+  };
   for (const b of document.querySelectorAll(".lang-switch")) {
     b.addEventListener("click", () => {
       document.cookie = `lang=${b.dataset.lang}; path=/; max-age=31536000; samesite=lax`;

@@ -46,14 +46,12 @@
   }
 
   function timerSync() {
-    const v = K.S.view;
-    // A.win: the players whose departure ended the game still speak their final minute
-    const seconds = v.over ? (v.final_words && v.final_words.length ? K.S.rules.last_word_seconds : 0) : v.seconds || 0;
-    const key = `${v.step}|${v.day}|${v.seat}|${v.round}|${seconds}`;
-    if (key !== timer.key) {
-      const wasRunning = timer.running;
-      timer.key = key;
-      timer.total = seconds;
+    // the step's own time (A.win: at the end, the final minute of the players whose departure ended the game),
+    // keyed by the step as every screen keys it (SM.timerStep)
+    const step = SM.timerStep(K.S.view, K.S.rules);
+    if (step.key !== timer.key) {
+      timer.key = step.key;
+      timer.total = step.seconds;
       timer.left = timer.total;
       timer.running = false;
       timer.beeped10 = timer.beeped0 = false;
@@ -64,7 +62,7 @@
         timer.left = Math.max(0, seconds - (timer.last - tapped) / 1000);   // the speech began at the tap
         timer.running = timer.left > 0;
       }
-      if (wasRunning || timer.total) shareTimer();
+      shareTimer();   // every step, with a timer or without: no screen keeps the last step's
     }
     drawTimer();
   }
@@ -77,9 +75,12 @@
 
   function drawTimer() {
     const s = Math.max(0, Math.ceil(timer.left));
-    $("timer-value").textContent = `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
-    $("timer-state").textContent = timer.running ? "▶ " + T.running : "■ " + T.paused;
+    const none = !timer.total;   // a step without a timer shows none (+10 s still gives it one)
+    $("timer-value").textContent = none ? "–:––" : SM.clockText(s);
+    $("timer-state").textContent = none ? "" : timer.running ? "▶ " + T.running : "■ " + T.paused;
     const el = $("timer");
+    el.dataset.state = none ? "none" : timer.running ? "running" : "paused";
+    el.classList.toggle("none", none);
     el.classList.toggle("running", timer.running);
     el.classList.toggle("low", s <= 10 && timer.total > 0);
     el.classList.toggle("zero", s === 0 && timer.total > 0);
@@ -119,7 +120,7 @@
     shareTimer();
   });
   $("timer-reset").addEventListener("click", () => {
-    timer.left = timer.total = K.S ? Number(timer.key.split("|").pop()) || 0 : 0;
+    timer.left = timer.total = K.S ? SM.timerStep(K.S.view, K.S.rules).seconds : 0;
     timer.running = false;
     timer.beeped10 = timer.beeped0 = false;
     drawTimer();

@@ -7,7 +7,7 @@
   const L = SM.strings("labels");
   const $ = (id) => document.getElementById(id);
   const root = $("overlay");
-  const clock = SM.clock($("ov-timer"));
+  const clock = SM.clock($("ov-timer"), $("ov-timer"));
   function show(v, rules) {   // rules: the rule set's values (SM.watch)
     $("ov-banner").textContent = v.banner[SM.lang] || v.banner.en;
     const box = $("ov-seats");

@@ -189,10 +189,16 @@
     }
   }
 
-  function feedback(text, cls) {
+  /* The status line answers one action ("Sent…", "Done.", a refusal): it belongs to the step the action was
+     made in, and goes with it (a new speaker, the vote, the night: show() clears it). A revoked link's stays. */
+  let feedbackStep = null;   // the step the line answers (null: it stays)
+  const actionStep = (v) => (v ? [v.phase, v.step, v.day, v.seat, v.round, v.vote && v.vote.kind, v.over].join("|") : "");
+  function feedback(text, cls, forStep) {
+    if (forStep !== undefined && forStep !== actionStep(V)) text = "";   // its step has gone meanwhile
     const el = $("o-feedback");
     el.textContent = text || "";
     el.className = "o-feedback " + (cls || "");
+    feedbackStep = text && forStep !== undefined ? forStep : null;
   }
 
   const waiting = new Map();   // command id → resolve(answer or null) for commands sent over the socket
@@ -233,21 +239,22 @@
     if (busy) return;
     busy = true;
     const body = { game_id: gameId, command, expected_seq: seq, command_id: SM.uuid() };
-    feedback(P.sending, "saving");
+    const made = actionStep(V);
+    feedback(P.sending, "saving", made);
     document.querySelectorAll("#o-actions button").forEach((b) => { b.disabled = true; });
     try {
       for (let attempt = 0; attempt < 6; attempt++) {
         // the same command id every time: never applied twice, whichever way it arrives
         const a = (await viaSocket(body)) || (await viaHttp(body));
         if (!a) {
-          feedback(P.retry, "warn");
+          feedback(P.retry, "warn", made);
           await new Promise((res) => setTimeout(res, 800 * (attempt + 1)));
           continue;
         }
-        if (a.status === 200) { feedback(P.done, "ok"); picked = []; root.dataset.sent = String((Number(root.dataset.sent) || 0) + 1); return; }
+        if (a.status === 200) { feedback(P.done, "ok", made); picked = []; root.dataset.sent = String((Number(root.dataset.sent) || 0) + 1); return; }
         if (a.status === 401) { feedback(P.revoked, "error"); return; }
-        if (a.data && a.data.error && a.data.error.code === "stale") { feedback(P.stale, "warn"); return; }
-        feedback(SM.errorText(a.data), "error");
+        if (a.data && a.data.error && a.data.error.code === "stale") { feedback(P.stale, "warn", made); return; }
+        feedback(SM.errorText(a.data), "error", made);
         return;
       }
     } finally {
@@ -271,6 +278,8 @@
     drawYou(V);
     SM.board($("o-seats"), V, { me, rules: R });
     drawActions();
+    clock.step(V, R);
+    if (!busy && feedbackStep !== null && feedbackStep !== actionStep(V)) feedback("");
   }
 
   const link = SM.follow(() => SM.wsUrl("/ws/play"), {

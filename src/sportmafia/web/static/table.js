@@ -53,6 +53,13 @@
     name.className = "t-name fit-name";
     name.textContent = seat.name;
     el.append(head, name);
+    if (seat.role) {   // at the end only: the spectator view has every role once the game is over
+      const role = document.createElement("span");
+      role.className = "t-role " + (RULES.black_roles.includes(seat.role) ? "black" : "red");
+      role.dataset.role = seat.role;
+      role.textContent = (L.roles && L.roles[seat.role]) || seat.role;
+      el.appendChild(role);
+    }
 
     const badges = document.createElement("div");
     badges.className = "t-badges";
@@ -75,7 +82,8 @@
       badges.appendChild(badge(`✝ ${how} · ${when}`, "left"));
     }
     el.appendChild(badges);
-    const label = [seatName(n), seat.name, fmt(T.fouls, { n: f }), ...Array.from(badges.children, (b) => b.textContent)];
+    const label = [seatName(n), seat.name, ...(seat.role ? [(L.roles && L.roles[seat.role]) || seat.role] : []),
+      fmt(T.fouls, { n: f }), ...Array.from(badges.children, (b) => b.textContent)];
     el.setAttribute("aria-label", label.join(", "));
     return el;
   }
@@ -135,19 +143,31 @@
   }
 
   // ---------------------------------------------------------------- the timer (follows the host's)
-  const timer = { key: "", viewKey: "", left: 0, total: 0, running: false, base: 0, started: 0 };
-
-  function viewKey(v) { return `${v.step}|${v.day}|${v.seat}|${v.round}|${v.seconds}`; }
+  /* The host's timer is kept only for the step it belongs to (its key, SM.timerStep): a new step shows its own
+     time, paused, until the host's timer of that step comes (one that comes before the step's view is held till
+     then); a step without a timer shows none; a timer of a step gone by (a late message, or the last one kept by
+     the server and sent again on a reconnect) is never shown. */
+  const timer = { key: "", total: 0, running: false, base: 0, started: 0, held: null };
 
   function timerFromView() {
-    const key = viewKey(V);
-    if (key === timer.viewKey) return drawTimer();
-    timer.viewKey = key;
-    if (timer.key !== key) {   // a new step the host has not started: its full time, stopped
-      timer.key = key;
-      timer.total = timer.base = V.seconds || 0;
-      timer.running = false;
-    }
+    const step = SM.timerStep(V, RULES);
+    if (step.key === timer.key) return drawTimer();
+    timer.key = step.key;
+    const held = timer.held;
+    timer.held = null;
+    if (held && held.key === step.key) return applyTimer(held);
+    timer.total = timer.base = step.seconds;
+    timer.running = false;
+    drawTimer();
+  }
+
+  function applyTimer(m) {
+    // the time since the host sent it, by the server's clock (both stamps are the server's), and since it came
+    const elapsed = m.running && typeof m.now === "number" && typeof m.at === "number" ? Math.max(0, m.now - m.at) : 0;
+    timer.total = m.total;
+    timer.base = Math.max(0, m.left - elapsed);
+    timer.running = !!m.running;
+    timer.started = m.came;
     drawTimer();
   }
 
@@ -158,26 +178,22 @@
 
   function drawTimer() {
     const s = Math.max(0, Math.ceil(timerLeft()));
-    $("t-timer-value").textContent = `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
-    $("t-timer-state").textContent = timer.running && s > 0 ? "▶ " + T.run : "■ " + T.stop;
     const el = $("t-timer");
+    const none = !timer.total;
+    el.hidden = none;
+    el.dataset.state = none ? "none" : timer.running && s > 0 ? "running" : "paused";
+    $("t-timer-value").textContent = SM.clockText(s);
+    $("t-timer-state").textContent = timer.running && s > 0 ? "▶ " + T.running : "■ " + T.paused;
     el.classList.toggle("running", timer.running && s > 0);
     el.classList.toggle("low", s <= 10 && timer.total > 0);
     el.classList.toggle("zero", s === 0 && timer.total > 0);
-    el.hidden = !timer.total && !(V && V.seconds);
   }
   setInterval(() => { if (timer.running) drawTimer(); }, 200);
 
   document.addEventListener("sm-timer", (e) => {
-    const m = e.detail;
-    // the time since the host sent it, by the server's clock (both stamps are the server's)
-    const elapsed = m.running && typeof m.now === "number" && typeof m.at === "number" ? Math.max(0, m.now - m.at) : 0;
-    timer.key = m.key;
-    timer.total = m.total;
-    timer.base = Math.max(0, m.left - elapsed);
-    timer.running = !!m.running;
-    timer.started = performance.now();
-    drawTimer();
+    const m = { ...e.detail, came: performance.now() };
+    if (!V || m.key !== timer.key) { timer.held = m; return; }   // not (yet) the step shown
+    applyTimer(m);
   });
 
   // ---------------------------------------------------------------- the link

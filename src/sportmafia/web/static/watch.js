@@ -113,6 +113,7 @@
           if (m.rules) rules = m.rules;
           closedNotice(false);
           opts.show(m.view, rules);
+          opts.clock.step(m.view, rules);
         }
         else if (m.type === "timer") opts.clock.set(m);
         else if (m.type === "error" && m.error && m.error.code === "watch-closed") closedNotice(true);
@@ -125,9 +126,16 @@
     return `${proto}//${location.host}${path}`;
   };
 
-  /* The host's timer: {running, left, total, at (server time), now (server time when sent)}. */
-  SM.clock = function (el) {
-    let t = null, skew = 0;
+  /* The host's timer: {running, left, total, key, at (server time), now (server time when sent)}, kept only for the
+     step it belongs to (its key, SM.timerStep): clock.step(v, rules) with each view; a new step shows its own
+     time, paused, until the host's timer of that step comes (one that comes before the step's view is held till
+     then); a step without a timer shows none (`box`, by default the value's parent, gets the class "none"); a timer of a step
+     gone by is never shown. The state (running or paused) in `#<box id>-state` when the page has it, and as the
+     box's title. */
+  SM.clock = function (el, boxEl) {
+    const box = boxEl || el.parentElement;
+    const stateEl = box.id ? document.getElementById(box.id + "-state") : null;
+    let t = null, skew = 0, key = null, held = null;
     function left() {
       if (!t) return null;
       if (!t.running) return t.left;
@@ -136,19 +144,43 @@
     }
     function draw() {
       const s = left();
-      if (s === null) { el.textContent = "–:––"; return; }
+      const none = s === null || !t.total;
+      box.classList.toggle("none", none);   // not shown, its place kept (online.css): the header does not move
+      if (none) {
+        el.textContent = "0:00";
+        box.dataset.state = "none";
+        box.removeAttribute("title");
+        if (stateEl) stateEl.textContent = "■ " + O.paused;
+        return;
+      }
       const whole = Math.ceil(s);
-      el.textContent = `${Math.floor(whole / 60)}:${String(whole % 60).padStart(2, "0")}`;
-      const box = el.parentElement;
-      box.classList.toggle("running", !!t.running);
+      const running = !!t.running && whole > 0;
+      el.textContent = SM.clockText(s);
+      box.classList.toggle("running", running);
       box.classList.toggle("low", whole <= 10 && whole > 0);
       box.classList.toggle("zero", whole === 0);
-      box.title = t.running ? O.running : O.paused;
+      box.dataset.state = running ? "running" : "paused";
+      box.title = running ? O.running : O.paused;
+      if (stateEl) stateEl.textContent = running ? "▶ " + O.running : "■ " + O.paused;
     }
-    setInterval(draw, 250);
+    function apply(m) { t = m; skew = Date.now() / 1000 - (m.now || Date.now() / 1000); draw(); }
+    setInterval(() => { if (t && t.running) draw(); }, 250);
     return {
-      set(m) { t = m; skew = Date.now() / 1000 - (m.now || Date.now() / 1000); draw(); },
-      clear() { t = null; draw(); },
+      step(v, rules) {
+        const step = SM.timerStep(v, rules);
+        if (step.key === key) return;
+        key = step.key;
+        const h = held;
+        held = null;
+        if (h && h.key === key) return apply(h);
+        t = step.seconds ? { running: false, left: step.seconds, total: step.seconds, key } : null;
+        draw();
+      },
+      set(m) {
+        if (key === null || m.key !== key) { held = m; return; }   // not (yet) the step shown
+        apply(m);
+      },
+      clear() { t = null; key = null; held = null; draw(); },
     };
   };
 

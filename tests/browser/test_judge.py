@@ -174,8 +174,8 @@ def test_the_judges_flow(browser: Any, server: str) -> None:
         page.click("#create-tournament")
         page.wait_for_url(re.compile(r".*/tournaments/\d+$"))
         tid = int(page.url.split("#")[0].rsplit("/", 1)[1])
-        page.wait_for_selector("#t-summary:has-text('club')")
-        assert "2026-11-28 – 2026-11-29" in page.inner_text("#t-summary")
+        page.wait_for_selector("#t-summary:has-text('Клубные')")  # the preset and the dates in the page's language
+        assert "28–29 нояб. 2026" in page.inner_text("#t-summary"), page.inner_text("#t-summary")
 
         # --- participants: a repeated name is refused with its line, nothing added ---
         page.fill("#paste-text", "Ворон\nСова\n\nворон")

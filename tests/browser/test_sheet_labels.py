@@ -44,11 +44,13 @@ def api(page: Any, server: str, method: str, path: str, body: Any = None) -> Any
 
 
 def finished_game(page: Any, server: str) -> tuple[str, dict[int, int], dict[int, int]]:
-    """A club game of the roster played to its end by the bot (seed 2: a night kill and votes); the killed seats with their night and the voted-out seats with their day."""
+    """A club game of the roster played to its end by the bot (the first seed whose game has a night kill and a
+    vote); the killed seats with their night and the voted-out seats with their day."""
     roster = [p["id"] for p in api(page, server, "GET", "/api/players")["players"]][:10]
     game_id = api(page, server, "POST", "/api/games", {"preset": "club", "players": 10, "roster": roster})["id"]
     names = [s["name"] for s in api(page, server, "GET", f"/api/games/{game_id}")["view"]["seats"]]
-    game = play_random(get_ruleset("club"), 10, 2, names)
+    game = next(g for g in (play_random(get_ruleset("club"), 10, seed, names) for seed in range(100))
+                if {"kill", "vote"} <= {how for how, _day, _night in g.left.values()})
     seq = 0
     for n, ev in enumerate(game.log):
         if ev.action:

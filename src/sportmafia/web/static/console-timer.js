@@ -57,9 +57,10 @@
       timer.beeped10 = timer.beeped0 = false;
       const tapped = K.autostartAt;
       K.autostartAt = null;   // the host's tap is answered by this step: armed once
-      if (tapped !== null && seconds > 0 && !v.over && K.S.rules.speech_steps.includes(v.step)) {
+      const v = K.S.view;
+      if (tapped !== null && step.seconds > 0 && !v.over && K.S.rules.speech_steps.includes(v.step)) {
         timer.last = performance.now();
-        timer.left = Math.max(0, seconds - (timer.last - tapped) / 1000);   // the speech began at the tap
+        timer.left = Math.max(0, step.seconds - (timer.last - tapped) / 1000);   // the speech began at the tap
         timer.running = timer.left > 0;
       }
       shareTimer();   // every step, with a timer or without: no screen keeps the last step's

@@ -3,7 +3,7 @@
 (/ws/watch/{code}) follow it. At each point the console's state (GET /api/games/{id}), the player's and the
 spectator's views carry the same count: running while the hands are raised, and the result kept through the
 tie's speeches and the revote (the room can still read the first count), the lift's at night; the revote's
-banner and "Next" name it as the revote."""
+banner, "Next" and "Undo" name it as the revote."""
 
 from __future__ import annotations
 
@@ -120,6 +120,8 @@ def test_a_tie_the_revote_and_the_lift_on_every_screen(api: Api) -> None:
         # the lift question: both counts above its own
         v = same_everywhere(t)
         assert v["step"] == "lift"
+        assert t.console()["back"]["text"] == {"en": "Day 1 · the revote · candidate 3",
+                                               "ru": "День 1 · повторное голосование · кандидат 3"}
         for voter in (1, 2, 3):
             t.do({"type": "lift_vote", "voter": voter})
         v = same_everywhere(t)

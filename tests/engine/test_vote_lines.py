@@ -36,6 +36,15 @@ def test_a_player_voted_out_is_named_through_his_last_word_and_the_night() -> No
     assert game.day == 2 and lines(game) == [] and view(game, "spectator")["vote"]["results"] == []
 
 
+def test_a_day_without_a_vote_has_its_result_but_no_line() -> None:
+    game = new_game("club")
+    to_speeches(game)
+    while game.phase == "day":
+        adv(game)
+    vote = view(game, "spectator")["vote"]
+    assert [r["outcome"] for r in vote["results"]] == ["no-candidates"] and vote["lines"] == []
+
+
 def test_the_lift_passed_names_all_who_leave() -> None:
     game = new_game("club")
     nominate_all(game, [2, 8])

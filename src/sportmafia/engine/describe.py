@@ -202,7 +202,8 @@ _LINE_OUTCOMES: dict[str, Text] = {
     "tie": pmsg("vote line", "tie"),
     "stay": pmsg("vote line", "they stay"),
 }
-_UNCOUNTED = frozenset(("single-day1", "cancelled", "no-candidates"))
+UNCOUNTED = frozenset(("single-day1", "cancelled", "no-candidates"))
+"""The outcomes of a day without a vote (``VoteResult.outcome``): nothing was counted."""
 
 
 def vote_line(kind: str, tally: Sequence[tuple[int, int]], of: int, leaving: Sequence[int] = (),
@@ -215,7 +216,7 @@ def vote_line(kind: str, tally: Sequence[tuple[int, int]], of: int, leaving: Seq
     if kind == "lift":
         yes = sum(v for _, v in tally)
         parts.append(msg("%(yes)s of %(of)s", yes=yes, of=of))
-    elif tally and outcome not in _UNCOUNTED:
+    elif tally and outcome not in UNCOUNTED:
         parts.append(join([msg("%(seat)s — %(votes)s", seat=seat_number(c), votes=v) for c, v in tally]))
     if not outcome:
         return join(parts, ": ")

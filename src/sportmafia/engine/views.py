@@ -18,7 +18,7 @@ from typing import Any
 
 from ..rules import RuleSet
 from . import events as E
-from .describe import step_banner, vote_line
+from .describe import UNCOUNTED, step_banner, vote_line
 from .game import Game
 from .rules.club_vote import vote_tally
 from .rules.judge import BEST_MOVE_GUESSES
@@ -158,14 +158,16 @@ def _vote(game: Game) -> dict[str, Any]:
     """The vote: its kind, candidates and hands; the count of the vote in progress (``now``: per candidate in
     voting order, or the lift question's hands); the day's votes closed (``results``); and ``lines``, the
     counts as every screen shows them (the day's results and the running count; at night the day's last
-    result; nothing once the game is over). Votes are cast openly: all of it is public."""
+    result; nothing once the game is over; a day without a vote has a result but no line). Votes are cast
+    openly: all of it is public."""
     running: tuple[tuple[int, int], ...] | None = None
     if game.step == "lift":
         running = ((0, len(game.lift_yes)),)
     elif game.step == "voting":
         running = tuple(vote_tally(game.vote_candidates, game.votes))
     results = game.vote_results
-    shown: list[Any] = [] if game.over else list(results[-1:] if game.step in NIGHT_STEPS else results)
+    counted = [] if game.over else [r for r in results if r[3] not in UNCOUNTED]
+    shown = counted[-1:] if game.step in NIGHT_STEPS else counted
     lines = [vote_line(kind, tally, of, leaving, outcome) for kind, tally, leaving, outcome, of in shown]
     if running is not None:
         lines.append(vote_line(game.vote_kind, running, game.alive_count))

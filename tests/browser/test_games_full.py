@@ -264,8 +264,17 @@ def test_a_whole_club_game_in_russian(browser: Any, server: str) -> None:
             elif step == "lift":
                 for n in alive[:len(alive) // 2 + 1]:
                     tap_seat(page, n)
+                # the day's counts, on the console and the projector: the tie, the revote's tie, the lift's hands
+                a, b = v["vote"]["candidates"]
+                tie = f"№{a} — 5, №{b} — 5: перестрелка"
+                counts = f"Голосование: {tie}\nПовторное голосование: {tie}\nПодъём: 6 из {len(alive)}"
+                follows(table, page)
+                assert page.inner_text("#votes") == table.inner_text("#t-votes") == counts
                 shoot(page, "ru-lift")
                 act(page, "#next")
+                follows(table, page)
+                assert page.inner_text("#votes").endswith(f"Подъём: 6 из {len(alive)} — уходят №{a}, №{b}")
+                assert table.inner_text("#t-votes") == page.inner_text("#votes")
             elif step == "shooting":
                 if "projector-night" not in seen:
                     seen.add("projector-night")

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from sportmafia.i18n import pmsg
 from sportmafia.rules import get_ruleset
 from sportmafia.web import pages
 from sportmafia.web.i18n import parse_accept_language, translations
@@ -60,6 +61,27 @@ def test_games_and_console_pages(api: Api) -> None:
     other = api.store.create_club("Другой клуб")
     foreign = api.store.create_game(other, get_ruleset("club"), 10, None)
     assert api.get(f"/games/{foreign}").status_code == 404
+
+
+def page_strings(html: str, block: str) -> dict[str, str]:
+    """The strings a page gives its script (``<script type="application/json" id=block>``)."""
+    found = re.search(rf'<script type="application/json" id="{block}">(.*?)</script>', html, re.S)
+    assert found, block
+    strings: dict[str, str] = json.loads(found.group(1))
+    return strings
+
+
+@pytest.mark.parametrize(("lang", "name", "other"), [("ru", "Последнее слово", "Финальное слово"),
+                                                     ("en", "Last word", "Final words")])
+def test_the_last_word_has_one_name_on_every_screen(api: Api, lang: str, name: str, other: str) -> None:
+    """A departing player's last word is named alike on the console and the table view (and as its step)."""
+    game_id = api.new_game()
+    api.client.cookies.set("lang", lang)
+    console = page_strings(api.get(f"/games/{game_id}").text, "console-i18n")
+    table = page_strings(api.get(f"/games/{game_id}/table").text, "table-i18n")
+    assert console["final_words"] == table["last_words"] == name + ": %(s)s"
+    assert other not in json.dumps([console, table], ensure_ascii=False)
+    assert name.lower() in pmsg("step", "a last word").render(lang)
 
 
 def test_static_files_and_no_cdn(api: Api) -> None:

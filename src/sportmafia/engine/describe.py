@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
-from ..i18n import Text, msg, pmsg, render
+from ..i18n import Text, join, msg, pmsg, render, verbatim
 from . import events as E
 
 STEP_NAMES: dict[str, Text] = {
@@ -156,11 +157,15 @@ def t(table: dict[Any, Text], key: Any, lang: str) -> str:
     return str(key) if text is None else text.render(lang)
 
 
-def step_banner(step: str, day: int, seat: int, lang: str = "en") -> str:
-    """The console's phase banner, e.g. "Day 2 · speech of player 5" / "День 2 · речь игрока 5"."""
+_REVOTE = pmsg("step", "the revote")
+
+
+def step_banner(step: str, day: int, seat: int, lang: str = "en", kind: str = "") -> str:
+    """The console's phase banner, e.g. "Day 2 · speech of player 5" / "День 2 · речь игрока 5"; ``kind``: the
+    vote's (``VotingStarted.kind``), which names a revote's "voting" step as such."""
     night = step.startswith(_NIGHT_PREFIXES) or step in ("shooting", "kill")
     head = msg("Night %(n)s", n=day) if night else msg("Day %(n)s", n=day)
-    name: Text | str = STEP_NAMES.get(step, step)
+    name: Text | str = _REVOTE if step == "voting" and kind == "revote" else STEP_NAMES.get(step, step)
     if step in _SPEECH_STEPS and seat:
         name = msg("%(step)s of player %(seat)s", step=name, seat=seat)
     elif step == "voting" and seat:
@@ -183,6 +188,50 @@ def seat_label(seat: int, lang: str, names: tuple[str, ...] | None = None) -> st
     if names and 1 <= seat <= len(names):
         label += f" {names[seat - 1]}"
     return label
+
+
+VOTE_KIND_NAMES: dict[str, Text] = {
+    "vote": pmsg("vote kind", "Vote"),
+    "revote": pmsg("vote kind", "Revote"),
+    "lift": pmsg("vote kind", "Lift"),
+    "leaders": pmsg("vote kind", "Vote"),
+}
+"""How the screens head a vote's count (``VotingStarted.kind``): the revote and the lift named as such."""
+
+_LINE_OUTCOMES: dict[str, Text] = {
+    "tie": pmsg("vote line", "tie"),
+    "stay": pmsg("vote line", "they stay"),
+}
+UNCOUNTED = frozenset(("single-day1", "cancelled", "no-candidates"))
+"""The outcomes of a day without a vote (``VoteResult.outcome``): nothing was counted."""
+
+
+def vote_line(kind: str, tally: Sequence[tuple[int, int]], of: int, leaving: Sequence[int] = (),
+              outcome: str = "") -> Text:
+    """A vote's count as the screens show it, running (no ``outcome``) or closed: "#3 — 5, #6 — 5: tie" headed
+    by the vote's kind ("Vote", "Revote"), or for the lift question (``tally`` is ``((0, yes),)``, as in
+    ``VoteResult``) "Lift: 4 of 8 — they stay"; ``of``: the players at the table."""
+    head = VOTE_KIND_NAMES.get(kind, VOTE_KIND_NAMES["vote"])
+    parts: list[Text] = [head]
+    if kind == "lift":
+        yes = sum(v for _, v in tally)
+        parts.append(msg("%(yes)s of %(of)s", yes=yes, of=of))
+    elif tally and outcome not in UNCOUNTED:
+        parts.append(join([msg("%(seat)s — %(votes)s", seat=seat_number(c), votes=v) for c, v in tally]))
+    if not outcome:
+        return join(parts, ": ")
+    seats = join([seat_number(s) for s in leaving])
+    if outcome == "out":
+        result = msg("%(seats)s leaves", seats=seats)
+    elif outcome in ("lift", "tie-out"):
+        result = msg("%(seats)s leave", seats=seats)
+    elif outcome == "stay" and kind == "leaders":
+        result = VOTE_OUTCOMES["nobody"]
+    else:
+        result = _LINE_OUTCOMES.get(outcome) or VOTE_OUTCOMES.get(outcome) or verbatim(outcome)
+    if kind == "lift":
+        return join([join(parts, ": "), result], " — ")
+    return join([*parts, result], ": ")
 
 
 def describe(ev: E.Event, lang: str = "en", names: tuple[str, ...] | None = None) -> str | None:

@@ -109,6 +109,8 @@ class GameState:
         self.votes: dict[int, int] = {}
         self.lift_yes: set[int] = set()
         self.tie_sizes: list[int] = []
+        # the day's closed votes, in order: (kind, tally, leaving, outcome, players at the table when counted)
+        self.vote_results: list[tuple[str, tuple[tuple[int, int], ...], tuple[int, ...], str, int]] = []
         self.vote_started = False
         self.vote_decided = False
         self.cancelled_days: set[int] = set()
@@ -223,6 +225,7 @@ class GameState:
             self.vote_started = False
             self.vote_decided = False
             self.tie_sizes = []
+            self.vote_results = []
             self.vote_kind = ""
             self.vote_candidates = []
         if step in NIGHT_STEPS and self.step not in NIGHT_STEPS:
@@ -325,6 +328,7 @@ class GameState:
             self.votes[v] = ev.candidate
 
     def _a_vote_result(self, ev: E.VoteResult) -> None:
+        self.vote_results.append((ev.kind, ev.tally, ev.leaving, ev.outcome, self.alive_count))
         if ev.outcome == "tie":
             self.tie_sizes.append(len(ev.leaving))
         else:

@@ -19,8 +19,9 @@ from typing import Any
 
 from ..rules import RuleSet
 from . import events as E
-from .describe import step_banner
+from .describe import UNCOUNTED, step_banner, vote_line
 from .game import Game
+from .rules.club_vote import vote_tally
 from .rules.judge import BEST_MOVE_GUESSES
 from .rules.night import step_seconds
 from .state import BLACK_ROLES, NIGHT_STEPS, SPEECH_STEPS, team_of
@@ -129,16 +130,11 @@ def _view(game: Game, viewer: Viewer, full: bool) -> dict[str, Any]:
         # the step's seconds for every screen's timer; a timed step whose event carries none takes them from the
         # rule set (A.night0: the black team's minute)
         "seconds": game.seconds or step_seconds(game.rules).get(game.step, 0),
-        "banner": {"en": step_banner(game.step, game.day, game.seat, "en"),
-                   "ru": step_banner(game.step, game.day, game.seat, "ru")},
+        "banner": {"en": step_banner(game.step, game.day, game.seat, "en", game.vote_kind),
+                   "ru": step_banner(game.step, game.day, game.seat, "ru", game.vote_kind)},
         "seats": seats,
         "candidates": list(game.candidates),
-        "vote": {
-            "kind": game.vote_kind,
-            "candidates": list(game.vote_candidates),
-            "votes": {str(v): c for v, c in sorted(game.votes.items())},
-            "lift": sorted(game.lift_yes),
-        },
+        "vote": _vote(game),
         "vote_cancelled": game.day in game.cancelled_days,
         "night_kills": {str(k): v for k, v in sorted(game.night_kills.items())},
         "best_move": None,
@@ -162,6 +158,43 @@ def _view(game: Game, viewer: Viewer, full: bool) -> dict[str, Any]:
         }
         out["checks"] = [_check_json(c) for c in game.checks]
     return out
+
+
+def _vote(game: Game) -> dict[str, Any]:
+    """The vote: its kind, candidates and hands; the count of the vote in progress (``now``: per candidate in
+    voting order, or the lift question's hands); the day's votes closed (``results``); and ``lines``, the
+    counts as every screen shows them (the day's results and the running count; at night the day's last
+    result; nothing once the game is over; a day without a vote has a result but no line). Votes are cast
+    openly: all of it is public."""
+    running: tuple[tuple[int, int], ...] | None = None
+    if game.step == "lift":
+        running = ((0, len(game.lift_yes)),)
+    elif game.step == "voting":
+        running = tuple(vote_tally(game.vote_candidates, game.votes))
+    results = game.vote_results
+    counted = [] if game.over else [r for r in results if r[3] not in UNCOUNTED]
+    shown = counted[-1:] if game.step in NIGHT_STEPS else counted
+    lines = [vote_line(kind, tally, of, leaving, outcome) for kind, tally, leaving, outcome, of in shown]
+    if running is not None:
+        lines.append(vote_line(game.vote_kind, running, game.alive_count))
+    return {
+        "kind": game.vote_kind,
+        "candidates": list(game.vote_candidates),
+        "votes": {str(v): c for v, c in sorted(game.votes.items())},
+        "lift": sorted(game.lift_yes),
+        "now": None if running is None else _count_json(game.vote_kind, running, game.alive_count),
+        "results": [{**_count_json(kind, tally, of), "leaving": list(leaving), "outcome": outcome}
+                    for kind, tally, leaving, outcome, of in results],
+        "lines": [line.to_json() for line in lines],
+    }
+
+
+def _count_json(kind: str, tally: tuple[tuple[int, int], ...], of: int) -> dict[str, Any]:
+    """A vote's count: ``tally`` per candidate (``[{"seat", "votes"}]``), or for the lift question ``yes``;
+    ``of``: the players at the table."""
+    if kind == "lift":
+        return {"kind": kind, "tally": [], "yes": sum(v for _, v in tally), "of": of}
+    return {"kind": kind, "tally": [{"seat": c, "votes": v} for c, v in tally], "yes": None, "of": of}
 
 
 def _check_json(c: tuple[int, int, int, bool]) -> dict[str, Any]:

@@ -108,7 +108,7 @@ def next_step(game: Game) -> dict[str, Any] | None:
     was_night = game.step in NIGHT_STEPS
     label: dict[str, str] = {}
     for lang in ("en", "ru"):
-        banner = step_banner(after.step, after.day, after.seat, lang)
+        banner = step_banner(after.step, after.day, after.seat, lang, after.vote_kind)
         step = banner.split(" · ", 1)[1] if " · " in banner else banner
         step = step[:1].upper() + step[1:]
         if after.over:
@@ -120,6 +120,6 @@ def next_step(game: Game) -> dict[str, Any] | None:
         else:
             label[lang] = step
     return {"step": after.step, "day": after.day, "seat": after.seat, "phase": after.phase, "over": after.over,
-            "banner": {"en": step_banner(after.step, after.day, after.seat, "en"),
-                       "ru": step_banner(after.step, after.day, after.seat, "ru")},
+            "banner": {lang: step_banner(after.step, after.day, after.seat, lang, after.vote_kind)
+                       for lang in ("en", "ru")},
             "label": label}

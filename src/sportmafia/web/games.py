@@ -18,6 +18,7 @@ from ..engine import (
     describe_event_line,
     feed_item,
     last_action,
+    prefix,
     rule_values,
     view,
     visible_events,
@@ -84,8 +85,10 @@ def _back(game: Game) -> dict[str, Any] | None:
     seq, ev, before = last.seq, last.events[0], last.step
     text: dict[str, str] = {}
     if isinstance(ev, E.Advanced):
+        # a revote's candidate closed: the vote's kind as it was then (a refold, only in that case)
+        kind = prefix(game, seq).vote_kind if isinstance(before, E.Step) and before.step == "voting" else ""
         for lang in ("en", "ru"):
-            text[lang] = (step_banner(before.step, before.day, before.seat, lang) if isinstance(before, E.Step)
+            text[lang] = (step_banner(before.step, before.day, before.seat, lang, kind) if isinstance(before, E.Step)
                           else t(STEP_NAMES, "deal", lang))
     elif isinstance(ev, E.Dealt):
         text = {lang: t(STEP_NAMES, "deal", lang).capitalize() for lang in ("en", "ru")}

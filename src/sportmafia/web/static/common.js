@@ -62,6 +62,20 @@
     const d = new Date(iso);
     return !iso || isNaN(d) ? iso || "" : new Intl.DateTimeFormat(locale(), { dateStyle: "medium", timeStyle: "short" }).format(d);
   };
+  /* the vote's count as every screen shows it: the view's vote.lines (the engine writes each in both languages),
+     one line each in `el`, hidden when there is none */
+  SM.voteLines = function (el, v) {
+    if (!el) return;
+    const lines = (v && v.vote && v.vote.lines) || [];
+    el.textContent = "";
+    for (const line of lines) {
+      const span = document.createElement("span");
+      span.className = "vote-line";
+      span.textContent = line[SM.lang] || line.en;
+      el.appendChild(span);
+    }
+    el.hidden = !lines.length;
+  };
   SM.uuid = function () {
     if (window.crypto && crypto.randomUUID) return crypto.randomUUID();
     const b = crypto.getRandomValues(new Uint8Array(16)); // randomUUID needs a secure context (https)

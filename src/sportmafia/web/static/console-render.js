@@ -153,6 +153,7 @@
       $("banner").textContent = v.banner[lang] || v.banner.en;
       $("subline").textContent = "";
     }
+    SM.voteLines($("votes"), v);   // the day's vote counts (the engine's lines)
     $("end-links").hidden = !v.over;
     K.renderReveal();
 

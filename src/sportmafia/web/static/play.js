@@ -275,6 +275,7 @@
     $("o-banner").textContent = V.banner[SM.lang] || V.banner.en;
     const mine = V.seats[me - 1];
     $("o-info").textContent = !mine.alive && !V.over ? P.dead : SM.infoLine(V);
+    SM.voteLines($("o-votes"), V);
     drawYou(V);
     SM.board($("o-seats"), V, { me, rules: R });
     drawActions();

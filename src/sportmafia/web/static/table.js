@@ -134,6 +134,7 @@
       $("t-sub").textContent = "";
     }
     $("t-info").textContent = info();
+    SM.voteLines($("t-votes"), v);   // the day's vote counts (the engine's lines)
     const seats = $("t-seats");
     seats.style.setProperty("--cols", String(columns(v.players, window.innerWidth)));
     seats.textContent = "";

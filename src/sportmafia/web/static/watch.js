@@ -297,6 +297,7 @@
     document.documentElement.classList.toggle("night", v.phase === "night");
     $("o-banner").textContent = v.banner[SM.lang] || v.banner.en;
     $("o-info").textContent = SM.infoLine(v);
+    SM.voteLines($("o-votes"), v);
     SM.board($("o-seats"), v, { rules });
   }
   if (root.dataset.stream) {

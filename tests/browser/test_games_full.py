@@ -5,6 +5,7 @@ and a phone's size go to test-artifacts/ (full-<lang>-<screen>-<w>x<h>.png)."""
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Any
 
@@ -144,6 +145,33 @@ def sign_sheet(page: Any, server: str, game_id: str, name: str, roles: dict[int,
     assert refused.status == 409 and refused.json()["error"]["code"] == "locked"
 
 
+TIMED_STEPS = ("meet_black", "speech", "last_word", "tie_speech", "defence")
+"""The steps whose minute the host times (the black team's meeting and every speech)."""
+
+
+def count_taps(page: Any) -> tuple[list[int], Any]:
+    """From now on every ``page.click`` is counted (a host's tap): the returned list holds the count; the click
+    returned with it is not counted (the test's own checks)."""
+    taps = [0]
+    click = page.click
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        taps[0] += 1
+        return click(*args, **kwargs)
+
+    page.click = counted
+    return taps, click
+
+
+def time_the_step(page: Any, step: str, timed: dict[tuple[str, int, int], bool], key: tuple[str, int, int]) -> None:
+    """A host times every speech: when one begins and its timer is not running (the club's autostart is off, or
+    the step was not begun by a tap), he taps the timer; ``timed`` says for each timed step whether he had to."""
+    if step in TIMED_STEPS and key not in timed:
+        timed[key] = page.get_attribute("#timer", "data-state") != "running"
+        if timed[key]:
+            page.click("#timer")
+
+
 def roles_of(state: dict[str, Any]) -> dict[int, str]:
     return {s["seat"]: s["role"] for s in state["view"]["seats"]}
 
@@ -160,6 +188,8 @@ def test_a_whole_club_game_in_russian(browser: Any, server: str) -> None:
     try:
         login(page, server, "ru")
         game_id = create(page, "club", 10)
+        taps, uncounted_click = count_taps(page)
+        timed: dict[tuple[str, int, int], bool] = {}
         # the projector's table view, following live: a window of its own (a second tab would put the console
         # in the background, where the browser slows its timers and animation frames)
         projector = browser.new_context(viewport={"width": 1024, "height": 768}, locale="ru-RU",
@@ -193,15 +223,20 @@ def test_a_whole_club_game_in_russian(browser: Any, server: str) -> None:
             step, day, seat = v["step"], v["day"], v["seat"]
             legal = st["legal"]
             assert table.locator(".t-role").count() == 0  # no role on the projector before the end
+            if day >= 1 and step == "speech" and "autostart" not in seen:
+                # the club's default: the speech that the host's Next began times itself (no tap)
+                seen.add("autostart")
+                assert page.get_attribute("#timer", "data-state") == "running"
+            time_the_step(page, step, timed, (step, day, seat))
             if step == "speech" and any(c["type"] == "nominate" for c in legal):
-                if "timer" not in seen:  # the host starts and pauses the speech timer: the projector follows
+                if "timer" not in seen:  # the host pauses and restarts the speech timer: the projector follows
                     seen.add("timer")
                     projector_agrees(table, page)
-                    page.click("#timer")
+                    uncounted_click("#timer")
                     page.wait_for_timeout(1500)
                     projector_agrees(table, page)
                     shoot(table, "ru-projector-speech")
-                    page.click("#timer")
+                    uncounted_click("#timer")
                     projector_agrees(table, page)
                 label = st["next"]["label"]["ru"]
                 assert page.inner_text("#next-label") == "▶ " + label
@@ -351,6 +386,14 @@ def test_a_whole_club_game_in_russian(browser: Any, server: str) -> None:
         assert sum(1 for e in events if e["type"] == "lift_vote_cast") >= 6
         assert [e["rule"] for e in events if e["type"] == "protest_voted"] == ["A.award: подсказка зрителя"]
         assert errors == []
+        # the taps of the whole game, from the deal to the signed sheet (the closing note's figure)
+        ARTIFACTS.mkdir(exist_ok=True)
+        timer_taps = sum(timed.values())
+        (ARTIFACTS / "taps-club-ru.json").write_text(json.dumps(
+            {"taps": taps[0], "timer_taps": timer_taps, "timed_steps": len(timed), "days": day}))
+        print(f"\na club game of 10: {taps[0]} taps ({timer_taps} on the timer) over {day} days, {len(timed)} timed steps")
+        # every speech Next began timed itself; the host starts only the black team's minute
+        assert [key for key, tapped in timed.items() if tapped] == [("meet_black", 0, 0)], timed
     finally:
         if projector is not None:
             projector.close()

@@ -229,7 +229,9 @@ def test_csv_and_record_downloads(api: Api, app_client: tuple[TestClient, int], 
 def test_departures_are_dated_by_the_day_or_the_night_as_the_console_numbers_them(api: Api) -> None:
     """A night kill is "killed, night N" (night N follows day N: the engine's and the console's numbering), a
     vote "voted out, day N": on the sheet's JSON, its CSV in both languages; the seat's column is "№"."""
-    game_id, game = play_to_the_end(api, seed=2)
+    seed = next(seed for seed in range(100)  # the first bot game with a night kill and a vote
+                if {"kill", "vote"} <= {how for how, _day, _night in play_random(get_ruleset("club"), 10, seed).left.values()})
+    game_id, game = play_to_the_end(api, seed=seed)
     nights = {ev.killed: ev.night for ev in game.log if isinstance(ev, E.NightResult) and ev.killed}
     console = {s["seat"]: s["left"] for s in api.get(f"/api/games/{game_id}").json()["view"]["seats"]}
     rows = {r["seat"]: r for r in sheet_of(api, game_id)["rows"]}

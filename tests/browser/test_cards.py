@@ -200,8 +200,8 @@ def test_the_players_card_lies_face_down_alike_and_hides_itself(table: dict[str,
     for seat in phones:
         for sel in CARD_PARTS[:1] + PAGE_PARTS:
             assert night_up[seat][sel]["box"] == night[seat][sel]["box"], (seat, sel)
-    assert phones[2].inner_text("#o-check-list") == "Night 1: No. 6 is black"
-    assert phones[4].inner_text("#o-check-list") == "Night 1: No. 2 is the sheriff"
+    assert phones[2].inner_text("#o-check-list") == "Night 1: #6 is black"
+    assert phones[4].inner_text("#o-check-list") == "Night 1: #2 is the sheriff"
     assert phones[1].is_hidden("#o-checks") and phones[6].is_hidden("#o-checks")
     snap(phones[2], "phone-en-sheriff-check-open-390x844")
     snap(phones[6], "phone-ru-night-open-390x844")

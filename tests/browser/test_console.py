@@ -296,7 +296,7 @@ WORDS = {
     "ru": {"by": "▲ кандидат от №1", "by_short": "▲ от №1", "table_by": "▲ кандидат от №1", "yes": "Да, отменить",
            "no": "Нет", "undo": "Отменить: №3: фол 1", "volley": "Стреляют все: №5", "reason": "удары по столу",
            "saved": "Сохранено.", "setting": "Запускать таймер речи"},
-    "en": {"by": "▲ nominated by #1", "by_short": "▲ by #1", "table_by": "▲ put up by No. 1", "yes": "Yes, undo",
+    "en": {"by": "▲ nominated by #1", "by_short": "▲ by #1", "table_by": "▲ put up by #1", "yes": "Yes, undo",
            "no": "No", "undo": "Undo: #3: foul 1", "volley": "All shoot: #5", "reason": "banging the table",
            "saved": "Saved.", "setting": "Start the speech timer"},
 }

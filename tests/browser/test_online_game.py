@@ -210,7 +210,7 @@ def test_a_whole_club_game_online(browser: Any, server: str) -> None:
     # a black player sees his teammates; a red player sees no one's role
     players[black_seat].click("#o-card")
     mates = players[black_seat].inner_text("#o-mates")
-    assert all(f"№{s}" in mates or f"No. {s}" in mates for s in range(1, 11) if roles[s] in BLACK and s != black_seat), mates
+    assert all(f"№{s}" in mates or f"#{s}" in mates for s in range(1, 11) if roles[s] in BLACK and s != black_seat), mates
     shot(players[black_seat], "card-black")
     players[black_seat].click("#o-card")
     red_text = players[me].inner_text("#play")
@@ -312,7 +312,7 @@ def test_a_whole_club_game_online(browser: Any, server: str) -> None:
             page.click("#o-card")
             page.wait_for_selector("#o-checks:not([hidden]) li")
             lines = page.inner_text("#o-check-list")
-            assert f"№{target}" in lines or f"No. {target}" in lines
+            assert f"№{target}" in lines or f"#{target}" in lines
             if not screenshots["check"]:
                 shot(page, "check-answer")
                 screenshots["check"] = True

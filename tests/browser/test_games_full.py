@@ -271,6 +271,14 @@ def test_a_whole_club_game_in_russian(browser: Any, server: str) -> None:
                 todo = [t for t in want if t not in v["candidates"] and t != seat]
                 if todo and not any(c["type"] == "withdraw" for c in legal):
                     tap_seat(page, todo[0])
+                    if "badge" not in seen:  # the nominee's badge says who put him up, on the console and projector
+                        seen.add("badge")
+                        badge = f".seat[data-seat='{todo[0]}'] .badge.nominated"
+                        assert page.inner_text(badge + " .full") == f"▲ кандидат от №{seat}"
+                        assert page.text_content(badge + " .short") == f"▲ от №{seat}"
+                        table.wait_for_function(
+                            "([n, t]) => document.querySelector(`.t-seat[data-seat='${n}'] .t-badges`)"
+                            ".textContent.includes(t)", arg=[todo[0], f"кандидат от №{seat}"])
                     if "day" not in seen and len(v["candidates"]) >= 1:
                         seen.add("day")
                         shoot(page, "ru-day")
@@ -349,7 +357,7 @@ def test_a_whole_club_game_in_russian(browser: Any, server: str) -> None:
         else:
             raise AssertionError("the game did not end")
 
-        assert {"foul", "withdraw", "day", "voting", "night", "check", "timer", "projector-vote",
+        assert {"foul", "withdraw", "badge", "day", "voting", "night", "check", "timer", "projector-vote",
                 "projector-night"} <= seen
         assert page.inner_text("#banner") == "Победа: красные (город)"
         assert "чёрных не осталось" in page.inner_text("#context")

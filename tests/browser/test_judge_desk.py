@@ -46,7 +46,7 @@ def evening(server: str, stage: str) -> int:
         ok(c.post(f"/api/tournaments/{tid}/participants", json={"text": "\n".join(NAMES)}))
         if stage == "people":
             return tid
-        host = ok(c.post("/api/users", json={"login": f"host{next(_logins)}", "password": HOST_PASSWORD,
+        host = ok(c.post("/api/users", json={"login": f"desk-host{next(_logins)}", "password": HOST_PASSWORD,
                                              "role": "host"}))["id"]
         me = ok(c.get("/api/me"))["user"]["id"]
         ok(c.put(f"/api/tournaments/{tid}/staff", json={"staff": [{"user_id": me, "role": "host"},

@@ -105,6 +105,27 @@ def open_page(browser: Any, width: int, height: int, *, lang: str | None = None,
     return ctx, page, errors
 
 
+def log_in_as_admin(page: Any, server: str) -> None:
+    """Log ``page`` in as the demo club's admin through the login form."""
+    page.goto(server + "/login")
+    page.fill("#login", "admin")
+    page.fill("#password", ADMIN_PASSWORD)
+    page.click("#login-submit")
+    page.wait_for_url(server + "/")
+
+
+def screenshots(page: Any, name: str, *, full_page: bool = False, pause: int = 80) -> None:
+    """``page`` at a tablet's and a phone's size (``SIZES``): test-artifacts/<name>-<w>x<h>.png; the page's own
+    size is restored after."""
+    ARTIFACTS.mkdir(exist_ok=True)
+    first = page.viewport_size
+    for w, h in SIZES:
+        page.set_viewport_size({"width": w, "height": h})
+        page.wait_for_timeout(pause)
+        page.screenshot(path=str(ARTIFACTS / f"{name}-{w}x{h}.png"), full_page=full_page)
+    page.set_viewport_size(first)
+
+
 def _free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))

@@ -9,7 +9,7 @@ import json
 import re
 from typing import Any
 
-from .conftest import ADMIN_PASSWORD, ARTIFACTS, SIZES
+from .conftest import ARTIFACTS, SIZES, log_in_as_admin, screenshots
 
 
 def settled(page: Any) -> None:
@@ -43,14 +43,6 @@ except ImportError:  # pragma: no cover - the tests are skipped without playwrig
     PlaywrightError = Exception  # type: ignore[misc,assignment]
 
 
-def login(page: Any, server: str) -> None:
-    page.goto(server + "/login")
-    page.fill("#login", "admin")
-    page.fill("#password", ADMIN_PASSWORD)
-    page.click("#login-submit")
-    page.wait_for_url(server + "/")
-
-
 def new_game(page: Any, preset: str = "club") -> str:
     page.select_option("#preset", preset)
     page.click("#create-game")  # no names: Player 1 … Player 10
@@ -68,7 +60,7 @@ def test_a_physical_deal_the_best_move_and_a_judges_decision(browser: Any, serve
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
     try:
-        login(page, server)
+        log_in_as_admin(page, server)
         game_id = new_game(page, "fiim")
         api = f"{server}/api/games/{game_id}"
         page.click("#physical-deal")
@@ -134,7 +126,7 @@ def test_the_outbox_survives_a_reload_while_offline(browser: Any, server: str) -
     page = context.new_page()
     page.set_default_timeout(15_000)
     try:
-        login(page, server)
+        log_in_as_admin(page, server)
         game_id = new_game(page)
         console_url = page.url
         act(page, "#deal")
@@ -178,7 +170,7 @@ def test_a_stale_outbox_is_dropped_with_a_message(browser: Any, server: str) -> 
     page = context.new_page()
     page.set_default_timeout(15_000)
     try:
-        login(page, server)
+        log_in_as_admin(page, server)
         game_id = new_game(page)
         act(page, "#deal")
         page.click("#reveal-done")
@@ -213,11 +205,7 @@ def test_bad_network_live_moves_and_refusals(browser: Any, server: str) -> None:
     page = context.new_page()
     page.set_default_timeout(10_000)
     try:
-        page.goto(server + "/login")
-        page.fill("#login", "admin")
-        page.fill("#password", ADMIN_PASSWORD)
-        page.click("#login-submit")
-        page.wait_for_url(server + "/")
+        log_in_as_admin(page, server)
         page.click("#create-game")  # no names: Player 1 … Player 10
         page.wait_for_url(re.compile(r".*/games/[0-9a-f-]+$"))
         settled(page)
@@ -265,13 +253,7 @@ def test_bad_network_live_moves_and_refusals(browser: Any, server: str) -> None:
 
 def _shots(page: Any, name: str) -> None:
     """Screenshots of the page at a tablet's and a phone's size: test-artifacts/evening-<name>-<w>x<h>.png."""
-    ARTIFACTS.mkdir(exist_ok=True)
-    first = page.viewport_size
-    for w, h in SIZES:
-        page.set_viewport_size({"width": w, "height": h})
-        page.wait_for_timeout(80)
-        page.screenshot(path=str(ARTIFACTS / f"evening-{name}-{w}x{h}.png"))
-    page.set_viewport_size(first)
+    screenshots(page, f"evening-{name}")
 
 
 def _timer_clear_of_the_bar(page: Any) -> None:
@@ -317,7 +299,7 @@ def test_a_hosts_evening_fewer_and_safer_taps(browser: Any, server: str) -> None
         errors: list[str] = []
         page.on("pageerror", lambda exc, errors=errors: errors.append(str(exc)))
         try:
-            login(page, server)
+            log_in_as_admin(page, server)
             # the club's settings form: on by default; turned off and on again by its admin
             page.goto(server + "/users")
             page.wait_for_function("() => document.getElementById('autostart-timer').checked")

@@ -20,7 +20,7 @@ import httpx2 as httpx
 from sportmafia.bots.random_play import random_command
 from sportmafia.engine import Command, command_from_json
 
-from .conftest import ADMIN_PASSWORD, ARTIFACTS, SIZES
+from .conftest import ARTIFACTS, SIZES, log_in_as_admin
 
 NAMES = ["Ворон", "Сова", "Лиса", "Барсук", "Ёж", "Волк", "Рысь", "Олень", "Заяц", "Бобр",
          "Куница", "Филин", "Сокол", "Медведь", "Крот", "Хорёк", "Выдра", "Лось", "Кабан", "Белка"]
@@ -106,14 +106,6 @@ def tablet(browser: Any) -> tuple[Any, Any, list[str]]:
     return context, page, errors
 
 
-def login(page: Any, server: str) -> None:
-    page.goto(server + "/login")
-    page.fill("#login", "admin")
-    page.fill("#password", ADMIN_PASSWORD)
-    page.click("#login-submit")
-    page.wait_for_url(server + "/")
-
-
 def tab(page: Any, name: str) -> None:
     page.click(f".tab[data-tab={name}]")
     page.wait_for_selector(f"#tab-{name}:not([hidden])")
@@ -151,7 +143,7 @@ def test_the_judges_flow(browser: Any, server: str) -> None:
 
     page.on("dialog", on_dialog)
     try:
-        login(page, server)
+        log_in_as_admin(page, server)
         hosts = [api_post(page, server, "/api/users", {"login": f"host{i}", "password": HOST_PASSWORD,
                                                         "role": "host"})["id"] for i in (1, 2)]
 
@@ -407,7 +399,7 @@ def test_the_judge_changes_the_settings_on_the_desk(browser: Any, server: str) -
     context, page, errors = tablet(browser)
     patches: list[Any] = []
     page.on("request", lambda r: patches.append(r.post_data_json) if r.method == "PATCH" else None)
-    login(page, server)
+    log_in_as_admin(page, server)
     made = api_post(page, server, "/api/tournaments", {"name": "Весенний кубок", "starts_on": "2026-12-05",
                                                        "scoring": "regulation"})
     tid = made["id"]

@@ -13,7 +13,7 @@ from typing import Any
 
 import httpx2 as httpx
 
-from .conftest import ADMIN_PASSWORD, ARTIFACTS, SIZES, open_page
+from .conftest import ADMIN_PASSWORD, ARTIFACTS, SIZES, log_in_as_admin, open_page
 
 NAMES = ["Ворон", "Сова", "Лиса", "Барсук", "Ёж", "Волк", "Рысь", "Олень", "Заяц", "Бобр", "Куница", "Филин",
          "Сокол", "Медведь", "Крот", "Хорёк", "Выдра", "Лось", "Кабан", "Белка", "Ласка", "Норка", "Сурок",
@@ -71,11 +71,7 @@ def evening(server: str, stage: str) -> int:
 def desk(browser: Any, server: str, lang: str, size: tuple[int, int], tid: int) -> tuple[Any, Any, list[str]]:
     """The admin's desk of tournament ``tid`` in ``lang`` at ``size``."""
     ctx, page, errors = open_page(browser, *size, lang=lang, server=server)
-    page.goto(server + "/login")
-    page.fill("#login", "admin")
-    page.fill("#password", ADMIN_PASSWORD)
-    page.click("#login-submit")
-    page.wait_for_url(server + "/")
+    log_in_as_admin(page, server)
     page.goto(f"{server}/tournaments/{tid}")
     page.wait_for_selector("#people-rows tr")
     return ctx, page, errors

@@ -12,7 +12,7 @@ from sportmafia.bots import play_random
 from sportmafia.engine.record import command_for
 from sportmafia.rules import get_ruleset
 
-from .conftest import ADMIN_PASSWORD, ARTIFACTS, SIZES
+from .conftest import log_in_as_admin, screenshots
 
 ISO_DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
 WORDS = {
@@ -26,13 +26,7 @@ WORDS = {
 
 
 def shoot(page: Any, name: str) -> None:
-    ARTIFACTS.mkdir(exist_ok=True)
-    first = page.viewport_size
-    for w, h in SIZES:
-        page.set_viewport_size({"width": w, "height": h})
-        page.wait_for_timeout(80)
-        page.screenshot(path=str(ARTIFACTS / f"labels-{name}-{w}x{h}.png"), full_page=True)
-    page.set_viewport_size(first)
+    screenshots(page, f"labels-{name}", full_page=True)
 
 
 def api(page: Any, server: str, method: str, path: str, body: Any = None) -> Any:
@@ -77,11 +71,7 @@ def test_sheet_and_labels_in_the_pages_language(browser: Any, server: str) -> No
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
     try:
-        page.goto(server + "/login")
-        page.fill("#login", "admin")
-        page.fill("#password", ADMIN_PASSWORD)
-        page.click("#login-submit")
-        page.wait_for_url(server + "/")
+        log_in_as_admin(page, server)
         game_id, killed, voted = finished_game(page, server)
         autumn = api(page, server, "POST", "/api/tournaments", {
             "name": "Autumn Cup", "preset": "club", "scoring": "regulation",

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from .conftest import ARTIFACTS, SIZES
+from .conftest import screenshots
 from .test_online_game import host_in
 
 TEXTS = {
@@ -45,14 +45,8 @@ def shows(pages: dict[str, Any], lines: list[str]) -> None:
 
 
 def shoot(pages: dict[str, Any], lang: str, moment: str) -> None:
-    ARTIFACTS.mkdir(exist_ok=True)
     for name, page in pages.items():
-        first = page.viewport_size
-        for w, h in SIZES:
-            page.set_viewport_size({"width": w, "height": h})
-            page.wait_for_timeout(60)
-            page.screenshot(path=str(ARTIFACTS / f"votes-{lang}-{name}-{moment}-{w}x{h}.png"))
-        page.set_viewport_size(first)
+        screenshots(page, f"votes-{lang}-{name}-{moment}", pause=60)
 
 
 @pytest.mark.parametrize("lang", ["ru", "en"])

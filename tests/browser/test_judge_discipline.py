@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from .conftest import ARTIFACTS, SIZES
-from .test_judge import api_post, login, tab
+from .conftest import ARTIFACTS, SIZES, log_in_as_admin
+from .test_judge import api_post, tab
 
 
 def test_the_desk_shows_offences_and_bans_and_refuses_a_banned_player(browser: Any, server: str) -> None:
@@ -16,7 +16,7 @@ def test_the_desk_shows_offences_and_bans_and_refuses_a_banned_player(browser: A
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
-    login(page, server)
+    log_in_as_admin(page, server)
     tid = api_post(page, server, "/api/tournaments", {"name": "Discipline cup", "preset": "tournament"})["id"]
     added = api_post(page, server, f"/api/tournaments/{tid}/participants", {"text": "Eyes\nRowdy\nCalm"})["added"]
     eyes, rowdy = added[0]["id"], added[1]["id"]

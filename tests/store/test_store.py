@@ -530,3 +530,45 @@ def test_after_sees_the_game_the_append_committed(store: Store) -> None:
         store.append(game_id, Nominate(1, 2), expected_seq=result.next_seq, command_id="a3", after=after)
     assert len(seen) == 1
     assert_consistent(store, game_id)
+
+
+def test_two_processes_appending_in_turn_fold_only_what_the_other_added(db_url: str,
+                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two stores on one database, as two server processes: each append takes the game as the last append of
+    ITS process left it and folds in only what the other process added since (no read or fold of the whole log);
+    whatever the interleaving, the game each process appends to is the game the stored log folds into, and
+    what ``log_since`` (the process's sockets' read) returns continues the log exactly."""
+    one, two = open_store(db_url, migrate=True), open_store(db_url)
+    whole_folds: list[Store] = []  # appends that folded the whole log
+    take = Store._take_folded
+
+    def taking(self: Store, s: Any, row: Any) -> Game:
+        kept = self._writable.get(row.id)
+        game = take(self, s, row)
+        if game is not kept:
+            whole_folds.append(self)
+        return game
+    monkeypatch.setattr(Store, "_take_folded", taking)
+    try:
+        game_id = dealt_game(one)
+        two.append(game_id, Advance(), expected_seq=len(one.load(game_id).log), command_id=cid())
+        assert whole_folds == [one, two]  # the first append of the second process: it had never read the game
+        rng = random.Random(21)
+        for i in range(80):
+            store = one if rng.random() < 0.5 else two
+            game = store.load(game_id)
+            if game.over:
+                break
+            command = random_command(game, rng)
+            result = store.append(game_id, command, expected_seq=len(game.log), command_id=cid(), rng=rng)
+            folded = Game.from_events(game.rules, game.n, [ev for _, ev in store.events_since(game_id)])
+            kept = store._writable[game_id]  # what this process's next append starts from
+            assert kept.snapshot() == folded.snapshot() and kept.log == folded.log, f"move {i}"
+            other = two if store is one else one
+            since = max(0, result.first_seq - rng.randrange(3))
+            assert list(other.log_since(game_id, since)) == folded.log[since:]
+        assert whole_folds == [one, two], "an append refolded the whole log"
+        assert_consistent(one, game_id)
+    finally:
+        one.close()
+        two.close()

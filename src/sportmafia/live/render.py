@@ -188,14 +188,7 @@ class Feeds:
             game = store.load(game_id)
         elif len(game.log) < at_least:
             recent = store.recent_events(game_id, len(game.log), at_least)  # appended here: no read
-            if recent is not None:
-                game.fold_in(recent)
-            else:
-                new = store.events_since(game_id, len(game.log))
-                if [seq for seq, _ in new] == list(range(len(game.log), len(game.log) + len(new))):
-                    game.fold_in(ev for _, ev in new)
-                else:
-                    game = store.load(game_id)  # not the log's continuation: read it whole
+            game.fold_in(recent if recent is not None else store.log_since(game_id, len(game.log)))
         feed.game = game
         n = len(game.log)
         known, texts = feed.version

@@ -66,6 +66,8 @@ _MOVE_HEAD = (update(GAMES).where(GAMES.c.id == bindparam("game_id"))
               .values(next_seq=bindparam("new_next_seq"), status=bindparam("new_status"),
                       winner=bindparam("new_winner"), result=bindparam("new_result"),
                       updated_at=bindparam("new_updated_at")))
+_LOG_SINCE = (select(EVENTS.c.seq, EVENTS.c.data)
+              .where(EVENTS.c.game_id == bindparam("game_id"), EVENTS.c.seq >= bindparam("seq")).order_by(EVENTS.c.seq))
 _CLUB_OF_GAME = select(GAMES.c.club_id).where(GAMES.c.id == bindparam("game_id"))
 
 COMMAND_ID_MAX = 64
@@ -391,6 +393,26 @@ class Store:
             return None
         return known[seq:]
 
+    def log_since(self, game_id: str, seq: int) -> tuple[Event, ...]:
+        """The events from ``seq`` on, as committed, read with one statement on a plain connection (no ORM
+        session, no read of the game's row): how a process's sockets follow a game that another process appends
+        to. Only the rows after what this process has read or appended already are read, and the log so
+        extended is kept for the next append's fold here."""
+        with self._parsed_lock:
+            known = self._parsed.get(game_id)
+        start = len(known) if known is not None and seq <= len(known) else seq
+        with self.read_conn() as conn:
+            rows = conn.execute(_LOG_SINCE, {"game_id": game_id, "seq": start}).all()
+        if any(n != start + i for i, (n, _) in enumerate(rows)):
+            raise CorruptLog(f"game {game_id}: the events from {start} on are not contiguous")
+        new = tuple(event_from_json(data) for _, data in rows)
+        if known is None or start != len(known):
+            return new
+        events = known + new
+        if new:
+            self._remember(game_id, events)
+        return events[seq:]
+
     def timeline(self, game_id: str) -> list[tuple[int, Event, datetime]]:
         """The whole log as ``(seq, event, created_at)``: when each event was recorded (UTC)."""
         with self._read() as s:
@@ -542,12 +564,20 @@ class Store:
                 self._parsed.popitem(last=False)
 
     def _take_folded(self, s: Session | Connection | Connection, row: Any) -> Game:
-        """The game as folded by the last append here, if the log has not moved since (then nobody else holds
-        it: it is taken out of the cache until this append is committed), else folded from the log."""
+        """The game as folded by the last append here (then nobody else holds it: it is taken out of the cache
+        until this append is committed), brought forward with the events appended since by another process, if
+        any; else folded from the log."""
         with self._parsed_lock:
             game = self._writable.pop(row.id, None)
         if game is not None and len(game.log) == row.next_seq:
             return game
+        if game is not None and len(game.log) < row.next_seq:
+            # another process appended since (its players' sockets, its host): fold only what it added
+            events = self._events(s, row)  # only the rows after what this process has parsed are read
+            n = len(game.log)
+            if n == 0 or events[n - 1] == game.log[-1]:  # a committed log only grows: a check of its joint
+                game.fold_in(events[n:])
+                return game
         return self.folded(s, row)
 
     def _keep_folded(self, game_id: str, game: Game) -> None:

@@ -62,15 +62,19 @@ def stop_server(proc: subprocess.Popen[bytes]) -> None:
         proc.kill()
 
 
-def start_server(data: Path, port: int, database_url: str | None = None) -> subprocess.Popen[bytes]:
+def start_server(data: Path, port: int, database_url: str | None = None, redis_url: str | None = None,
+                 log_name: str = "server.log") -> subprocess.Popen[bytes]:
     """``sportmafia serve`` on 127.0.0.1:``port`` with its data in ``data`` (SQLite there, unless
-    ``database_url`` names another database); returns once it answers."""
+    ``database_url`` names another database; ``redis_url``: the live hub's link to the other processes);
+    returns once it answers."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("SPORTMAFIA_")}
     env.update(SPORTMAFIA_DATA=str(data), SPORTMAFIA_ADMIN_PASSWORD=ADMIN_PASSWORD,
                SPORTMAFIA_SECRET_KEY="bench-secret", PYTHONUNBUFFERED="1")
     if database_url:
         env["SPORTMAFIA_DATABASE_URL"] = database_url
-    log = (data / "server.log").open("wb")
+    if redis_url:
+        env["SPORTMAFIA_REDIS_URL"] = redis_url
+    log = (data / log_name).open("wb")
     proc = subprocess.Popen([sys.executable, "-m", "sportmafia.cli", "serve", "--host", "127.0.0.1", "--port", str(port)],
                             env=env, stdout=log, stderr=subprocess.STDOUT)
     deadline = time.monotonic() + 60
@@ -83,7 +87,7 @@ def start_server(data: Path, port: int, database_url: str | None = None) -> subp
             pass
         if proc.poll() is not None or time.monotonic() > deadline:
             proc.kill()
-            raise RuntimeError("the server did not start:\n" + (data / "server.log").read_text(errors="replace"))
+            raise RuntimeError("the server did not start:\n" + (data / log_name).read_text(errors="replace"))
         time.sleep(0.1)
 
 

@@ -39,6 +39,7 @@ import resource
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -77,6 +78,7 @@ class Table:
         self.game = Game(get_ruleset(self.preset), self.players, self.names)
         self.bot = PlausibleTable(self.game, self.rng)
         self.game_id = ""
+        self.host_base = self.bench.bases[self.index % len(self.bench.bases)]
         self.tokens: dict[int, str] = {}
         self.sockets: list[Any] = []        # the seats' sockets, then the spectators'
         self.readers: list[asyncio.Task[None]] = []
@@ -89,27 +91,29 @@ class Table:
 
     async def setup(self) -> None:
         b = self.bench
+        base = self.host_base
         self.game_id = (await b.host_post("/api/games", {"preset": self.preset, "players": self.players,
-                                                         "names": self.names}))["id"]
+                                                         "names": self.names}, base))["id"]
         # the table's next game takes the table's code: its spectators' sockets follow it
         follow = b.follow_code and self.code is not None
         self.code = (await b.host_post(f"/api/games/{self.game_id}/online",
-                                       {"code": self.code} if follow else None))["code"]
+                                       {"code": self.code} if follow else None, base))["code"]
         # remote players: every seat's link in one request (no QR codes asked for: they get the URLs)
-        for link in (await b.host_post(f"/api/games/{self.game_id}/online/links"))["links"]:
+        for link in (await b.host_post(f"/api/games/{self.game_id}/online/links", None, base))["links"]:
             self.tokens[link["seat"]] = link["token"]
         if b.no_sockets:  # the HTTP requests and appends alone (see --no-sockets)
             return
         for seat in range(1, self.players + 1):
-            ws = await b.sockets.ws_connect(f"{b.ws_base}/ws/play", headers={"Origin": b.base}, max_msg_size=2**22,
-                                           compress=0, autoping=True)
+            origin = b.next_base()  # each socket to the next process, as a load balancer spreads connections
+            ws = await b.sockets.ws_connect(f"{ws_of(origin)}/ws/play", headers={"Origin": origin},
+                                           max_msg_size=2**22, compress=0, autoping=True)
             await ws.send_str(json.dumps({"type": "hello", "token": self.tokens[seat], "since": 0}))
             self.sockets.append(ws)
             self.readers.append(asyncio.create_task(self.read(seat - 1, ws)))
         if not self.spectators:
             for j in range(SPECTATORS):
-                ws = await b.sockets.ws_connect(f"{b.ws_base}/ws/watch/{self.code}?since=0", max_msg_size=2**22,
-                                               compress=0)
+                ws = await b.sockets.ws_connect(f"{ws_of(b.next_base())}/ws/watch/{self.code}?since=0",
+                                               max_msg_size=2**22, compress=0)
                 self.spectators.append(ws)
                 self.spectator_readers.append(asyncio.create_task(self.read(self.players + j, ws)))
         self.sockets += self.spectators
@@ -187,10 +191,10 @@ class Table:
         else:
             if seat is None:
                 query = "?state=true" if b.host_state else ""
-                r = await b.client.post(f"{b.base}/api/games/{self.game_id}/commands{query}", json=body,
+                r = await b.client.post(f"{self.host_base}/api/games/{self.game_id}/commands{query}", json=body,
                                         headers=b.csrf)
             else:
-                r = await b.player.post(f"{b.base}/api/play/commands", json={**body, "game_id": self.game_id},
+                r = await b.player.post(f"{b.next_base()}/api/play/commands", json={**body, "game_id": self.game_id},
                                         headers={"X-Play-Token": self.tokens[seat]})
             async with r:
                 if r.status != 200:
@@ -274,15 +278,22 @@ class Table:
                 await ws.close()
 
 
+def ws_of(base: str) -> str:
+    return base.replace("http://", "ws://")
+
+
 class Bench:
-    def __init__(self, base: str, no_sockets: bool = False, player_http: bool = False,
+    def __init__(self, base: str | list[str], no_sockets: bool = False, player_http: bool = False,
                  host_state: bool = True, follow_code: bool = True) -> None:
-        self.base = base
+        # several bases: the server processes behind a load balancer; each table's host talks to one of them
+        # (his console's connection), and each socket goes to the next one in turn
+        self.bases = [base] if isinstance(base, str) else list(base)
+        self.base = self.bases[0]
+        self._turn = 0
         self.host_state = host_state
         self.follow_code = follow_code
         self.no_sockets = no_sockets
         self.player_http = player_http
-        self.ws_base = base.replace("http://", "ws://")
         # aiohttp: a client light enough to leave the machine's other core to the server it measures
         timeout = aiohttp.ClientTimeout(total=60)
         self.client = aiohttp.ClientSession(timeout=timeout, connector=aiohttp.TCPConnector(limit=400),
@@ -319,8 +330,13 @@ class Bench:
             r.raise_for_status()
             self.csrf = {"X-CSRF-Token": (await r.json())["csrf_token"]}
 
-    async def host_post(self, path: str, body: dict[str, Any] | None = None) -> Any:
-        async with self.client.post(f"{self.base}{path}", json=body, headers=self.csrf) as r:
+    def next_base(self) -> str:
+        """The next server process in turn (one process: always the same)."""
+        self._turn = (self._turn + 1) % len(self.bases)
+        return self.bases[self._turn]
+
+    async def host_post(self, path: str, body: dict[str, Any] | None = None, base: str | None = None) -> Any:
+        async with self.client.post(f"{base or self.base}{path}", json=body, headers=self.csrf) as r:
             r.raise_for_status()
             return await r.json()
 
@@ -338,8 +354,10 @@ def machine_loop_ms() -> float:
     return round(best * 1000, 1)
 
 
-def cpu_seconds(pid: int | None) -> float:
-    """User and system CPU time of a process so far (Linux /proc), 0.0 if unknown."""
+def cpu_seconds(pid: int | list[int] | None) -> float:
+    """User and system CPU time of a process (or of several, summed) so far (Linux /proc), 0.0 if unknown."""
+    if isinstance(pid, list):
+        return sum(cpu_seconds(p) for p in pid)
     if pid is None:
         return 0.0
     try:
@@ -349,17 +367,22 @@ def cpu_seconds(pid: int | None) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-async def main_async(base: str, step: int, max_tables: int, seconds: float, warmup: float,
-                     limit_ms: float, server_pid: int | None = None, no_sockets: bool = False,
+async def main_async(base: str | list[str], step: int, max_tables: int, seconds: float, warmup: float,
+                     limit_ms: float, server_pid: int | list[int] | None = None, no_sockets: bool = False,
                      player_http: bool = False, host_state: bool = True, follow_code: bool = True,
+                     start: int | None = None, extra_pids: Callable[[], list[int]] | None = None,
                      ) -> dict[str, Any]:
+    """The ladder: ``start`` tables (default ``step``), then ``step`` more per level, up to ``max_tables``.
+    ``server_pid``: the server process(es) whose CPU is counted; ``extra_pids``: lists the other processes of
+    the set-up (the database's, Redis) whose CPU is printed apart (``other_cpu``)."""
     bench = Bench(base, no_sockets, player_http, host_state, follow_code)
     await bench.login()
     tables: list[Table] = []
     runs: list[asyncio.Task[None]] = []
     held: dict[str, Any] | None = None
     while len(tables) < max_tables:
-        new = [Table(bench, i) for i in range(len(tables), len(tables) + step)]
+        size = (start or step) if not tables else step
+        new = [Table(bench, i) for i in range(len(tables), min(max_tables, len(tables) + size))]
         for t in new:
             await t.setup()
         tables += new
@@ -377,12 +400,16 @@ async def main_async(base: str, step: int, max_tables: int, seconds: float, warm
         GC_WATCH.pauses = []
         bench.measuring = True
         started = time.perf_counter()
-        cpu, own = cpu_seconds(server_pid), time.process_time()
+        pids = server_pid if isinstance(server_pid, list) else [server_pid] if server_pid else []
+        each = [cpu_seconds(p) for p in pids]
+        others = extra_pids() if extra_pids else []
+        cpu, own, other = sum(each), time.process_time(), cpu_seconds(others)
         games = sum(t.games for t in tables)
         await asyncio.sleep(seconds)
         bench.measuring = False
         elapsed = time.perf_counter() - started
-        cpu, own = cpu_seconds(server_pid) - cpu, time.process_time() - own
+        each = [cpu_seconds(p) - c for p, c in zip(pids, each, strict=True)]
+        cpu, own, other = sum(each), time.process_time() - own, cpu_seconds(others) - other
         sockets = sum(len(t.sockets) for t in tables)
         level: dict[str, Any] = {"bench": "online", "tables": len(tables), "sockets": sockets,
                  "p50_ms": round(percentile(bench.samples, 0.50), 1),
@@ -395,6 +422,8 @@ async def main_async(base: str, step: int, max_tables: int, seconds: float, warm
                  "vote_bursts": bench.bursts, "messages_per_action": round(bench.messages / max(1, bench.actions), 1), "new_games": sum(t.games for t in tables) - games,
                  "errors": bench.errors,
                  "server_cpu": round(cpu / elapsed, 2), "bench_cpu": round(own / elapsed, 2),
+                 **({"server_cpu_each": [round(c / elapsed, 2) for c in each]} if len(each) > 1 else {}),
+                 **({"other_cpu": round(other / elapsed, 2)} if extra_pids else {}),
                  "bench_gc_pauses_ms": [round(p) for p in GC_WATCH.pauses],
                  "server_cpu_ms_per_action": round(cpu * 1000 / max(1, bench.actions), 2),
                  "unfinished": sum(len(t.waiting) for t in tables), "tables_stopped": bench.tables_stopped,

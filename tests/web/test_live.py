@@ -365,6 +365,45 @@ def test_two_app_instances_share_moves_through_redis(
             assert m["next_seq"] == r.json()["next_seq"]
 
 
+def test_another_process_folds_the_events_sent_with_the_signal(
+        api: Api, second_store: Store, redis_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A move committed by app 1 reaches app 2's sockets with its events: app 2 folds them onto the game it holds
+    and reads nothing of the log; events that do not continue what app 2 holds (a lost message) are dropped, and
+    app 2 reads the log instead. The sockets' messages are the same either way."""
+    monkeypatch.setenv(live_hub.REDIS_ENV, redis_url)
+    app1 = create_app(api.store, secret_key="test-secret")
+    app2 = create_app(second_store, secret_key="test-secret")
+    reads: list[int] = []
+    log_since = second_store.log_since
+    monkeypatch.setattr(second_store, "log_since", lambda g, seq: reads.append(seq) or log_since(g, seq))
+    game_id = api.new_game()
+    with TestClient(app1) as c1, TestClient(app2) as c2:
+        for hub, client in ((live_hub.get_hub(app1), c1), (live_hub.get_hub(app2), c2)):
+            client.portal.call(_wait_connected, hub)  # type: ignore[attr-defined]
+        one = Api(c1, api.store, api.club_id)
+        one.login()
+        Api(c2, second_store, api.club_id).login()
+        with c2.websocket_connect(f"/ws/games/{game_id}?view=table", headers=ORIGIN) as table:
+            seen = until(table, "state")["next_seq"]
+            for i in range(12):
+                state = one.get(f"/api/games/{game_id}").json()
+                command = next(c for c in state["legal"] if c["type"] == "advance") if i else {"type": "deal"}
+                r = one.command(game_id, command, state["next_seq"], f"sent-{i}")
+                assert r.status_code == 200, r.text
+                head = feed_length(api.store.load(game_id), "spectator")
+                while seen < head:
+                    m = until(table, "events", timeout=3)
+                    assert m["events"] == visible_events(api.store.load(game_id), "spectator", seen)
+                    seen = m["next_seq"]
+                if i == 8:
+                    assert reads == []  # everything came with the signals
+                    # a signal whose events do not continue what app 2 holds: dropped, the log is read
+                    second_store._parsed.pop(game_id)
+            assert reads  # after the gap, app 2 read the log
+    game = api.store.load(game_id)
+    assert second_store.load(game_id).log == game.log
+
+
 async def _wait_reconnected(hub: live_hub.Hub) -> None:
     with anyio.fail_after(10):
         while hub.redis_connected.is_set():

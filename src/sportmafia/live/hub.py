@@ -1,14 +1,17 @@
 """The hub: after an append commits, a signal wakes that game's connections in this process, and across
 processes through Redis pub/sub (docs/online.md, "The live layer").
 
-The hub only says *that* a game moved on (its id and next seq) or what the host's timer shows; every
-connection then reads the events from the store itself and filters them for ITS viewer (:mod:`.render`). So
-nothing a viewer may not see ever passes through the hub, nor through Redis.
+The hub says *that* a game moved on (its id and next seq) or what the host's timer shows; every connection
+then takes the events from the store and filters them for ITS viewer (:mod:`.render`). So no socket is ever
+handed anything by the hub: what a viewer gets is rendered for him. Between processes the signal also carries
+the events just committed (the log's own rows, as the database holds them), which the other processes' stores
+keep when they continue the log they hold (``Store.learn``): their sockets then read nothing. Redis is thus a
+part of the back end as private as the database (docs/deploy.md).
 
 - In one process: ``Hub.publish(game_id, next_seq)`` is called by the sync route handlers (threadpool) after
   an append; it wakes the game's connections with ``loop.call_soon_threadsafe`` and returns at once.
-- Across processes: with ``$SPORTMAFIA_REDIS_URL`` set, the same notifications (and the timer) go through
-  Redis pub/sub on the channel ``sportmafia:live``; each process listens, reconnecting when Redis drops.
+- Across processes: with ``$SPORTMAFIA_REDIS_URL`` set, the same notifications (with the events, and the
+  timer) go through Redis pub/sub on the channel ``sportmafia:live``; each process listens, reconnecting when Redis drops.
 - Each connection is served by one sender task (:mod:`.socket`), so messages leave in order, each event once;
   notifications that arrive while it is busy are coalesced into the next read. A keepalive ``ping`` every
   ``PING_SECONDS`` also re-reads the game's head, so a lost notification is caught up within that time.
@@ -28,12 +31,13 @@ import threading
 import time
 import uuid
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from fastapi import FastAPI
 
+from ..engine import Event, event_from_json
 from .render import Feeds
 
 log = logging.getLogger("sportmafia.live")
@@ -156,6 +160,8 @@ class Hub:
         self._redis: Any = None
         self._sending: set[asyncio.Task[None]] = set()
         self.revoke_handler: Callable[[list[int]], Any] | None = None
+        self.log_handler: Callable[[str, int, list[Event]], Any] | None = None
+        """Takes the events another process committed and sent with its signal (``Store.learn``)."""
         self.redis_connected = asyncio.Event()
         self.client_name = f"sportmafia-live-{self.origin[:12]}"
 
@@ -238,10 +244,15 @@ class Hub:
             sub.loop.call_soon_threadsafe(check)
 
     # --- publishing
-    def publish(self, game_id: str, next_seq: int) -> None:
-        """The game ``game_id`` has events up to ``next_seq - 1``. Callable from any thread; never blocks."""
+    def publish(self, game_id: str, next_seq: int, events: Sequence[Event] = ()) -> None:
+        """The game ``game_id`` has events up to ``next_seq - 1``; ``events``: the last of them, just committed
+        by this process (sent on to the other processes, so that they fold them without reading the log).
+        Callable from any thread; never blocks."""
         self._notify_moved(game_id, next_seq)
-        self._to_redis({"origin": self.origin, "game": game_id, "next_seq": next_seq})
+        payload: dict[str, Any] = {"origin": self.origin, "game": game_id, "next_seq": next_seq}
+        if events and self._redis is not None:
+            payload["log"] = [next_seq - len(events), [ev.to_json() for ev in events]]
+        self._to_redis(payload)
 
     def publish_code_moved(self, game_id: str, code: str, to_game: str) -> None:
         """The table code ``code`` passed from ``game_id`` to ``to_game`` (the table's next game): the
@@ -394,6 +405,21 @@ class Hub:
                     with contextlib.suppress(Exception):
                         await pubsub.aclose()
 
+    def _learn(self, game_id: str, entries: Any) -> None:
+        """Another process's events, committed (``[first seq, [event, ...]]``): given to ``log_handler`` (the
+        store keeps them when they continue the log it holds; otherwise its sockets read the log as before)."""
+        if self.log_handler is None or not isinstance(entries, list) or len(entries) != 2:
+            return
+        first, items = entries
+        if isinstance(first, bool) or not isinstance(first, int) or not isinstance(items, list):
+            return
+        try:
+            events = [event_from_json(item) for item in items]
+        except (TypeError, ValueError, KeyError):
+            log.warning("live: events from another process could not be read; its sockets read the log")
+            return
+        self.log_handler(game_id, first, events)
+
     def _from_redis(self, data: Any) -> None:
         try:
             payload = json.loads(data)
@@ -406,6 +432,7 @@ class Hub:
             return
         next_seq = payload.get("next_seq")
         if isinstance(next_seq, int) and not isinstance(next_seq, bool) and next_seq >= 0:
+            self._learn(game_id, payload.get("log"))
             self._notify_moved(game_id, next_seq)
         to_game, code = payload.get("code_to"), payload.get("code")
         if isinstance(to_game, str) and len(to_game) <= 64 and isinstance(code, str) and len(code) <= 16:
@@ -465,6 +492,13 @@ def app_state(app: FastAPI, name: str, make: Callable[[], T]) -> T:
 
 
 def get_hub(app: FastAPI) -> Hub:
-    """The app's hub (made on first use, with ``$SPORTMAFIA_REDIS_URL``)."""
-    return app_state(app, "live", lambda: Hub(os.environ.get(REDIS_ENV)))
+    """The app's hub (made on first use, with ``$SPORTMAFIA_REDIS_URL``); the events other processes send with
+    their signals go to the app's store (``Store.learn``)."""
+    def make() -> Hub:
+        hub = Hub(os.environ.get(REDIS_ENV))
+        store = getattr(app.state, "store", None)
+        if store is not None:
+            hub.log_handler = store.learn
+        return hub
+    return app_state(app, "live", make)
 

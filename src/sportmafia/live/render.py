@@ -1,6 +1,6 @@
 """Rendering per viewer: every message a socket sends of its game is built here, from the engine's ``Views`` and
-``visible_events`` for ITS viewer ("host", a seat, or "spectator"), so nothing a viewer may not see ever passes
-through the hub, nor through Redis.
+``visible_events`` for ITS viewer ("host", a seat, or "spectator"), so nothing a viewer may not see ever reaches
+his socket: the hub hands no socket anything but a wake-up.
 
 - :func:`feed_message` is the one builder of the game's messages (``state``, ``events``), numbered in the
   viewer's own feed; :func:`payload` adds a seat's legal commands; :func:`console_message` is the host's and the

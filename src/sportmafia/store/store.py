@@ -413,6 +413,18 @@ class Store:
             self._remember(game_id, events)
         return events[seq:]
 
+    def learn(self, game_id: str, first: int, events: Sequence[Event]) -> bool:
+        """Events committed by another process (sent with its signal): kept when they continue the log this
+        process holds of the game (then its sockets and its next append there read nothing), else dropped (the
+        log is read when needed, as without them). A committed log only grows, so what is kept is the log."""
+        with self._parsed_lock:
+            known = self._parsed.get(game_id)
+            if known is None or first != len(known) or not events:
+                return False
+            self._parsed[game_id] = known + tuple(events)
+            self._parsed.move_to_end(game_id)
+        return True
+
     def timeline(self, game_id: str) -> list[tuple[int, Event, datetime]]:
         """The whole log as ``(seq, event, created_at)``: when each event was recorded (UTC)."""
         with self._read() as s:

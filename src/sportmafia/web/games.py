@@ -184,7 +184,7 @@ def _post_command(game_id: str, body: CommandIn, user: UserRecord, store: Store,
         raise ApiError(409, "stale", msg("The game has moved on: here is its state now; decide again."),
                        extra={"next_seq": len(game.log), "view": view(game, "host")}) from None
     if not result.replayed:
-        hub.publish(game_id, result.next_seq)  # wakes the game's live connections; returns at once
+        hub.publish(game_id, result.next_seq, result.events)  # wakes the game's live connections; returns at once
     answer = {"events": [feed_item(seq, event.to_json()) for seq, event in result.numbered()],
               "next_seq": result.next_seq, "head_seq": result.head_seq, "replayed": result.replayed}
     if result.after is not None:

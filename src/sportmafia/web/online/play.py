@@ -134,7 +134,7 @@ def execute_play(auth: db.SeatAuth, body: PlayCommandIn, store: Store, hub: Hub)
         _refused(auth, kind, "locked")
         raise ApiError(409, "locked", msg("The game is over and its sheet is signed.")) from None
     if not result.replayed:
-        hub.publish(auth.game_id, result.next_seq)
+        hub.publish(auth.game_id, result.next_seq, result.events)
     return {"replayed": result.replayed}
 
 

@@ -318,3 +318,12 @@ def test_the_db_file_copied_without_its_wal_misses_the_last_commits(
         assert check(copied).ok
     with sqlite3.connect(online) as conn:
         assert conn.execute("PRAGMA integrity_check").fetchone() == ("ok",)
+
+
+def test_the_docs_give_the_commands_tested_here() -> None:
+    page = (Path(__file__).resolve().parents[2] / "docs" / "deploy.md").read_text(encoding="utf-8")
+    for command in ('PGURL="${SPORTMAFIA_DATABASE_URL/+psycopg/}"', "pg_dump --format=custom --file=",
+                    "`--schema=sportmafia`", "pg_restore --no-owner --exit-on-error --dbname=", "sportmafia check",
+                    "sqlite3 var/sportmafia.db \"VACUUM INTO '", "sqlite3 var/sportmafia.db \".backup '",
+                    BACKUPS["python"]("a", "b")[2]):
+        assert command in page, command

@@ -14,6 +14,7 @@
 
 from __future__ import annotations
 
+import json
 import random
 import shutil
 import sqlite3
@@ -71,9 +72,9 @@ def ok(r: Any, status: int = 200) -> Any:
 def evening(api: Api) -> dict[str, Any]:
     """An evening's worth of every kind of row, made through the API."""
     fiim = api.new_game(preset="fiim")
-    play(api, fiim, 2, "fiim", steps=25)
+    play(api, fiim, 2, "fiim", steps=15)
     big = api.new_game(13, preset="tournament")
-    play(api, big, 3, "tournament", 13, steps=25)
+    play(api, big, 3, "tournament", 13, steps=15)
     online = api.new_game()
     play(api, online, 4, steps=5)
     ok(api.post(f"/api/games/{online}/online"))
@@ -87,7 +88,7 @@ def evening(api: Api) -> dict[str, Any]:
                       headers=api._headers()))
     ok(api.post(f"/api/tournaments/{tid}/seating", {"rounds": 1, "hosts": [me], "seed": 1}))
     (table,) = ok(api.post(f"/api/tournaments/{tid}/rounds/1/open"))["games"]
-    play(api, table["game_id"], 5)
+    play(api, table["game_id"], 24)  # a short game: 41 commands
     done = table["game_id"]
     ok(api.post(f"/api/games/{done}/sheet/sign"))
     winner = ok(api.get(f"/api/games/{done}/sheet"))["winner"]
@@ -280,8 +281,10 @@ def test_a_sqlite_backup_taken_while_the_store_writes_opens_and_replays(
         during = done[0] - acknowledged
     assert during > 0
     assert not (tmp_path / "backup.db-wal").exists() or (tmp_path / "backup.db-wal").stat().st_size == 0
-    result = check_cli(f"sqlite:///{copy}")
+    result = runner.invoke(cli_app, ["check", "--database", f"sqlite:///{copy}", "--json"])
     assert result.exit_code == 0, result.output
+    summary = json.loads(result.output)
+    assert summary["ok"] and summary["problems"] == [] and summary["events"] >= acknowledged
     with open_store(f"sqlite:///{copy}") as copied:
         report = check(copied)
         assert report.ok and report.counts is not None and report.counts.events >= acknowledged
@@ -327,3 +330,9 @@ def test_the_docs_give_the_commands_tested_here() -> None:
                     "sqlite3 var/sportmafia.db \"VACUUM INTO '", "sqlite3 var/sportmafia.db \".backup '",
                     BACKUPS["python"]("a", "b")[2]):
         assert command in page, command
+
+
+def test_check_of_a_missing_sqlite_file_makes_none(tmp_path: Path) -> None:
+    result = check_cli(f"sqlite:///{tmp_path / 'nowhere.db'}")
+    assert result.exit_code == 2 and "no such SQLite file" in result.output
+    assert not (tmp_path / "nowhere.db").exists()

@@ -183,7 +183,8 @@ class RedisBackend(LimitBackend):
         self._cas: Any = self.client.register_script(_CAS)
 
     def read(self, keys: Sequence[str]) -> list[str | None]:
-        return [None if v is None else v.decode() for v in self.client.mget([self.prefix + k for k in keys])]
+        values = self.client.mget([self.prefix + k for k in keys])
+        return [v.decode() if isinstance(v, bytes) else v for v in values]
 
     def update(self, keys: Sequence[str], change: Change[R]) -> R:
         full = [self.prefix + k for k in keys]
@@ -255,6 +256,24 @@ class FallbackBackend(LimitBackend):
 
     def close(self) -> None:
         self.primary.close()
+
+
+_COUNTING_LOCK = threading.Lock()
+
+
+class Counting:
+    """A limit whose counts are kept in ``backend`` (given, or bound by ``security.bind``); one left without a
+    backend counts in a memory backend of its own (one process: unit tests)."""
+
+    backend: LimitBackend | None
+
+    def store(self) -> LimitBackend:
+        """The backend the counts are kept in."""
+        if self.backend is None:
+            with _COUNTING_LOCK:
+                if self.backend is None:
+                    self.backend = MemoryBackend()
+        return self.backend
 
 
 def make_backend(store: Store, secret: str, redis_url: str | None) -> LimitBackend:

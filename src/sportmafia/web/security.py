@@ -8,12 +8,11 @@ import json
 import os
 import re
 import secrets
-import threading
 import time
 from bisect import insort
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from argon2 import PasswordHasher
 from starlette.datastructures import Headers
@@ -22,7 +21,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from ..i18n import msg
 from ..store.db import DATA_ENV, DEFAULT_DATA
 from .errors import error_body
-from .limits import LimitBackend, MemoryBackend, Put, numbers, recent, record
+from .limits import Counting, LimitBackend, Put, numbers, recent, record
 
 SECRET_ENV = "SPORTMAFIA_SECRET_KEY"
 SECRET_FILE = "secret_key"
@@ -72,7 +71,7 @@ def load_secret_key() -> str:
     return key
 
 
-class LoginLimiter:
+class LoginLimiter(Counting):
     """Failures per key (a client address, a table) in a sliding window. After ``max_failures`` failures within
     ``window`` seconds the key is blocked until the oldest of them is ``window`` old. The counts are kept in the
     ``backend`` (``web.limits``: Redis or the database, shared by every server process; ``name`` keeps this
@@ -86,15 +85,6 @@ class LoginLimiter:
         self.clock = clock
         self.backend = backend
         self.name = name
-        self._lock = threading.Lock()
-
-    def store(self) -> LimitBackend:
-        """The backend the counts are kept in (a memory one of its own when none was given or bound)."""
-        if self.backend is None:
-            with self._lock:
-                if self.backend is None:
-                    self.backend = MemoryBackend()
-        return self.backend
 
     def _keys(self, keys: Sequence[str]) -> list[str]:
         backend = self.store()
@@ -117,10 +107,12 @@ class LoginLimiter:
 
         def count(texts: list[str | None]) -> tuple[dict[str, Put], None]:
             writes: dict[str, Put] = {}
+            counted: dict[str, str] = {}  # a key given twice counts twice
             for key, text in zip(hashed, texts, strict=True):
-                times = recent(numbers(writes[key][0] if writes.get(key) else text), now, self.window)
+                times = recent(numbers(counted.get(key, text)), now, self.window)
                 insort(times, now)
-                writes[key] = (record(times[-self.max_failures:]), self.window + 1)
+                counted[key] = record(times[-self.max_failures:])
+                writes[key] = (counted[key], self.window + 1)
             return writes, None
         self.store().update(hashed, count)
 
@@ -130,7 +122,10 @@ class LoginLimiter:
         self.store().update(hashed, lambda _texts: ({hashed[0]: None}, None))
 
 
-def bind(limiter: Any, backend: LimitBackend) -> Any:
+L = TypeVar("L", bound=Any)
+
+
+def bind(limiter: L, backend: LimitBackend) -> L:
     """``limiter`` (a :class:`LoginLimiter` or ``throttle.LoginThrottle``) counting in ``backend`` unless it was
     given one of its own."""
     if limiter.backend is None:

@@ -33,7 +33,7 @@ from typing import Any, TypeVar
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 
-from .limits import LimitBackend, MemoryBackend, Put, numbers, recent, record
+from .limits import Counting, LimitBackend, Put, numbers, recent, record
 
 R = TypeVar("R")
 ACCOUNT_KEEP = 1000
@@ -50,7 +50,7 @@ class Ticket:
     at: float
 
 
-class LoginThrottle:
+class LoginThrottle(Counting):
     """Counts login attempts per (address, account), per address and per account (see the module's text). The
     counts are kept in ``backend`` (``web.limits``: Redis or the database, shared by every server process;
     ``create_app`` gives the app's), each decision atomic; one made without a backend counts in this process's
@@ -68,15 +68,6 @@ class LoginThrottle:
         self.forget_after = max(cap, window) * 4
         self.clock = clock
         self.backend = backend
-        self._lock = threading.Lock()
-
-    def store(self) -> LimitBackend:
-        """The backend the counts are kept in (a memory one of its own when none was given or bound)."""
-        if self.backend is None:
-            with self._lock:
-                if self.backend is None:
-                    self.backend = MemoryBackend()
-        return self.backend
 
     def _keys(self, address: str, account: str) -> list[str]:
         """The records of the address's failures, the account's, and the pair's ``[failures, last]``."""

@@ -82,10 +82,10 @@ def update_records(store: Store, keys: Sequence[str], change: Change[R], now: fl
         return result
 
 
-def count_records(store: Store) -> int:
-    """How many records there are (expired ones not yet pruned included)."""
+def count_records(store: Store, keys: Sequence[str]) -> int:
+    """How many of ``keys`` have a record (expired ones not yet pruned included)."""
     with store.read_conn() as conn:
-        return len(conn.execute(select(RateLimit.key)).all())
+        return len(conn.execute(select(RateLimit.key).where(RateLimit.key.in_(list(keys)))).all())
 
 
 # --- this installation --------------------------------------------------------------------------------------

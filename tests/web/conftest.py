@@ -115,8 +115,8 @@ def _redis_unreachable() -> str | None:
     return None
 
 
-@pytest.fixture
-def redis_url() -> str:
+def require_redis() -> str:
+    """The test Redis's URL; skips the test when it cannot be reached (fails under CI=true)."""
     reason = _redis_unreachable()
     if reason is not None:
         if os.environ.get("CI", "").lower() == "true":
@@ -124,6 +124,11 @@ def redis_url() -> str:
         print(f"\nskipping the Redis test: {reason}", file=sys.stderr)
         pytest.skip(reason)
     return REDIS_URL
+
+
+@pytest.fixture
+def redis_url() -> str:
+    return require_redis()
 
 
 @pytest.fixture

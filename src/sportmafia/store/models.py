@@ -18,6 +18,7 @@ from sqlalchemy import (
     CheckConstraint,
     Date,
     DateTime,
+    Float,
     ForeignKey,
     Index,
     Integer,
@@ -426,7 +427,8 @@ class JoinRequest(Base):
     requester holds a secret (kept as a SHA-256 hash) with which he collects his seat's token, once."""
 
     __tablename__ = "join_requests"
-    __table_args__ = (CheckConstraint("status IN ('pending', 'approved', 'denied', 'claimed')", name="status"),)
+    __table_args__ = (CheckConstraint("status IN ('pending', 'approved', 'denied', 'claimed')", name="status"),
+                      Index("ix_join_requests_game_id_requester", "game_id", "requester"))
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
     game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), index=True)
@@ -436,3 +438,29 @@ class JoinRequest(Base):
     status: Mapped[str] = mapped_column(String(16), default="pending")
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     decided_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    requester: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    """A keyed hash of the requester's client address (never the address; migration 0012): one pending request
+    per address and table, and the cooldown after a denial, whichever server process answers."""
+
+
+# --- shared rate limits and the installation (docs/security.md, "Rate limits"; migration 0012) ------------
+class RateLimit(Base):
+    """One record of the rate limits (``web.limits``) when they are kept in the database: a keyed hash of what is
+    counted (an address, an account, a table) and its short list of numbers, as JSON. ``expires_at`` (seconds
+    since the epoch) is when nothing of it counts any more: such rows are pruned."""
+
+    __tablename__ = "rate_limits"
+
+    key: Mapped[str] = mapped_column(String(96), primary_key=True)
+    value: Mapped[str] = mapped_column(Text)
+    expires_at: Mapped[float] = mapped_column(Float, index=True)
+
+
+class InstallationFact(Base):
+    """Facts of this installation, one row each: ``id``, a random id made once (the prefix of its Redis keys, so
+    that two installations sharing one Redis never share a count)."""
+
+    __tablename__ = "installation"
+
+    name: Mapped[str] = mapped_column(String(32), primary_key=True)
+    value: Mapped[str] = mapped_column(String(128))

@@ -18,6 +18,7 @@ from sqlalchemy import Connection, Table, bindparam, func, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
+from .limits import lock_keys
 from .models import JoinRequest, OnlineTable, SeatToken, StoredGame, as_utc, utcnow
 from .records import GameNotFound
 from .store import Store
@@ -321,17 +322,22 @@ def linked_seats(store: Store, game_id: str) -> dict[int, SeatAuth]:
 
 # --- joining by the table code -----------------------------------------------------------------------------
 def request_join(store: Store, game_id: str, seat: int, name: str, max_pending: int = 6,
-                 cooldown: float = 0.0) -> tuple[str, JoinRecord]:
+                 cooldown: float = 0.0, requester: str | None = None) -> tuple[str, JoinRecord]:
     """A request to take ``seat`` (free: no live link and no approved request; a pending request holds no seat,
     so a stranger with the table code cannot empty the free seats); returns the requester's secret (shown once)
-    and the request. The table holds at most ``max_pending`` pending requests, and no more than it has free
-    seats; a name the host denied less than ``cooldown`` seconds ago may not ask again yet. Raises
-    :class:`OnlineRefused` (no-table, bad-seat, taken, full, cooldown)."""
+    and the request. ``requester``: a keyed hash of the client's address (never the address), kept on the row:
+    while its last request at the table is pending it may not ask again, nor for ``cooldown`` seconds after
+    the host denied it (decided here, in the write transaction, under a lock of the pair on PostgreSQL: every
+    server process sees the same). The table holds at most ``max_pending`` pending requests, and no more than
+    it has free seats; a name the host denied less than ``cooldown`` seconds ago may not ask again yet. Raises
+    :class:`OnlineRefused` (no-table, pending, cooldown, bad-seat, taken, full)."""
     secret = new_secret()
     with store.write() as s:
         game = s.get(StoredGame, game_id, with_for_update={"key_share": True})
         if game is None or s.get(OnlineTable, game_id) is None:
             raise OnlineRefused("no-table")
+        if requester is not None:
+            _held_back(s, game_id, requester, cooldown)
         if not 1 <= seat <= game.players:
             raise OnlineRefused("bad-seat")
         free = free_seats_in(s, game_id, game.players)
@@ -350,10 +356,27 @@ def request_join(store: Store, game_id: str, seat: int, name: str, max_pending: 
             if denied:
                 raise OnlineRefused("cooldown", retry_after=cooldown - (now - max(denied)).total_seconds())
         row = JoinRequest(game_id=game_id, seat=seat, name=name, secret_hash=hash_secret(secret),
-                          status="pending", created_at=utcnow(), decided_at=None)
+                          status="pending", created_at=utcnow(), decided_at=None, requester=requester)
         s.add(row)
         s.flush()
         return secret, _join(row)
+
+
+def _held_back(s: Session, game_id: str, requester: str, cooldown: float) -> None:
+    """Refuses (pending, cooldown) while the requester's last request at the table is pending, and for
+    ``cooldown`` seconds after it was denied."""
+    lock_keys(s.connection(), [f"join:{game_id}:{requester}"])
+    last = s.execute(select(JoinRequest.status, JoinRequest.decided_at).where(
+        JoinRequest.game_id == game_id, JoinRequest.requester == requester).order_by(
+        JoinRequest.id.desc()).limit(1)).first()
+    if last is None:
+        return
+    if last.status == "pending":
+        raise OnlineRefused("pending")
+    if last.status == "denied" and last.decided_at is not None:
+        wait = cooldown - (utcnow() - as_utc(last.decided_at)).total_seconds()
+        if wait > 0:
+            raise OnlineRefused("cooldown", retry_after=wait)
 
 
 def free_seats_in(s: Session, game_id: str, players: int) -> list[int]:
@@ -363,13 +386,6 @@ def free_seats_in(s: Session, game_id: str, players: int) -> list[int]:
     asked = set(s.scalars(select(JoinRequest.seat).where(JoinRequest.game_id == game_id,
                                                          JoinRequest.status == "approved")))
     return [seat for seat in range(1, players + 1) if seat not in linked and seat not in asked]
-
-
-def request_state(store: Store, request_id: int) -> tuple[str, datetime | None] | None:
-    """A join request's status and when it was decided (None: no such request)."""
-    with store.read() as s:
-        row = s.execute(select(JoinRequest.status, JoinRequest.decided_at).where(JoinRequest.id == request_id)).first()
-        return None if row is None else (row[0], None if row[1] is None else as_utc(row[1]))
 
 
 def free_seats(store: Store, game_id: str, players: int) -> list[int]:

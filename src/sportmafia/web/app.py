@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
@@ -10,6 +11,7 @@ from fastapi.staticfiles import StaticFiles
 
 from .. import __version__
 from ..live import get_hub
+from ..live.hub import REDIS_ENV
 from ..store import Store, open_store
 from . import (
     account_pages,
@@ -30,8 +32,9 @@ from . import (
 from .edge import check_request
 from .errors import install_error_handlers
 from .headers import SecurityHeadersMiddleware
+from .limits import make_backend
 from .responses import ERROR_RESPONSES
-from .security import BODY_LIMITS, MAX_BODY, BodyLimitMiddleware, CsrfMiddleware, load_secret_key
+from .security import BODY_LIMITS, MAX_BODY, BodyLimitMiddleware, CsrfMiddleware, bind, load_secret_key
 from .sessions import SESSION_COOKIE, SESSION_MAX_AGE, SessionMiddleware, Sessions
 from .throttle import LoginThrottle, PasswordChecker
 
@@ -48,6 +51,9 @@ def create_app(store: Store | None = None, *, secret_key: str | None = None, htt
     owned = store is None
     the_store = store if store is not None else open_store(migrate=True)
     checker = passwords or PasswordChecker()
+    key = secret_key or load_secret_key()
+    # the rate limits' counts: in Redis when it is configured, in the database otherwise (web/limits.py)
+    limits = make_backend(the_store, key, os.environ.get(REDIS_ENV))
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -55,6 +61,7 @@ def create_app(store: Store | None = None, *, secret_key: str | None = None, htt
         yield
         await get_hub(_app).stop()
         checker.close()
+        limits.close()
         if owned:
             the_store.close()
 
@@ -64,9 +71,10 @@ def create_app(store: Store | None = None, *, secret_key: str | None = None, htt
                               "See docs/api.md.",
                   dependencies=[Depends(check_request)], responses=ERROR_RESPONSES)  # ids and text at the edge (web/edge.py)
     app.state.store = the_store
-    app.state.login_throttle = login_throttle or LoginThrottle()
+    app.state.limits = limits
+    app.state.login_throttle = bind(login_throttle or LoginThrottle(), limits)
     app.state.passwords = checker
-    sessions = Sessions(the_store, secret_key or load_secret_key(), https_only=https_only)
+    sessions = Sessions(the_store, key, https_only=https_only)
     app.state.sessions = sessions
     sessions.on_end.append(lambda keys, user_id: get_hub(app).sessions_ended(keys, user_id))
     install_error_handlers(app)

@@ -76,14 +76,20 @@ async def checked(request: Request, account: str, work: Any, *args: object) -> t
     full (the attempt is then not counted)."""
     throttle: LoginThrottle = request.app.state.login_throttle
     checker: PasswordChecker = request.app.state.passwords
-    ticket = throttle.admit(client_address(request), account)
+    ticket = await run_in_threadpool(throttle.admit, client_address(request), account)  # Redis or the database
     if not isinstance(ticket, Ticket):
         raise too_many(ticket)
     try:
         return ticket, await checker.run(work, *args)
     except CheckerBusy:
-        throttle.cancel(ticket)
+        await run_in_threadpool(throttle.cancel, ticket)
         raise checker_busy() from None
+
+
+async def settle(request: Request, ticket: Ticket, right: bool) -> None:
+    """Tell the throttle how a checked attempt ended (in a worker thread: it waits on Redis or the database)."""
+    throttle: LoginThrottle = request.app.state.login_throttle
+    await run_in_threadpool(throttle.succeeded if right else throttle.failed, ticket)
 
 
 def _check_login(checker: PasswordChecker, store: Store, login: str, password: str) -> UserRecord | None:
@@ -96,10 +102,9 @@ def _check_login(checker: PasswordChecker, store: Store, login: str, password: s
 async def login(body: LoginIn, request: Request, response: Response, store: StoreDep) -> dict[str, Any]:
     checker: PasswordChecker = request.app.state.passwords
     ticket, user = await checked(request, body.login, _check_login, checker, store, body.login, body.password)
+    await settle(request, ticket, user is not None)
     if user is None:
-        request.app.state.login_throttle.failed(ticket)
         raise bad_login()
-    request.app.state.login_throttle.succeeded(ticket)
     if user.disabled_at is not None:
         raise ApiError(403, "account-disabled", msg("This account is disabled; ask the club's admin."))
     sessions: Sessions = request.app.state.sessions

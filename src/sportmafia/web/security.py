@@ -8,12 +8,11 @@ import json
 import os
 import re
 import secrets
-import threading
 import time
-from collections import deque
+from bisect import insort
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from argon2 import PasswordHasher
 from starlette.datastructures import Headers
@@ -22,6 +21,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from ..i18n import msg
 from ..store.db import DATA_ENV, DEFAULT_DATA
 from .errors import error_body
+from .limits import Counting, LimitBackend, Put, numbers, recent, record
 
 SECRET_ENV = "SPORTMAFIA_SECRET_KEY"
 SECRET_FILE = "secret_key"
@@ -71,56 +71,66 @@ def load_secret_key() -> str:
     return key
 
 
-class LoginLimiter:
-    """Failed logins per key (a login, a client address) in a sliding window. After ``max_failures``
-    failures within ``window`` seconds the key is blocked until the oldest of them is ``window`` old.
-    In memory, per process."""
+class LoginLimiter(Counting):
+    """Failures per key (a client address, a table) in a sliding window. After ``max_failures`` failures within
+    ``window`` seconds the key is blocked until the oldest of them is ``window`` old. The counts are kept in the
+    ``backend`` (``web.limits``: Redis or the database, shared by every server process; ``name`` keeps this
+    limiter's keys apart from the others'); a limiter made without one counts in this process's memory until
+    :func:`bind` gives it the app's."""
 
-    def __init__(self, max_failures: int = 5, window: float = 300.0,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(self, max_failures: int = 5, window: float = 300.0, clock: Callable[[], float] = time.time, *,
+                 backend: LimitBackend | None = None, name: str = "limit") -> None:
         self.max_failures = max_failures
         self.window = window
         self.clock = clock
-        self._failures: dict[str, deque[float]] = {}
-        self._lock = threading.Lock()
+        self.backend = backend
+        self.name = name
 
-    def _recent(self, key: str, now: float) -> deque[float] | None:
-        times = self._failures.get(key)
-        if times is None:
-            return None
-        while times and times[0] <= now - self.window:
-            times.popleft()
-        if not times:
-            del self._failures[key]
-            return None
-        return times
+    def _keys(self, keys: Sequence[str]) -> list[str]:
+        backend = self.store()
+        return [backend.key(self.name, k) for k in keys]
 
     def retry_after(self, *keys: str) -> float | None:
-        """Seconds until the keys may try again, or None when none of them is blocked."""
+        """Seconds until the keys may try again, or None when none of them is blocked (one read)."""
         now = self.clock()
         wait = 0.0
-        with self._lock:
-            for key in keys:
-                times = self._recent(key, now)
-                if times is not None and len(times) >= self.max_failures:
-                    wait = max(wait, times[-self.max_failures] + self.window - now)
+        for text in self.store().read(self._keys(keys)):
+            times = recent(numbers(text), now, self.window)
+            if len(times) >= self.max_failures:
+                wait = max(wait, times[-self.max_failures] + self.window - now)
         return wait if wait > 0 else None
 
     def failed(self, *keys: str) -> None:
+        """A failure of each key, now (its last ``max_failures`` are kept)."""
         now = self.clock()
-        with self._lock:
-            if len(self._failures) > 50_000:  # bound the memory: forget what has expired
-                for key in list(self._failures):
-                    self._recent(key, now)
-            for key in keys:
-                times = self._recent(key, now) or self._failures.setdefault(key, deque())
-                times.append(now)
-                if len(times) > self.max_failures:
-                    times.popleft()
+        hashed = self._keys(keys)
+
+        def count(texts: list[str | None]) -> tuple[dict[str, Put], None]:
+            writes: dict[str, Put] = {}
+            counted: dict[str, str] = {}  # a key given twice counts twice
+            for key, text in zip(hashed, texts, strict=True):
+                times = recent(numbers(counted.get(key, text)), now, self.window)
+                insort(times, now)
+                counted[key] = record(times[-self.max_failures:])
+                writes[key] = (counted[key], self.window + 1)
+            return writes, None
+        self.store().update(hashed, count)
 
     def succeeded(self, key: str) -> None:
-        with self._lock:
-            self._failures.pop(key, None)
+        """The key starts afresh."""
+        hashed = self._keys([key])
+        self.store().update(hashed, lambda _texts: ({hashed[0]: None}, None))
+
+
+L = TypeVar("L", bound=Any)
+
+
+def bind(limiter: L, backend: LimitBackend) -> L:
+    """``limiter`` (a :class:`LoginLimiter` or ``throttle.LoginThrottle``) counting in ``backend`` unless it was
+    given one of its own."""
+    if limiter.backend is None:
+        limiter.backend = backend
+    return limiter
 
 
 async def _send_json(send: Send, status: int, body: dict[str, object]) -> None:

@@ -24,7 +24,7 @@ import contextlib
 import secrets
 import threading
 import time
-from collections import deque
+from bisect import insort
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
@@ -33,15 +33,12 @@ from typing import Any, TypeVar
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 
+from .limits import Counting, LimitBackend, Put, numbers, recent, record
+
 R = TypeVar("R")
-MAX_KEYS = 50_000
-"""Past this many remembered pairs, addresses or accounts the throttle forgets what has expired."""
-
-
-@dataclass
-class _Pair:
-    failures: int = 0
-    last: float = 0.0
+ACCOUNT_KEEP = 1000
+"""The most recent failures kept per account (a guess from many addresses at once); the decision needs only
+``account_budget`` of them."""
 
 
 @dataclass
@@ -53,13 +50,15 @@ class Ticket:
     at: float
 
 
-class LoginThrottle:
-    """Counts login attempts per (address, account), per address and per account (see the module's text). In
-    memory, per process; thread-safe."""
+class LoginThrottle(Counting):
+    """Counts login attempts per (address, account), per address and per account (see the module's text). The
+    counts are kept in ``backend`` (``web.limits``: Redis or the database, shared by every server process;
+    ``create_app`` gives the app's), each decision atomic; one made without a backend counts in this process's
+    memory. Thread-safe; each call is a round trip to the backend (async callers run it in a thread)."""
 
     def __init__(self, *, pair_free: int = 3, base: float = 2.0, cap: float = 900.0, address_budget: int = 10,
-                 account_budget: int = 10, window: float = 300.0,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+                 account_budget: int = 10, window: float = 300.0, clock: Callable[[], float] = time.time,
+                 backend: LimitBackend | None = None) -> None:
         self.pair_free = pair_free
         self.base = base
         self.cap = cap
@@ -68,27 +67,19 @@ class LoginThrottle:
         self.window = window
         self.forget_after = max(cap, window) * 4
         self.clock = clock
-        self._pairs: dict[tuple[str, str], _Pair] = {}
-        self._addresses: dict[str, deque[float]] = {}
-        self._accounts: dict[str, deque[float]] = {}
-        self._lock = threading.Lock()
+        self.backend = backend
 
-    def _recent(self, table: dict[str, deque[float]], key: str, now: float) -> deque[float]:
-        times = table.get(key)
-        if times is None:
-            return deque()
-        while times and times[0] <= now - self.window:
-            times.popleft()
-        if not times:
-            del table[key]
-        return times
+    def _keys(self, address: str, account: str) -> list[str]:
+        """The records of the address's failures, the account's, and the pair's ``[failures, last]``."""
+        backend = self.store()
+        return [backend.key("login-address", address), backend.key("login-account", account),
+                backend.key("login-pair", address, account)]
 
-    def _pair(self, address: str, account: str, now: float) -> _Pair:
-        pair = self._pairs.get((address, account))
-        if pair is None or now - pair.last > self.forget_after:
-            self._pairs.pop((address, account), None)
-            return _Pair()
-        return pair
+    def _pair(self, text: str | None, now: float) -> tuple[int, float]:
+        values = numbers(text)
+        if len(values) != 2 or now - values[1] > self.forget_after:
+            return 0, 0.0
+        return int(values[0]), values[1]
 
     def backoff(self, failures: int, free: int) -> float:
         """How long after its last failure a pair with ``failures`` failures waits (0: not at all)."""
@@ -96,73 +87,79 @@ class LoginThrottle:
             return 0.0
         return float(min(self.cap, self.base * 2 ** min(failures - free, 30)))
 
-    def _tidy(self, now: float) -> None:
-        if len(self._pairs) > MAX_KEYS:
-            for pair_key, pair in list(self._pairs.items()):
-                if now - pair.last > self.forget_after:
-                    del self._pairs[pair_key]
-        for table in (self._addresses, self._accounts):
-            if len(table) > MAX_KEYS:
-                for key in list(table):
-                    self._recent(table, key, now)
-
     def admit(self, address: str, account: str) -> Ticket | float:
         """Count an attempt of ``account`` from ``address``: a ticket when it may go on to the password check,
         else the seconds to wait (nothing is counted then)."""
         account = account.casefold()
         now = self.clock()
-        with self._lock:
-            self._tidy(now)
+        keys = self._keys(address, account)
+
+        def decide(texts: list[str | None]) -> tuple[dict[str, Put], Ticket | float]:
+            by_address = recent(numbers(texts[0]), now, self.window)
+            by_account = recent(numbers(texts[1]), now, self.window)
+            failures, last = self._pair(texts[2], now)
             wait = 0.0
-            by_address = self._recent(self._addresses, address, now)
             if len(by_address) >= self.address_budget:
                 wait = by_address[-self.address_budget] + self.window - now
-            pair = self._pair(address, account, now)
-            attacked = len(self._recent(self._accounts, account, now)) >= self.account_budget
-            free = 1 if attacked else self.pair_free
-            delay = self.backoff(pair.failures, free)
+            free = 1 if len(by_account) >= self.account_budget else self.pair_free
+            delay = self.backoff(failures, free)
             if delay > 0:
-                wait = max(wait, pair.last + delay - now)
+                wait = max(wait, last + delay - now)
             if wait > 0:
-                return wait
-            ticket = Ticket(address, account, now)
-            self._pairs[(address, account)] = _Pair(pair.failures + 1, now)
-            self._addresses.setdefault(address, deque()).append(now)
-            self._accounts.setdefault(account, deque()).append(now)
-            return ticket
+                return {}, wait
+            insort(by_address, now)
+            insort(by_account, now)
+            return {keys[0]: (record(by_address), self.window + 1),
+                    keys[1]: (record(by_account[-ACCOUNT_KEEP:]), self.window + 1),
+                    keys[2]: (record([failures + 1, now]), self.forget_after + 1)}, Ticket(address, account, now)
+        return self.store().update(keys, decide)
 
-    def _take_back(self, ticket: Ticket) -> None:
-        for table, key in ((self._addresses, ticket.address), (self._accounts, ticket.account)):
-            times = table.get(key)
-            if times is not None:
-                with contextlib.suppress(ValueError):
-                    times.remove(ticket.at)
-                if not times:
-                    del table[key]
+    def _taken_back(self, texts: list[str | None], keys: list[str], at: float) -> dict[str, Put]:
+        """The address's and the account's records without the attempt made at ``at``."""
+        writes: dict[str, Put] = {}
+        now = self.clock()
+        for key, text in zip(keys[:2], texts[:2], strict=True):
+            if text is None:
+                continue
+            times = recent(numbers(text), now, self.window)
+            with contextlib.suppress(ValueError):
+                times.remove(at)
+            writes[key] = (record(times), self.window + 1) if times else None
+        return writes
 
     def succeeded(self, ticket: Ticket) -> None:
         """The password was right: the attempt was no failure, and the pair starts afresh."""
-        with self._lock:
-            self._take_back(ticket)
-            self._pairs.pop((ticket.address, ticket.account), None)
+        keys = self._keys(ticket.address, ticket.account)
+
+        def clear(texts: list[str | None]) -> tuple[dict[str, Put], None]:
+            return {**self._taken_back(texts, keys, ticket.at), keys[2]: None}, None
+        self.store().update(keys, clear)
 
     def failed(self, ticket: Ticket) -> None:
         """The password was wrong (the attempt is counted already): the pair's backoff runs from now, the end
         of the check, not from when it was admitted."""
-        with self._lock:
-            pair = self._pairs.get((ticket.address, ticket.account))
-            if pair is not None:
-                pair.last = max(pair.last, self.clock())
+        keys = self._keys(ticket.address, ticket.account)[2:]
+        now = self.clock()
+
+        def later(texts: list[str | None]) -> tuple[dict[str, Put], None]:
+            values = numbers(texts[0])
+            if len(values) != 2 or values[1] >= now:
+                return {}, None
+            return {keys[0]: (record([values[0], now]), self.forget_after + 1)}, None
+        self.store().update(keys, later)
 
     def cancel(self, ticket: Ticket) -> None:
         """The attempt was not checked after all (the checker was busy): count it as if it had not come."""
-        with self._lock:
-            self._take_back(ticket)
-            pair = self._pairs.get((ticket.address, ticket.account))
-            if pair is not None:
-                pair.failures -= 1
-                if pair.failures <= 0:
-                    del self._pairs[(ticket.address, ticket.account)]
+        keys = self._keys(ticket.address, ticket.account)
+
+        def uncount(texts: list[str | None]) -> tuple[dict[str, Put], None]:
+            writes = self._taken_back(texts, keys, ticket.at)
+            values = numbers(texts[2])
+            if len(values) == 2:
+                failures = int(values[0]) - 1
+                writes[keys[2]] = (record([failures, values[1]]), self.forget_after + 1) if failures > 0 else None
+            return writes, None
+        self.store().update(keys, uncount)
 
 
 _DUMMIES: dict[tuple[int, ...], str] = {}

@@ -13,7 +13,7 @@ from ..i18n import msg
 from ..store import UserRecord
 from ..store import accounts as db
 from ..store.clubs import ClubSettings, club_settings, set_club_settings
-from .auth import StoreDep, UserDep, checked, user_json
+from .auth import StoreDep, UserDep, checked, settle, user_json
 from .errors import ApiError, forbidden
 from .schemas import ClubSettingsIn, PasswordChangeIn
 from .sessions import Sessions, session_of
@@ -32,10 +32,9 @@ def _new_hash(checker: PasswordChecker, old_hash: str, old: str, new: str) -> st
 async def change_password(body: PasswordChangeIn, request: Request, user: UserDep) -> dict[str, Any]:
     checker: PasswordChecker = request.app.state.passwords
     ticket, new_hash = await checked(request, user.login, _new_hash, checker, user.password_hash, body.old, body.new)
+    await settle(request, ticket, new_hash is not None)
     if new_hash is None:
-        request.app.state.login_throttle.failed(ticket)
         raise ApiError(403, "wrong-password", msg("The current password is wrong."))
-    request.app.state.login_throttle.succeeded(ticket)
     sessions: Sessions = request.app.state.sessions
     key = session_of(request).get("key")
     keep = key if isinstance(key, str) else None

@@ -14,7 +14,8 @@ from ...live import app_state
 from ...store import Store, UserRecord
 from ...store import online as db
 from ..errors import ApiError, forbidden
-from ..security import LoginLimiter
+from ..limits import limits_of
+from ..security import LoginLimiter, bind
 
 log = logging.getLogger("sportmafia.online")
 
@@ -30,8 +31,10 @@ Code = Annotated[str, PathParam(min_length=1, max_length=16)]
 
 
 def limiter_of(app: FastAPI) -> LoginLimiter:
-    """The app's limiter of wrong tokens and codes (per client address): 20 failures in 5 minutes."""
-    return app_state(app, "online_limiter", lambda: LoginLimiter(max_failures=20, window=300.0))
+    """The app's limiter of wrong tokens and codes (per client address): 20 failures in 5 minutes, counted in the
+    app's limits backend (Redis or the database: every server process counts the same)."""
+    limiter = app_state(app, "online_limiter", lambda: LoginLimiter(max_failures=20, window=300.0, name="online"))
+    return bind(limiter, limits_of(app))
 
 
 def address(client: Any) -> str:

@@ -2,8 +2,9 @@
 seat, the host approves or denies it in his console or on the online panel, and the player collects his seat's
 link with the request's secret.
 
-The table code is public (it is in the spectators' address), so asking is limited (:class:`JoinLimits`, per
-app, in memory per process like the limiter of wrong codes):
+The table code is public (it is in the spectators' address), so asking is limited (:class:`JoinLimits`; the
+counts are kept in the app's limits backend, Redis or the database, and each request's requester, a keyed hash
+of its address, on its row: every server process decides the same):
 
 - per client address and per table, a number of requests in a sliding window (429 ``too-many-requests`` with
   ``Retry-After``);
@@ -21,7 +22,6 @@ Every new request and decision is told at once to the host's consoles of the gam
 from __future__ import annotations
 
 import logging
-import threading
 from dataclasses import dataclass
 from typing import Any
 
@@ -31,14 +31,13 @@ from pydantic import BaseModel, ConfigDict, Field
 from ...i18n import Text, msg
 from ...live import app_state, get_hub
 from ...live.online import revoke_links
-from ...store import Store
 from ...store import online as db
-from ...store.models import utcnow
 from ..access import game_access
 from ..auth import StoreDep, UserDep
 from ..edge import Id as SeatInt
 from ..edge import RequestNo
 from ..errors import ApiError
+from ..limits import LimitBackend, limits_of
 from ..live import HubDep
 from ..security import LoginLimiter
 from .common import (
@@ -73,30 +72,27 @@ class JoinLimits:
 
 
 class JoinGuard:
-    """The app's join limits and what they count: requests per address and per table, and each address's last
-    request per table (to refuse a second pending one, and to hold it back after a denial)."""
+    """The app's join limits and what they count: requests per address and per table (in the app's limits
+    backend). Each address's last request per table (to refuse a second pending one, and to hold it back after
+    a denial) is the request row's ``requester``, a keyed hash of the address (:meth:`requester`)."""
 
-    def __init__(self, limits: JoinLimits) -> None:
+    def __init__(self, limits: JoinLimits, backend: LimitBackend) -> None:
         self.limits = limits
-        self.by_address = LoginLimiter(max_failures=limits.per_address, window=limits.window)
-        self.by_table = LoginLimiter(max_failures=limits.per_table, window=limits.window)
-        self._lock = threading.Lock()
-        self._last: dict[tuple[str, str], int] = {}  # (game, address) -> its last request's id
+        self.backend = backend
+        self.by_address = LoginLimiter(max_failures=limits.per_address, window=limits.window, backend=backend,
+                                       name="join-address")
+        self.by_table = LoginLimiter(max_failures=limits.per_table, window=limits.window, backend=backend,
+                                     name="join-table")
 
-    def last(self, game_id: str, address: str) -> int | None:
-        with self._lock:
-            return self._last.get((game_id, address))
-
-    def remember(self, game_id: str, address: str, request_id: int) -> None:
-        with self._lock:
-            if len(self._last) > 100_000:
-                self._last.clear()
-            self._last[(game_id, address)] = request_id
+    def requester(self, address: str) -> str:
+        """What the request row keeps of the client's address: its keyed hash."""
+        return self.backend.key("join-requester", address)
 
 
 def guard_of(app: FastAPI) -> JoinGuard:
     """The app's join guard (``app.state.join_limits`` sets its limits before first use)."""
-    return app_state(app, "join_guard", lambda: JoinGuard(getattr(app.state, "join_limits", None) or JoinLimits()))
+    return app_state(app, "join_guard", lambda: JoinGuard(getattr(app.state, "join_limits", None) or JoinLimits(),
+                                                          limits_of(app)))
 
 
 def tell_hosts(app: FastAPI, game_id: str) -> None:
@@ -127,21 +123,6 @@ def _limit(request: Request, game_id: str) -> str:
     guard.by_address.failed(address)
     guard.by_table.failed(game_id)
     return address
-
-
-def _held_back(store: Store, guard: JoinGuard, game_id: str, address: str) -> None:
-    """409 while this address's last request at the table is pending; 429 for a while after it was denied."""
-    last = guard.last(game_id, address)
-    state = None if last is None else db.request_state(store, last)
-    if state is None:
-        return
-    status, decided_at = state
-    if status == "pending":
-        raise ApiError(409, "pending", msg("You have asked for a seat already: wait for the host's answer."))
-    if status == "denied" and decided_at is not None:
-        wait = guard.limits.cooldown - (utcnow() - decided_at).total_seconds()
-        if wait > 0:
-            raise _denied(wait)
 
 
 def _denied(wait: float) -> ApiError:
@@ -185,11 +166,14 @@ def join_request(code: Code, body: JoinIn, request: Request, store: StoreDep) ->
     tab = table_by_code(request, code)
     guard = guard_of(request.app)
     address = _limit(request, tab.game_id)
-    _held_back(store, guard, tab.game_id, address)
     try:
         secret, rec = db.request_join(store, tab.game_id, body.seat, body.name.strip(),
-                                      max_pending=guard.limits.max_pending, cooldown=guard.limits.cooldown)
+                                      max_pending=guard.limits.max_pending, cooldown=guard.limits.cooldown,
+                                      requester=guard.requester(address))
     except db.OnlineRefused as exc:
+        if exc.code == "pending":
+            raise ApiError(409, "pending", msg("You have asked for a seat already: wait for the host's answer.")) \
+                from None
         if exc.code == "taken":
             raise ApiError(409, "taken", msg("This seat is taken; pick another.")) from None
         if exc.code == "full":
@@ -199,7 +183,6 @@ def join_request(code: Code, body: JoinIn, request: Request, store: StoreDep) ->
         if exc.code == "cooldown":
             raise _denied(exc.retry_after or guard.limits.cooldown) from None
         raise ApiError(422, "bad-seat", msg("There is no seat %(seat)s at this table.", seat=body.seat)) from None
-    guard.remember(tab.game_id, address, rec.id)
     log.info("online: a join request for seat %s of game %s", rec.seat, rec.game_id)
     tell_hosts(request.app, tab.game_id)
     return {"id": rec.id, "seat": rec.seat, "status": rec.status, "secret": secret}

@@ -34,6 +34,7 @@ from ...store import GameLocked, GameNotFound, StaleSequence, Store
 from ...store import online as db
 from ..auth import StoreDep
 from ..errors import RULE_VIOLATION_STATUS, ApiError, game_not_found
+from ..limits import run_limit
 from ..live import HubDep
 from ..schemas import CommandJson
 from ..socket_guard import origin_matches
@@ -189,7 +190,7 @@ async def play_socket(websocket: WebSocket) -> None:
         return
     key = address(websocket.client)
     limiter = limiter_of(websocket.app)
-    wait = limiter.retry_after(key)
+    wait = await run_limit(limiter.backend, limiter.retry_after, key)  # one read of Redis or the database
     if wait is not None:
         await refuse(websocket, CLOSE_TOO_MANY, "too-many-attempts", msg("Too many wrong links; try again later."))
         return
@@ -213,7 +214,7 @@ async def play_socket(websocket: WebSocket) -> None:
     store: Store = websocket.app.state.store
     seat = await run_reader(db.resolve_seat, store, hello["token"])
     if seat is None:
-        limiter.failed(key)
+        await run_limit(limiter.backend, limiter.failed, key, read=False)
         log.warning("online: refused a socket with an unknown or revoked seat token from %s", key[7:])
         await refuse(websocket, CLOSE_NOT_AUTHORIZED, "bad-link", BAD_LINK, accepted=True)
         return

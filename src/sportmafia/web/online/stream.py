@@ -18,6 +18,7 @@ from ...live.socket import CLOSE_INVALID, CLOSE_NOT_FOUND, CLOSE_TOO_MANY, CLOSE
 from ...store import Store
 from ...store import online as db
 from ..auth import StoreDep
+from ..limits import run_limit
 from .common import (
     NO_TABLE,
     SINCE_NOT_SEQ,
@@ -43,7 +44,7 @@ async def watch_socket(websocket: WebSocket, code: str) -> None:
     the code is on another game now, ``since`` is ignored and the client gets that game from its start."""
     key = address(websocket.client)
     limiter = limiter_of(websocket.app)
-    if limiter.retry_after(key) is not None:
+    if await run_limit(limiter.backend, limiter.retry_after, key) is not None:
         await refuse(websocket, CLOSE_TOO_MANY, "too-many-attempts", msg("Too many wrong codes; try again later."))
         return
     since = parse_since(websocket.query_params.get("since"))
@@ -51,7 +52,7 @@ async def watch_socket(websocket: WebSocket, code: str) -> None:
     store: Store = websocket.app.state.store
     tab = await run_reader(db.table_by_code, store, code) if len(code) <= 16 else None
     if tab is None:
-        limiter.failed(key)
+        await run_limit(limiter.backend, limiter.failed, key, read=False)
         await refuse(websocket, CLOSE_NOT_FOUND, "no-table", NO_TABLE)
         return
     if since is None:

@@ -31,6 +31,7 @@ bench: $(STAMP)
 	$(PY) bench/seating.py
 	$(PY) bench/console.py
 	$(PY) bench/online.py
+	$(PY) bench/cluster.py
 
 ## lint: ruff everywhere, mypy --strict on the pure layers
 lint: $(STAMP)

@@ -52,6 +52,23 @@ def fresh_database(url: str) -> str:
     return parsed.set(drivername="postgresql+psycopg", database=DATABASE).render_as_string(hide_password=False)
 
 
+def unreachable(database_url: str, redis_url: str) -> str | None:
+    """Why the bench cannot run here (PostgreSQL or Redis not answering), or None."""
+    try:
+        admin = make_url(database_url).set(drivername="postgresql", database="postgres")
+        with psycopg.connect(admin.render_as_string(hide_password=False), connect_timeout=3):
+            pass
+    except Exception as exc:
+        return f"PostgreSQL at {make_url(database_url).render_as_string()} cannot be reached: {exc}"
+    try:
+        import redis
+
+        redis.Redis.from_url(redis_url, socket_connect_timeout=3).ping()
+    except Exception as exc:
+        return f"Redis at {redis_url} cannot be reached: {exc}"
+    return None
+
+
 def other_pids() -> list[int]:
     """PostgreSQL's and Redis's processes on this machine (their CPU is the set-up's, not the servers')."""
     pids = []
@@ -110,6 +127,10 @@ def main() -> None:
         help="a PostgreSQL server (the bench makes its own database there)")
     parser.add_argument("--redis-url", default=os.environ.get("SPORTMAFIA_BENCH_REDIS_URL", "redis://127.0.0.1:6379/0"))
     args = parser.parse_args()
+    reason = unreachable(args.database_url, args.redis_url)
+    if reason is not None:  # make bench on a machine without them: say so, measure nothing
+        print(json.dumps({"bench": "cluster", "skipped": reason}))
+        return
     counts = [int(x) for x in args.processes.split(",")]
     starts = [int(x) for x in args.start.split(",")] if args.start else [args.step] * len(counts)
     gc.set_threshold(50_000, 20, 10)

@@ -403,13 +403,16 @@ async def main_async(base: str | list[str], step: int, max_tables: int, seconds:
         pids = server_pid if isinstance(server_pid, list) else [server_pid] if server_pid else []
         each = [cpu_seconds(p) for p in pids]
         others = extra_pids() if extra_pids else []
-        cpu, own, other = sum(each), time.process_time(), cpu_seconds(others)
+        other_each = [cpu_seconds(p) for p in others]
+        cpu, own = sum(each), time.process_time()
         games = sum(t.games for t in tables)
         await asyncio.sleep(seconds)
         bench.measuring = False
         elapsed = time.perf_counter() - started
         each = [cpu_seconds(p) - c for p, c in zip(pids, each, strict=True)]
-        cpu, own, other = sum(each), time.process_time() - own, cpu_seconds(others) - other
+        cpu, own = sum(each), time.process_time() - own
+        # a process of the set-up that ended meanwhile (a database backend) counts nothing
+        other = sum(max(0.0, cpu_seconds(p) - c) for p, c in zip(others, other_each, strict=True))
         sockets = sum(len(t.sockets) for t in tables)
         level: dict[str, Any] = {"bench": "online", "tables": len(tables), "sockets": sockets,
                  "p50_ms": round(percentile(bench.samples, 0.50), 1),

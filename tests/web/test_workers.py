@@ -120,7 +120,7 @@ def test_password_change_disabling_and_the_users_row_hold_at_once_on_the_other_w
 def test_a_console_socket_closes_at_once_when_its_session_ends_on_the_other_worker(server: Workers) -> None:
     a, b = server.worker_pids()
     on_a = server.client(a)
-    cookie, csrf = log_in(on_a)
+    cookie, _csrf = log_in(on_a)
     roster = [p["id"] for p in on_a.get("/api/players").json()["players"]][:10]
     game = on_a.post("/api/games", json={"preset": "club", "players": 10, "roster": roster}).json()["id"]
     origin = {"Origin": server.url, "Cookie": cookie}

@@ -5,6 +5,7 @@ from __future__ import annotations
 import gc
 import json
 import logging
+import os
 import random
 import sys
 import threading
@@ -205,7 +206,7 @@ def quiet_socket_access(access_log: bool) -> None:
 
 
 def server_config(web_app: Any, host: str, port: int, *, access_log: bool = False, proxy_headers: bool = False,
-                  forwarded_allow_ips: str = "127.0.0.1") -> Any:
+                  forwarded_allow_ips: str = "127.0.0.1", workers: int = 1) -> Any:
     """uvicorn's configuration for ``serve``. Without ``proxy_headers`` no request header changes the client's
     address or the scheme (uvicorn would otherwise trust ``X-Forwarded-For`` from 127.0.0.1); with it,
     ``X-Forwarded-For`` and ``X-Forwarded-Proto`` are taken only from the proxies in ``forwarded_allow_ips``
@@ -216,13 +217,72 @@ def server_config(web_app: Any, host: str, port: int, *, access_log: bool = Fals
     # local network (bench/console.py)
     return uvicorn.Config(web_app, host=host, port=port, log_level="info", access_log=access_log,
                           ws_per_message_deflate=False, proxy_headers=proxy_headers,
-                          forwarded_allow_ips=forwarded_allow_ips if proxy_headers else None)
+                          forwarded_allow_ips=forwarded_allow_ips if proxy_headers else None,
+                          workers=workers, factory=isinstance(web_app, str))
+
+
+WORKER_OPTIONS_ENV = "SPORTMAFIA_SERVE_WORKER"
+"""How ``serve --workers N`` hands its options to the worker processes' app factory (:func:`worker_app`): a JSON
+object in the environment the workers inherit (uvicorn starts them afresh, passing no arguments)."""
+
+
+def tune_gc() -> None:
+    """The garbage collector stops every request and socket while it runs. What is alive now (the modules, the
+    app, its routes and templates) lives as long as the process: moved out of its reach, a full collection
+    walks only what the games and sockets make. Young collections are made rarer (every 50,000 new objects
+    rather than 700): fewer objects of requests in flight are promoted, so full collections, whose pause grows
+    with every open socket (~130 ms at 850 sockets), come far more seldom (bench/online.py, docs/online.md).
+    Called once per serving process, when its app is built."""
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(GC_YOUNG_THRESHOLD, 20, 10)
+    threading.Thread(target=_gc_keeper, name="sportmafia-gc", daemon=True).start()
+
+
+def worker_app() -> Any:
+    """The app of one worker process of ``serve --workers N`` (uvicorn's app factory, called in each worker as
+    it starts, and again in a worker that replaces one that died): the store of ``$SPORTMAFIA_DATABASE_URL``
+    (already migrated by the parent), sessions and users read on every request (``shared``: other processes
+    answer the same clients), the socket log filter and the garbage collector's tuning of a single process."""
+    from .store import open_store
+    from .web import create_app
+
+    options = json.loads(os.environ.get(WORKER_OPTIONS_ENV) or "{}")
+    store = open_store()
+    web_app = create_app(store, https_only=bool(options.get("secure_cookies")), shared=True, owns_store=True)
+    quiet_socket_access(bool(options.get("access_log")))
+    tune_gc()
+    return web_app
+
+
+def _check_workers(workers: int, store: Any) -> None:
+    """Refuse several workers on SQLite; warn when they have no Redis between them."""
+    from .live.hub import REDIS_ENV
+
+    if workers < 1:
+        err.print("--workers is at least 1.", markup=False)
+        raise typer.Exit(2)
+    if workers == 1:
+        return
+    if store.engine.dialect.name == "sqlite":
+        err.print("--workers > 1 needs PostgreSQL ($SPORTMAFIA_DATABASE_URL): a SQLite database is one machine's "
+                  "file with one writer at a time, so several processes would wait on each other's writes (each "
+                  "append holds the file) rather than share the work. Serve SQLite with one process.", markup=False)
+        raise typer.Exit(2)
+    if not os.environ.get(REDIS_ENV):
+        err.print(f"warning: --workers {workers} without ${REDIS_ENV}: live updates made through one process reach "
+                  "the sockets of the others only by reading the log (within the keepalive's 20 s, or sooner when "
+                  "the hub polls it), and a revoked session's sockets there close at their keepalive. Set "
+                  f"{REDIS_ENV} for a league's evening (docs/deploy.md).", markup=False)
 
 
 @app.command()
 def serve(
     host: Annotated[str, typer.Option(help="The address to listen on.")] = "127.0.0.1",
     port: Annotated[int, typer.Option(help="The port to listen on.")] = 8000,
+    workers: Annotated[int, typer.Option(
+        "--workers", help="Server processes on the one port (uvicorn's supervisor restarts one that dies). More "
+                          "than 1 needs PostgreSQL, and Redis for live updates between them (docs/deploy.md).")] = 1,
     access_log: Annotated[bool, typer.Option("--access-log", help="Log every HTTP request and socket opened (off by "
                                              "default: a line per host action costs the server time).")] = False,
     proxy_headers: Annotated[bool, typer.Option(
@@ -242,30 +302,34 @@ def serve(
 
     from .store import open_store
     from .web import create_app, ensure_demo
+    from .web.security import load_secret_key
 
     store = open_store(migrate=True)
+    _check_workers(workers, store)
     setup = ensure_demo(store)
-    web_app = create_app(store, https_only=secure_cookies)
-    quiet_socket_access(access_log)
+    if workers == 1:
+        web_app = create_app(store, https_only=secure_cookies)
+        quiet_socket_access(access_log)
+    else:
+        load_secret_key()  # made here once (the data folder's file), not by the workers at the same moment
+        store.close()
     shown = "127.0.0.1" if host in ("0.0.0.0", "::", "") else host
     out.print(f"sportmafia is running at http://{shown}:{port}/", markup=False)
     if shown != host:
         out.print("  (and at this machine's address on the local network, for tablets and phones)", markup=False)
+    if workers > 1:
+        out.print(f"  ({workers} worker processes)", markup=False)
     if setup.created:
         out.print(f"First start: log in as '{setup.login}'", markup=False)
         if setup.password is not None:
             out.print(f"  password: {setup.password}   (shown only this once: write it down)", markup=False)
         else:
             out.print("  password: the one in SPORTMAFIA_ADMIN_PASSWORD", markup=False)
-    # The garbage collector stops every request and socket while it runs. What is alive now (the modules, the
-    # app, its routes and templates) lives as long as the process: moved out of its reach, a full collection
-    # walks only what the games and sockets make. Young collections are made rarer (every 50,000 new objects
-    # rather than 700): fewer objects of requests in flight are promoted, so full collections, whose pause grows
-    # with every open socket (~130 ms at 850 sockets), come far more seldom (bench/online.py, docs/online.md).
-    gc.collect()
-    gc.freeze()
-    gc.set_threshold(GC_YOUNG_THRESHOLD, 20, 10)
-    threading.Thread(target=_gc_keeper, name="sportmafia-gc", daemon=True).start()
+    if workers > 1:
+        _serve_workers(workers, host, port, access_log=access_log, proxy_headers=proxy_headers,
+                       forwarded_allow_ips=forwarded_allow_ips, secure_cookies=secure_cookies)
+        return
+    tune_gc()
     config = server_config(web_app, host, port, access_log=access_log, proxy_headers=proxy_headers,
                            forwarded_allow_ips=forwarded_allow_ips)
     server = uvicorn.Server(config)
@@ -277,6 +341,19 @@ def serve(
         store.close()
     if not server.started:
         raise typer.Exit(3)  # uvicorn's own code for a server that could not start (the port taken...)
+
+
+def _serve_workers(workers: int, host: str, port: int, *, access_log: bool, proxy_headers: bool,
+                   forwarded_allow_ips: str, secure_cookies: bool) -> None:
+    """uvicorn's own supervisor: the parent binds the port, starts ``workers`` processes that each build
+    :func:`worker_app`, and starts a new one in place of any that dies (a SIGKILL, an out-of-memory kill)."""
+    from uvicorn.supervisors import Multiprocess
+
+    os.environ[WORKER_OPTIONS_ENV] = json.dumps({"access_log": access_log, "secure_cookies": secure_cookies})
+    config = server_config(f"{__name__}:worker_app", host, port, access_log=access_log, proxy_headers=proxy_headers,
+                           forwarded_allow_ips=forwarded_allow_ips, workers=workers)
+    sock = config.bind_socket()  # exits with uvicorn's message when the port is taken
+    Multiprocess(config, sockets=[sock]).run()
 
 
 @app.command()

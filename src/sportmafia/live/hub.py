@@ -267,10 +267,18 @@ class Hub:
         if token_ids:
             self._to_redis({"origin": self.origin, "game": game_id, "revoked": token_ids})
 
+    def publish_sessions_ended(self, keys: list[str], user_id: int | None) -> None:
+        """Login sessions were revoked here: the sockets opened with them are closed at once, in this process and
+        in the others through Redis (without Redis, the others find out at their sockets' keepalive,
+        ``Sessions.alive``). The keys are the sessions' stored keys (keyed hashes), never cookies' secrets.
+        Callable from any thread; never blocks."""
+        self.sessions_ended(keys, user_id)
+        if keys or user_id is not None:
+            self._to_redis({"origin": self.origin, "game": "", "sessions_ended": keys, "user": user_id})
+
     def sessions_ended(self, keys: list[str], user_id: int | None) -> None:
         """Login sessions were revoked (the ``keys``, or every session of ``user_id``): this process's sockets
-        opened with them are closed at once (callable from any thread; other processes find out at their
-        sockets' keepalive, ``Sessions.alive``)."""
+        opened with them are closed at once (callable from any thread)."""
         ended = set(keys)
         with self._lock:
             subs = [sub for group in self._subs.values() for sub in group if sub.session_key is not None
@@ -351,6 +359,17 @@ class Hub:
             return message
         return None
 
+    async def ping_redis(self, timeout: float) -> bool:
+        """Whether Redis answers a ping within ``timeout`` seconds (False when it is not configured)."""
+        client = self._redis
+        if client is None:
+            return False
+        try:
+            async with asyncio.timeout(timeout):
+                return bool(await client.ping())
+        except Exception:
+            return False
+
     # --- the Redis link
     async def start(self) -> None:
         self._loop = asyncio.get_running_loop()
@@ -426,6 +445,12 @@ class Hub:
         except (TypeError, ValueError):
             return
         if not isinstance(payload, dict) or payload.get("origin") == self.origin:
+            return
+        ended = payload.get("sessions_ended")
+        if isinstance(ended, list):  # login sessions revoked by another process (publish_sessions_ended)
+            user = payload.get("user")
+            self.sessions_ended([k for k in ended if isinstance(k, str)],
+                                user if isinstance(user, int) and not isinstance(user, bool) else None)
             return
         game_id = payload.get("game")
         if not isinstance(game_id, str) or len(game_id) > 64:

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any, cast
 
-from sqlalchemy import Table, delete, select, update
+from sqlalchemy import Table, bindparam, delete, select, update
 
 from .models import LoginSession, User, as_utc, utcnow
 from .records import UserRecord, user_record
@@ -33,11 +33,27 @@ class SessionRecord:
     created_at: datetime
     last_seen: datetime
     expires_at: datetime
+    user: UserRecord | None = None
+    """The session's user as committed when the session was read (:func:`find_session`); None when made here."""
+
+
+_USER_COLUMNS = (USERS.c.id.label("u_id"), USERS.c.club_id.label("u_club_id"), USERS.c.login.label("u_login"),
+                 USERS.c.password_hash.label("u_password_hash"), USERS.c.role.label("u_role"),
+                 USERS.c.created_at.label("u_created_at"), USERS.c.player_id.label("u_player_id"),
+                 USERS.c.disabled_at.label("u_disabled_at"))
+_FIND_SESSION = (select(SESSIONS.c.key, SESSIONS.c.user_id, SESSIONS.c.csrf, SESSIONS.c.created_at,
+                        SESSIONS.c.last_seen, SESSIONS.c.expires_at, *_USER_COLUMNS)
+                 .join(USERS, USERS.c.id == SESSIONS.c.user_id)
+                 .where(SESSIONS.c.key == bindparam("key"), SESSIONS.c.revoked_at.is_(None),
+                        SESSIONS.c.expires_at > bindparam("now"), USERS.c.disabled_at.is_(None)))
+"""A live session with its user, in one indexed query (the session's primary key, the user's)."""
 
 
 def _session(row: Any) -> SessionRecord:
+    user = UserRecord(row.u_id, row.u_club_id, row.u_login, row.u_password_hash, row.u_role,
+                      as_utc(row.u_created_at), row.u_player_id, as_utc(row.u_disabled_at))
     return SessionRecord(row.key, row.user_id, row.csrf, as_utc(row.created_at), as_utc(row.last_seen),
-                         as_utc(row.expires_at))
+                         as_utc(row.expires_at), user)
 
 
 def create_session(store: Store, key: str, user_id: int, csrf: str, lifetime: timedelta, *,
@@ -57,13 +73,10 @@ def create_session(store: Store, key: str, user_id: int, csrf: str, lifetime: ti
 
 
 def find_session(store: Store, key: str, *, now: datetime | None = None) -> SessionRecord | None:
-    """The live session with this key, or None (unknown, revoked, expired, or its user disabled)."""
-    now = now or utcnow()
-    statement = (select(SESSIONS).join(USERS, USERS.c.id == SESSIONS.c.user_id)
-                 .where(SESSIONS.c.key == key, SESSIONS.c.revoked_at.is_(None), SESSIONS.c.expires_at > now,
-                        USERS.c.disabled_at.is_(None)))
+    """The live session with this key and its user as committed now, or None (unknown, revoked, expired, or its
+    user disabled)."""
     with store.read_conn() as conn:
-        row = conn.execute(statement).one_or_none()
+        row = conn.execute(_FIND_SESSION, {"key": key, "now": now or utcnow()}).one_or_none()
     return None if row is None else _session(row)
 
 

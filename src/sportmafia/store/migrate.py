@@ -39,6 +39,14 @@ def current_revision(engine: Engine) -> str | None:
         return MigrationContext.configure(conn).get_current_revision()
 
 
+def stored_revision(engine: Engine) -> str | None:
+    """The revision the database is at, in one trivial query (the readiness check, ``web.health``); raises when
+    the database does not answer or was never migrated."""
+    with engine.connect() as conn:
+        value = conn.exec_driver_sql("SELECT version_num FROM alembic_version").scalar()
+        return None if value is None else str(value)
+
+
 def upgrade(engine_or_url: Engine | str | None = None, revision: str = "head") -> None:
     """Bring the database up to ``revision`` in one transaction. Safe to call on every start, and from
     several processes at once (they take a lock and run one after the other)."""

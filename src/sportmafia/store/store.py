@@ -123,6 +123,10 @@ class Store:
         self._writable: OrderedDict[str, Game] = OrderedDict()
         self._clubs: OrderedDict[str, int] = OrderedDict()
         self._users: OrderedDict[int, UserRecord] = OrderedDict()
+        self.keeps_users = True
+        """Whether users' rows are kept in memory between calls (:meth:`get_user`). False when other processes
+        share the database (``web.create_app(shared=True)``): a role changed or a user disabled by another
+        process would never be seen here, so every call reads the row."""
         self._facts: OrderedDict[str, Any] = OrderedDict()  # store.access.GameFacts of the games asked last
         # SQLite file: its checkpoints in a thread of their own, not in an append's commit (see Checkpointer)
         self.checkpointer = Checkpointer(engine) if sqlite_file(engine) else None
@@ -169,6 +173,8 @@ class Store:
 
     def keep_user(self, user: UserRecord) -> None:
         """Keep a user's record as it is now committed (after changing its row), for :meth:`get_user`."""
+        if not self.keeps_users:
+            return
         with self._parsed_lock:
             bounded(self._users, [(user.id, user)], PARSED_GAMES)
 
@@ -311,7 +317,10 @@ class Store:
             self._users.pop(user_id, None)
 
     def known_user(self, user_id: int) -> UserRecord | None:
-        """The user with this id if :meth:`get_user` has read it before (no database read), else None."""
+        """The user with this id if :meth:`get_user` has read it before (no database read), else None (always,
+        when users are not kept: ``keeps_users``)."""
+        if not self.keeps_users:
+            return None
         with self._parsed_lock:
             return self._users.get(user_id)
 

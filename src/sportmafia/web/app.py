@@ -33,6 +33,7 @@ from .edge import check_request
 from .errors import install_error_handlers
 from .headers import SecurityHeadersMiddleware
 from .limits import make_backend
+from .health import HealthShortcut
 from .responses import ERROR_RESPONSES
 from .security import BODY_LIMITS, MAX_BODY, BodyLimitMiddleware, CsrfMiddleware, bind, load_secret_key
 from .sessions import SESSION_COOKIE, SESSION_MAX_AGE, SessionMiddleware, Sessions
@@ -42,14 +43,22 @@ __all__ = ["SESSION_COOKIE", "SESSION_MAX_AGE", "create_app"]
 
 
 def create_app(store: Store | None = None, *, secret_key: str | None = None, https_only: bool = False,
-               login_throttle: LoginThrottle | None = None, passwords: PasswordChecker | None = None) -> FastAPI:
-    """The app on ``store`` (default: ``open_store(migrate=True)``, closed when the app stops). Sessions are
+               login_throttle: LoginThrottle | None = None, passwords: PasswordChecker | None = None,
+               shared: bool | None = None, owns_store: bool | None = None) -> FastAPI:
+    """The app on ``store`` (default: ``open_store(migrate=True)``, closed when the app stops; a store given is
+    closed too when ``owns_store``). Sessions are
     rows of the store under a hash keyed with ``secret_key``, else ``$SPORTMAFIA_SECRET_KEY``, else a key
     generated once and kept in ``$SPORTMAFIA_DATA/secret_key`` (mode 0600). ``https_only`` marks the cookie
     Secure. ``login_throttle`` and ``passwords`` (the argon2 checker: argon2-cffi's defaults, 2 threads) are
-    made with their defaults unless given (tests give a cheaper hasher)."""
-    owned = store is None
+    made with their defaults unless given (tests give a cheaper hasher). ``shared``: other server processes
+    share the database (default: when ``$SPORTMAFIA_REDIS_URL`` is set, since Redis links processes); then
+    sessions and users are read on every request, never kept in memory (``web.sessions``)."""
+    owned = store is None if owns_store is None else owns_store
     the_store = store if store is not None else open_store(migrate=True)
+    if shared is None:
+        shared = bool(os.environ.get(REDIS_ENV))
+    if shared:
+        the_store.keeps_users = False
     checker = passwords or PasswordChecker()
     key = secret_key or load_secret_key()
     # the rate limits' counts: in Redis when it is configured, in the database otherwise (web/limits.py)
@@ -74,9 +83,9 @@ def create_app(store: Store | None = None, *, secret_key: str | None = None, htt
     app.state.limits = limits
     app.state.login_throttle = bind(login_throttle or LoginThrottle(), limits)
     app.state.passwords = checker
-    sessions = Sessions(the_store, key, https_only=https_only)
+    sessions = Sessions(the_store, key, https_only=https_only, shared=shared)
     app.state.sessions = sessions
-    sessions.on_end.append(lambda keys, user_id: get_hub(app).sessions_ended(keys, user_id))
+    sessions.on_end.append(lambda keys, user_id: get_hub(app).publish_sessions_ended(keys, user_id))
     install_error_handlers(app)
     # a request is matched against the routes in this order: the ones every move takes come first (no two
     # routers' paths overlap, so the order changes only how soon a path is found)
@@ -100,5 +109,6 @@ def create_app(store: Store | None = None, *, secret_key: str | None = None, htt
     app.add_middleware(SessionMiddleware, sessions=sessions)
     app.add_middleware(BodyLimitMiddleware, limit=MAX_BODY, limits=BODY_LIMITS)
     app.add_middleware(SecurityHeadersMiddleware)  # every HTTP answer, the body limit's 413 too
-    app.add_middleware(online.SocketShortcut)  # outermost: players' and spectators' sockets skip the rest
+    app.add_middleware(online.SocketShortcut)  # players' and spectators' sockets skip the rest
+    app.add_middleware(HealthShortcut)  # outermost: /healthz and /readyz, no session, no CSRF, no limit
     return app

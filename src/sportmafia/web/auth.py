@@ -14,7 +14,7 @@ from ..store import LoginTaken, Store, UserRecord
 from ..store.access import PlayerNotFound, PlayerTaken, UserNotFound, link_player
 from .errors import ApiError, forbidden, not_logged_in
 from .schemas import LoginIn, NewUserIn, UserPlayerIn
-from .sessions import Sessions, safe_next, session_of
+from .sessions import Sessions, safe_next, session_of, session_user
 from .throttle import CheckerBusy, LoginThrottle, PasswordChecker, Ticket
 
 router = APIRouter(prefix="/api", tags=["accounts"])
@@ -27,11 +27,12 @@ async def get_store(request: Request) -> Store:
 
 
 async def current_user(request: Request, store: Annotated[Store, Depends(get_store)]) -> UserRecord:
-    """The logged-in user (401 otherwise); read in a worker thread only the first time."""
+    """The logged-in user (401 otherwise): read with the session when processes share the database
+    (``sessions.session_user``), else read in a worker thread only the first time."""
     uid = session_of(request).get("uid")
     if not isinstance(uid, int):
         raise not_logged_in()
-    user = store.known_user(uid) or await run_in_threadpool(store.get_user, uid)
+    user = session_user(request) or store.known_user(uid) or await run_in_threadpool(store.get_user, uid)
     if user is None or user.disabled_at is not None:
         raise not_logged_in()
     return user

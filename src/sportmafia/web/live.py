@@ -17,7 +17,7 @@ from ..live.console import VIEWERS, ConsoleSocket
 from ..live.socket import CLOSE_FORBIDDEN_ORIGIN, CLOSE_INVALID, CLOSE_NOT_AUTHORIZED, CLOSE_NOT_FOUND, refuse
 from ..store import Store
 from .access import game_summary
-from .sessions import Sessions
+from .sessions import Sessions, session_user
 from .socket_guard import origin_matches
 
 router = APIRouter(include_in_schema=False)
@@ -40,7 +40,8 @@ async def game_socket(websocket: WebSocket, game_id: str) -> None:
                      msg("This socket opens only from this site's own pages (Origin must match Host)."))
         return
     uid = websocket.session.get("uid")
-    user = await run_in_threadpool(store.get_user, uid) if isinstance(uid, int) else None
+    user = None if not isinstance(uid, int) else (
+        session_user(websocket) or await run_in_threadpool(store.get_user, uid))
     if user is None:
         await refuse(websocket, CLOSE_NOT_AUTHORIZED, "not-logged-in", msg("Log in first."))
         return

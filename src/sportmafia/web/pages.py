@@ -18,7 +18,7 @@ from ..store import GameSummary, Store, UserRecord
 from ..store.clubs import club_settings
 from .access import game_summary
 from .i18n import LANG_COOKIE, LANGS, days_text, request_lang, translations
-from .sessions import safe_next, session_of
+from .sessions import safe_next, session_of, session_user
 
 HERE = Path(__file__).parent
 TEMPLATES = HERE / "templates"
@@ -35,7 +35,7 @@ def page_user(request: Request) -> UserRecord | None:
     if not isinstance(uid, int):
         return None
     store: Store = request.app.state.store
-    user = store.get_user(uid)
+    user = session_user(request) or store.get_user(uid)
     return user if user is not None and user.disabled_at is None else None
 
 

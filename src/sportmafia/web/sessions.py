@@ -4,9 +4,12 @@ where a login may send the browser.
 
 A request's session is looked up once by :class:`SessionMiddleware` and put in ``scope["session"]`` as
 ``{"uid", "csrf", "key"}`` (empty when there is none), where the routes, the pages, the sockets and the CSRF
-check read it. Lookups are kept in memory for ``cache_seconds`` (15 s), so the console's command per action
-reads no session row; a revocation in this process drops the kept copies at once, another process sees it
-when its copy is older than ``cache_seconds``.
+check read it. One process alone on its database (``shared=False``) keeps lookups in memory for
+``cache_seconds`` (15 s), so the console's command per action reads no session row; a revocation drops the
+kept copies at once. When other processes share the database (``shared=True``: ``serve --workers N``, or
+Redis configured), nothing is kept: every request reads its session row joined with its user (one indexed
+query, ``store.accounts.find_session``), and ``scope["session"]["user"]`` carries that user, so a logout, a
+password change, a disabling or a role change committed by any process holds for the next request here.
 """
 
 from __future__ import annotations
@@ -30,7 +33,7 @@ from starlette.datastructures import MutableHeaders
 from starlette.requests import HTTPConnection
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from ..store import Store
+from ..store import Store, UserRecord
 from ..store.accounts import (
     SessionRecord,
     create_session,
@@ -78,8 +81,11 @@ class Sessions:
 
     def __init__(self, store: Store, secret_key: str, *, lifetime: float = SESSION_MAX_AGE,
                  cache_seconds: float = CACHE_SECONDS, touch_seconds: float = TOUCH_SECONDS,
-                 https_only: bool = False, clock: Callable[[], float] = time.monotonic) -> None:
+                 https_only: bool = False, clock: Callable[[], float] = time.monotonic, shared: bool = False) -> None:
         self.store = store
+        self.shared = shared
+        """Other processes share the database: every lookup reads the row (nothing kept, no read shared by
+        requests that arrive while one is under way, since it may have begun before a revocation)."""
         self._key = hashlib.sha256(b"sportmafia-session:" + secret_key.encode()).digest()
         self.lifetime = lifetime
         self.cache_seconds = cache_seconds
@@ -128,13 +134,18 @@ class Sessions:
             kept = self._cache.get(key)
         if kept is not None and self.clock() - kept[1] < self.cache_seconds:
             return kept[0] is not None
-        record, _touched = await self._read(key)
+        if self.shared:
+            record, _touched = await self._fetch(key)
+        else:
+            record, _touched = await self._read(key)
         return record is not None
 
     async def lookup(self, secret: str) -> tuple[SessionRecord | None, bool]:
         """The live session of a cookie's secret (None when there is none) and whether its expiry was just
         moved on (the cookie is then sent again)."""
         key = self.key_of(secret)
+        if self.shared:
+            return await self._fetch(key)
         with self._lock:
             kept = self._cache.get(key)
         if kept is not None and self.clock() - kept[1] < self.cache_seconds:
@@ -168,7 +179,7 @@ class Sessions:
         if record is not None and (utcnow() - record.last_seen).total_seconds() > self.touch_seconds:
             await anyio.to_thread.run_sync(self._touch, key)
             touched = True
-        if revocations == self._revocations:
+        if revocations == self._revocations and not self.shared:
             self._keep(key, record)
         return record, touched
 
@@ -184,7 +195,8 @@ class Sessions:
                                 timedelta(seconds=self.lifetime), replaces=replaces)
         if replaces is not None:
             self.forget([replaces])
-        self._keep(key, record)
+        if not self.shared:
+            self._keep(key, record)
         return secret, record
 
     def end(self, key: str) -> None:
@@ -216,6 +228,13 @@ def session_of(conn: HTTPConnection) -> dict[str, object]:
     return session
 
 
+def session_user(conn: HTTPConnection) -> UserRecord | None:
+    """The session's user as read with the session on this request (when processes share the database), else
+    None: the caller reads the user (``Store.get_user``, kept in memory when this process is alone)."""
+    user = session_of(conn).get("user")
+    return user if isinstance(user, UserRecord) else None
+
+
 class SessionMiddleware:
     """Looks the request's session up (HTTP and WebSocket) and puts it in ``scope["session"]``."""
 
@@ -231,8 +250,12 @@ class SessionMiddleware:
         record, touched = None, False
         if secret and len(secret) <= SECRET_MAX:
             record, touched = await self.sessions.lookup(secret)
-        scope["session"] = {} if record is None else {"uid": record.user_id, "csrf": record.csrf,
-                                                       "key": record.key}
+        if record is None:
+            scope["session"] = {}
+        elif self.sessions.shared:
+            scope["session"] = {"uid": record.user_id, "csrf": record.csrf, "key": record.key, "user": record.user}
+        else:
+            scope["session"] = {"uid": record.user_id, "csrf": record.csrf, "key": record.key}
         if not (touched and scope["type"] == "http" and secret):
             await self.app(scope, receive, send)
             return

@@ -32,8 +32,8 @@ from . import (
 from .edge import check_request
 from .errors import install_error_handlers
 from .headers import SecurityHeadersMiddleware
-from .limits import make_backend
 from .health import HealthShortcut
+from .limits import make_backend
 from .responses import ERROR_RESPONSES
 from .security import BODY_LIMITS, MAX_BODY, BodyLimitMiddleware, CsrfMiddleware, bind, load_secret_key
 from .sessions import SESSION_COOKIE, SESSION_MAX_AGE, SessionMiddleware, Sessions

@@ -116,7 +116,7 @@ class DatabaseDownMiddleware:
         self.refused += 1
         now = time.monotonic()
         if self.logged_at is None or now - self.logged_at >= self.LOG_EVERY:
-            log.error("the database is not answering (%s: %s): %s requests answered 503 since the last line",
+            log.error("the database is not answering (%s: %s): answering 503 (%s requests since the last line)",
                       type(exc).__name__, " ".join(str(exc).split())[:300], self.refused)
             self.logged_at, self.refused = now, 0
 

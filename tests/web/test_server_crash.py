@@ -53,9 +53,10 @@ def _free_port() -> int:
 class Server:
     """``sportmafia serve`` on a data folder (and a database URL); started, SIGKILLed, started again."""
 
-    def __init__(self, data: Path, database_url: str | None) -> None:
+    def __init__(self, data: Path, database_url: str | None, env: dict[str, str] | None = None) -> None:
         self.data = data
         self.database_url = database_url
+        self.env = env or {}  # more of the process's environment (tests/faults.py: Redis, PYTHONPATH)
         self.proc: subprocess.Popen[bytes] | None = None
         self.url = ""
         self.starts = 0
@@ -67,6 +68,7 @@ class Server:
                    SPORTMAFIA_SECRET_KEY="crash-test-secret", PYTHONUNBUFFERED="1")
         if self.database_url:
             env["SPORTMAFIA_DATABASE_URL"] = self.database_url
+        env.update(self.env)
         self.starts += 1
         log = (self.data / f"server-{self.starts}.log").open("wb")
         self.proc = subprocess.Popen(

@@ -11,7 +11,11 @@ part of the back end as private as the database (docs/deploy.md).
 - In one process: ``Hub.publish(game_id, next_seq)`` is called by the sync route handlers (threadpool) after
   an append; it wakes the game's connections with ``loop.call_soon_threadsafe`` and returns at once.
 - Across processes: with ``$SPORTMAFIA_REDIS_URL`` set, the same notifications (with the events, and the
-  timer) go through Redis pub/sub on the channel ``sportmafia:live``; each process listens, reconnecting when Redis drops.
+  timer) go through Redis pub/sub on the channel ``sportmafia:live``; each process listens, reconnecting when
+  Redis drops.
+- Without the link (Redis down or unreachable; or no Redis, on PostgreSQL, which several processes may share)
+  the process reads the heads of its followed games every second instead (:mod:`.poll`); what it could not
+  publish meanwhile is published when the link is back, and every connection then re-reads its game's head.
 - Each connection is served by one sender task (:mod:`.socket`), so messages leave in order, each event once;
   notifications that arrive while it is busy are coalesced into the next read. A keepalive ``ping`` every
   ``PING_SECONDS`` also re-reads the game's head, so a lost notification is caught up within that time.
@@ -38,6 +42,8 @@ from typing import Any, TypeVar
 from fastapi import FastAPI
 
 from ..engine import Event, event_from_json
+from ..store import Store
+from .poll import POLL_SECONDS, Poller
 from .render import Feeds
 
 log = logging.getLogger("sportmafia.live")
@@ -51,6 +57,13 @@ MAX_TIMERS = 10_000
 MAX_HEADS = 10_000
 """Games whose last timer, and whose highest next seq told of, the hub keeps (the ones used last)."""
 MAX_TIMER_SECONDS = 3600
+PUBLISH_SECONDS = 2.0
+"""The longest a publication to Redis may take; past it, it counts as failed (and is sent again later)."""
+LINK_CHECK_SECONDS = 5.0
+"""The listener pings Redis after this long without a message, and counts the link lost when a second period
+passes without an answer (a Redis that went away without closing the connection)."""
+RETRY_MAX_SECONDS = 2.0
+"""The longest wait between two attempts of the listener to reconnect."""
 
 
 
@@ -67,6 +80,7 @@ class Subscriber:
     replies: list[dict[str, Any]] = field(default_factory=list)  # answers to the client's own messages, in order
     check_head: bool = False
     ping_due: bool = False
+    recheck: bool = False  # re-check the authorisation now (the hub has no Redis link to say it ended: poll.py)
     codes_left: set[str] = field(default_factory=set)  # table codes passed from the game to another one
     host: bool = False  # the host's console (told of join requests)
     on_stall: Callable[[], Any] | None = None  # the socket's drop, when its client reads nothing (guard.py)
@@ -146,8 +160,20 @@ def check_timer(message: Any) -> dict[str, Any]:
 class Hub:
     """The fan-out of one process, and its link to Redis when ``redis_url`` is given."""
 
-    def __init__(self, redis_url: str | None = None) -> None:
+    def __init__(self, redis_url: str | None = None, store: Store | None = None,
+                 poll_without_redis: bool | None = None) -> None:
+        """``store``: what the fallback reads while there is no Redis link (none: no fallback);
+        ``poll_without_redis``: whether it reads even when no Redis is configured (default: on PostgreSQL,
+        which several processes may share, not on SQLite, which one process serves)."""
         self.redis_url = redis_url or None
+        self.store = store
+        self.poll_without_redis = (store is not None and not store.local) if poll_without_redis is None \
+            else poll_without_redis
+        self.poller: Poller | None = None
+        self._poll_task: asyncio.Task[None] | None = None
+        self._outage = False  # the listener lost the link: nothing is published until it is back
+        self._publish_failed = False  # a publication failed in this outage (logged once)
+        self._unsent: OrderedDict[tuple[str, str], dict[str, Any]] = OrderedDict()  # published once linked again
         self.origin = uuid.uuid4().hex
         self._subs: dict[str, set[Subscriber]] = {}
         self.feeds = Feeds()  # the games as last read, and the messages built on them (render.py)
@@ -186,6 +212,26 @@ class Hub:
     def _local(self, game_id: str) -> list[Subscriber]:
         with self._lock:
             return list(self._subs.get(game_id, ()))
+
+    def followed(self) -> dict[str, list[Subscriber]]:
+        """The games this process's connections follow, with them."""
+        with self._lock:
+            return {game_id: list(subs) for game_id, subs in self._subs.items()}
+
+    @property
+    def linked(self) -> bool:
+        """Whether the hub is linked to the other processes through Redis now (subscribed, the link not lost)."""
+        return self._redis is not None and self.redis_connected.is_set() and not self._outage
+
+    @property
+    def polling(self) -> bool:
+        """Whether the fallback reads the log now (:mod:`.poll`): Redis configured but not linked, or no Redis
+        and ``poll_without_redis``."""
+        return not self.linked and (self.redis_url is not None or self.poll_without_redis)
+
+    def moved_elsewhere(self, game_id: str, next_seq: int) -> None:
+        """Another process appended to the game (found by the fallback's read, :mod:`.poll`)."""
+        self._notify_moved(game_id, next_seq)
 
     def known_head(self, game_id: str) -> int:
         """The highest next seq of the game this process was told of (its own appends, and other processes'
@@ -313,6 +359,9 @@ class Hub:
     def _to_redis(self, payload: dict[str, Any]) -> None:
         if self._redis is None or self._loop is None or self._loop.is_closed():
             return
+        if self._outage:  # never waits on a Redis known to be away: sent once the link is back
+            self._keep_unsent(payload)
+            return
         data = json.dumps(payload, separators=(",", ":"))
         timer = payload.get("timer")
         game_id = str(payload["game"])
@@ -320,7 +369,7 @@ class Hub:
             running = asyncio.get_running_loop()
         except RuntimeError:
             running = None
-        coro = self._redis_send(data, game_id, json.dumps(timer) if timer is not None else None)
+        coro = self._redis_send(data, game_id, json.dumps(timer) if timer is not None else None, payload)
         if running is self._loop:
             task = self._loop.create_task(coro)
             self._sending.add(task)  # keep a reference until it is done
@@ -328,24 +377,69 @@ class Hub:
         else:
             asyncio.run_coroutine_threadsafe(coro, self._loop)
 
-    async def _redis_send(self, data: str, game_id: str, timer: str | None) -> None:
+    async def _redis_send(self, data: str, game_id: str, timer: str | None,
+                          payload: dict[str, Any] | None = None) -> None:
         client = self._redis
         if client is None:
             return
         try:
-            await client.publish(CHANNEL, data)
-            if timer is not None:
-                await client.set(TIMER_KEY + game_id, timer, ex=TIMER_TTL)
-        except Exception as exc:  # Redis down: the keepalive re-read catches the other processes up
-            log.warning("live: publishing to Redis failed: %s", exc)
+            async with asyncio.timeout(PUBLISH_SECONDS):
+                await client.publish(CHANNEL, data)
+                if timer is not None:
+                    await client.set(TIMER_KEY + game_id, timer, ex=TIMER_TTL)
+        except Exception as exc:  # Redis away: sent again once the link is back; the others poll meanwhile
+            if payload is not None:
+                self._keep_unsent(payload)
+            if not self._publish_failed:
+                self._publish_failed = True
+                log.warning("live: publishing to Redis failed (%s); kept to publish once the link is back",
+                            type(exc).__name__ if not str(exc) else exc)
+
+    def _keep_unsent(self, payload: dict[str, Any]) -> None:
+        """Keep what could not be published: per game, the highest head, the last timer, each code's pass, the
+        revoked links; and the sessions ended (bounded like the heads)."""
+        game_id = str(payload["game"])
+        with self._lock:
+            if "next_seq" in payload:
+                key = (game_id, "moved")
+                kept = self._unsent.get(key)
+                if kept is None or kept["next_seq"] < payload["next_seq"]:
+                    # without its events: by the time it is sent the others have read the log themselves
+                    self._unsent[key] = {k: v for k, v in payload.items() if k != "log"}
+            elif "timer" in payload:
+                self._unsent[(game_id, "timer")] = payload
+            elif "code" in payload:
+                self._unsent[(game_id, "code:" + str(payload["code"]))] = payload
+            elif "revoked" in payload:
+                key = (game_id, "revoked")
+                kept = self._unsent.get(key)
+                ids = sorted(set(kept["revoked"] if kept else []) | set(payload["revoked"]))
+                self._unsent[key] = {**payload, "revoked": ids}
+            elif "sessions_ended" in payload:  # every revocation kept: a socket of any of them must close
+                key = (game_id, f"sessions:{payload.get('user')}:{len(self._unsent)}")
+                self._unsent[key] = payload
+            else:
+                return
+            while len(self._unsent) > MAX_HEADS:
+                self._unsent.popitem(last=False)
+
+    async def _send_unsent(self) -> None:
+        """Publish what was kept while the link was down (the other processes' sockets catch up at once)."""
+        with self._lock:
+            unsent, self._unsent = list(self._unsent.values()), OrderedDict()
+        for payload in unsent:
+            timer = payload.get("timer")
+            await self._redis_send(json.dumps(payload, separators=(",", ":")), str(payload["game"]),
+                                   json.dumps(timer) if timer is not None else None, payload)
 
     async def stored_timer(self, game_id: str) -> dict[str, Any] | None:
         """The game's timer: this process's, else the one kept in Redis by another process."""
         local = self.timer(game_id)
-        if local is not None or self._redis is None:
+        if local is not None or self._redis is None or self._outage:
             return local
         try:
-            raw = await self._redis.get(TIMER_KEY + game_id)
+            async with asyncio.timeout(PUBLISH_SECONDS):
+                raw = await self._redis.get(TIMER_KEY + game_id)
         except Exception:
             return None
         if raw is None:
@@ -379,8 +473,16 @@ class Hub:
             self._redis = aioredis.from_url(self.redis_url, socket_connect_timeout=3, socket_timeout=None,
                                             health_check_interval=30, client_name=self.client_name)
             self._listener = asyncio.create_task(self._listen(), name="sportmafia-live-redis")
+        if self.store is not None and (self.redis_url or self.poll_without_redis) and self._poll_task is None:
+            self.poller = Poller(self, self.store, POLL_SECONDS)
+            self._poll_task = asyncio.create_task(self.poller.run(), name="sportmafia-live-poll")
 
     async def stop(self) -> None:
+        poll, self._poll_task = self._poll_task, None
+        if poll is not None:
+            poll.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await poll
         task, self._listener = self._listener, None
         if task is not None:
             task.cancel()
@@ -392,37 +494,56 @@ class Hub:
                 await client.aclose()
 
     async def _listen(self) -> None:
-        delay = 0.5
+        delay = 0.25
         first = True
+        lost_at = 0.0
         while True:
             pubsub = None
             try:
                 pubsub = self._redis.pubsub(ignore_subscribe_messages=True)
-                await pubsub.subscribe(CHANNEL)
-                if not first:
-                    log.info("live: reconnected to Redis")
-                    self._wake_all()
-                first = False
-                delay = 0.5
+                async with asyncio.timeout(LINK_CHECK_SECONDS):
+                    await pubsub.subscribe(CHANNEL)
+                self._outage = False
                 self.redis_connected.set()
-                while True:
-                    message = await pubsub.get_message(timeout=PING_SECONDS)
-                    if message is None:
-                        await pubsub.ping()
-                        continue
-                    if message.get("type") == "message":
-                        self._from_redis(message.get("data"))
+                if not first:
+                    log.warning("live: the Redis link is back after %.1f s", time.monotonic() - lost_at)
+                    await self._send_unsent()
+                    self._wake_all()  # every connection re-reads its game's head once
+                first = False
+                delay = 0.25
+                self._publish_failed = False
+                await self._receive(pubsub)
             except asyncio.CancelledError:
                 raise
             except Exception as exc:
+                if not self._outage:
+                    self._outage = True
+                    lost_at = time.monotonic()
+                    log.warning("live: the Redis link is lost (%s); reading the log every %.1f s meanwhile, and"
+                                " reconnecting", type(exc).__name__ if not str(exc) else exc, POLL_SECONDS)
                 self.redis_connected.clear()
-                log.warning("live: Redis link lost (%s); retrying in %.1f s", exc, delay)
                 await asyncio.sleep(delay)
-                delay = min(delay * 2, 10.0)
+                delay = min(delay * 2, RETRY_MAX_SECONDS)
             finally:
                 if pubsub is not None:
                     with contextlib.suppress(Exception):
                         await pubsub.aclose()
+
+    async def _receive(self, pubsub: Any) -> None:
+        """The channel's messages, until the link fails: pinged after ``LINK_CHECK_SECONDS`` of silence, and
+        counted lost when the answer does not come within as long again."""
+        pinged = False
+        while True:
+            message = await pubsub.get_message(timeout=LINK_CHECK_SECONDS)
+            if message is None:
+                if pinged:
+                    raise ConnectionError(f"Redis did not answer a ping within {LINK_CHECK_SECONDS:.0f} s")
+                await pubsub.ping()
+                pinged = True
+                continue
+            pinged = False
+            if message.get("type") == "message":
+                self._from_redis(message.get("data"))
 
     def _learn(self, game_id: str, entries: Any) -> None:
         """Another process's events, committed (``[first seq, [event, ...]]``): given to ``log_handler`` (the
@@ -517,11 +638,12 @@ def app_state(app: FastAPI, name: str, make: Callable[[], T]) -> T:
 
 
 def get_hub(app: FastAPI) -> Hub:
-    """The app's hub (made on first use, with ``$SPORTMAFIA_REDIS_URL``); the events other processes send with
-    their signals go to the app's store (``Store.learn``)."""
+    """The app's hub (made on first use, with ``$SPORTMAFIA_REDIS_URL``, and the app's store for the fallback
+    reads while there is no Redis link); the events other processes send with their signals go to the app's
+    store (``Store.learn``)."""
     def make() -> Hub:
-        hub = Hub(os.environ.get(REDIS_ENV))
         store = getattr(app.state, "store", None)
+        hub = Hub(os.environ.get(REDIS_ENV), store)
         if store is not None:
             hub.log_handler = store.learn
         return hub

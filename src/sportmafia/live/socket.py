@@ -30,7 +30,7 @@ from typing import Any, ClassVar
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..i18n import Text, msg
-from ..store import GameNotFound, Store
+from ..store import GameNotFound, Store, unavailable
 from .guard import JunkGuard, check_replies, finish, limits_of, receive_text
 from .hub import Hub, Subscriber
 from .render import Builder, dumps
@@ -44,6 +44,12 @@ CLOSE_WATCH_CLOSED = 4410
 """Not final: the page retries, and follows the game again once the table is reopened (B.observers)."""
 CLOSE_INVALID = 4422
 CLOSE_TOO_MANY = 4429
+CLOSE_TRY_LATER = 1013
+"""The database did not answer while the socket was being opened: the page retries (its cursor resumes)."""
+
+RETRY_SECONDS = 1.0
+"""While the database does not answer, an open socket stays open and reads again after this long."""
+UNAVAILABLE = msg("The database is not answering; try again in a few seconds.")
 
 MAX_MESSAGE = 1024
 """The longest message a client sends (bytes of text)."""
@@ -162,6 +168,11 @@ class Socket(ABC):
             return await finish(ws, sender, receiver, sub, self.who, self.log) is True
         except (WebSocketDisconnect, GameNotFound):
             return False
+        except Exception as exc:  # the database not answering while the socket opens: the page retries
+            if not unavailable(exc):
+                raise
+            await refuse(ws, CLOSE_TRY_LATER, "database-unavailable", UNAVAILABLE, self.accepted)
+            return False
         finally:
             self.closed()
             hub.unsubscribe(sub)
@@ -169,46 +180,66 @@ class Socket(ABC):
 
 async def send_loop(sock: Socket) -> bool:
     """Sends what the socket's client lacks, as the game moves on; returns True when a spectator's table code
-    passed to another game (the socket then follows it)."""
-    ws, sub, hub, store = sock.websocket, sock.sub, sock.hub, sock.store
+    passed to another game (the socket then follows it). While the database does not answer, the socket stays
+    open and reads again every ``RETRY_SECONDS``."""
+    sub = sock.sub
     builder = sock.builder()
     while True:
         await sub.wake.wait()
         sub.wake.clear()
-        if sub.ping_due:
-            sub.ping_due = False
-            if await sock.keepalive():
-                await ws.send_text(dumps({"type": "ping", "next_seq": sock.sent, "now": time.time()}))
-        while sub.replies:  # first: the answer to a command refused because its link was just revoked
-            await ws.send_text(dumps(sub.replies.pop(0)))
-        if sub.ended:
-            await ws.send_text(dumps(sock.ended))
-            await ws.close(code=CLOSE_NOT_AUTHORIZED, reason=sock.ended["error"]["code"])
+        try:
+            done = await _send_round(sock, builder)
+        except Exception as exc:
+            if not unavailable(exc):
+                raise
+            sub.check_head = True
+            sub.loop.call_later(RETRY_SECONDS, sub.wake.set)
+            continue
+        if done is not None:
+            return done
+
+
+async def _send_round(sock: Socket, builder: Builder) -> bool | None:
+    """What one wake-up of the sender sends; the sender's result when the socket ends, else None."""
+    ws, sub, hub, store = sock.websocket, sock.sub, sock.hub, sock.store
+    if sub.ping_due:
+        sub.ping_due = sub.recheck = False
+        if await sock.keepalive():
+            await ws.send_text(dumps({"type": "ping", "next_seq": sock.sent, "now": time.time()}))
+    if sub.recheck:  # the hub has no Redis link: what it would have said is checked now (poll.py)
+        sub.recheck = False
+        await sock.keepalive()
+    while sub.replies:  # first: the answer to a command refused because its link was just revoked
+        await ws.send_text(dumps(sub.replies.pop(0)))
+    if sub.ended:
+        await ws.send_text(dumps(sock.ended))
+        await ws.close(code=CLOSE_NOT_AUTHORIZED, reason=sock.ended["error"]["code"])
+        return False
+    if sub.check_head:
+        sub.check_head = False
+        try:
+            head = await hub.feeds.head(store, sock.game_id)
+        except GameNotFound:
+            if not sock.closes_when_missing:
+                raise
+            await ws.close(code=CLOSE_NOT_FOUND, reason="not-found")
             return False
-        if sub.check_head:
-            sub.check_head = False
-            try:
-                head = await hub.feeds.head(store, sock.game_id)
-            except GameNotFound:
-                if not sock.closes_when_missing:
-                    raise
-                await ws.close(code=CLOSE_NOT_FOUND, reason="not-found")
-                return False
-            if head > sub.hint:
-                sub.hint = head
-        if sub.hint > sock.at:
-            n, text, cursor = await hub.feeds.render(store, sock.game_id, sub.hint,
-                                                     (builder, "events", sock.viewer, sock.sent))
-            if text is not None and cursor > sock.sent:
-                await ws.send_text(text)
-                sock.sent = cursor
-            sock.at = max(sock.at, n)
-            sub.hint = max(sub.hint, sock.at)
-        if sub.timer is not None:
-            timer, sub.timer = sub.timer, None
-            await ws.send_text(dumps({**timer, "now": time.time()}))
-        if sock.code is not None and sock.code in sub.codes_left:
-            return True
+        if head > sub.hint:
+            sub.hint = head
+    if sub.hint > sock.at:
+        n, text, cursor = await hub.feeds.render(store, sock.game_id, sub.hint,
+                                                 (builder, "events", sock.viewer, sock.sent))
+        if text is not None and cursor > sock.sent:
+            await ws.send_text(text)
+            sock.sent = cursor
+        sock.at = max(sock.at, n)
+        sub.hint = max(sub.hint, sock.at)
+    if sub.timer is not None:
+        timer, sub.timer = sub.timer, None
+        await ws.send_text(dumps({**timer, "now": time.time()}))
+    if sock.code is not None and sock.code in sub.codes_left:
+        return True
+    return None
 
 
 async def receive_loop(sock: Socket) -> None:

@@ -6,7 +6,7 @@ See ``docs/store.md``. The usual start::
     upgrade(store.engine)  # apply the shipped migrations
 """
 
-from .db import database_url, make_engine
+from .db import UNAVAILABLE_ERRORS, database_url, make_engine, unavailable
 from .migrate import current_revision, head_revision, upgrade
 from .models import USER_ROLES, Base, Club, ClubPlayer, GameEvent, StoredGame, User
 from .records import (
@@ -28,8 +28,9 @@ from .records import (
 from .store import Store, open_store
 
 __all__ = [
-    "USER_ROLES", "AppendResult", "Base", "Club", "ClubNotFound", "ClubPlayer", "CorrectionRecord", "CorruptLog",
+    "UNAVAILABLE_ERRORS", "USER_ROLES", "AppendResult", "Base", "Club", "ClubNotFound", "ClubPlayer",
+    "CorrectionRecord", "CorruptLog",
     "GameEvent", "GameLocked", "GameNotFound", "GameSummary", "LoginTaken", "RosterPlayer", "StaleSequence",
     "Store", "StoreError", "StoredGame", "User", "UserRecord", "VariantRecord", "VariantTaken", "current_revision",
-    "database_url", "head_revision", "make_engine", "open_store", "upgrade",
+    "database_url", "head_revision", "make_engine", "open_store", "unavailable", "upgrade",
 ]

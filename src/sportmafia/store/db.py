@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from sqlalchemy import Engine, create_engine, event
+from sqlalchemy import exc as sa_exc
 from sqlalchemy.engine import URL, make_url
 from sqlalchemy.orm import Session, sessionmaker
 from sqlalchemy.pool import ConnectionPoolEntry
@@ -26,6 +27,9 @@ DEFAULT_DATA = "./var/"
 SQLITE_FILE = "sportmafia.db"
 BUSY_TIMEOUT_MS = 15_000
 """How long a SQLite writer waits for another writer's transaction before giving up."""
+CONNECT_TIMEOUT = 5
+"""Seconds a new PostgreSQL connection may take (libpq's ``connect_timeout``, unless the URL sets one): a server
+that does not answer refuses a request within this time instead of holding it for the system's TCP timeout."""
 
 CHECKPOINT_SECONDS = 1.0
 """How often a store's own thread copies SQLite's write-ahead log into the database file (see Checkpointer)."""
@@ -87,8 +91,37 @@ def make_engine(url: str | URL | None = None, **kwargs: Any) -> Engine:
         engine = create_engine(parsed, **kwargs)
         _configure_sqlite(engine, memory=parsed.database in (None, "", ":memory:"))
         return engine
+    # pre_ping: a pooled connection that a restart of the server left dead is found (and replaced) before a
+    # request's statement uses it; it costs one round trip per checkout (docs/store.md, "When the database goes
+    # away")
     kwargs.setdefault("pool_pre_ping", True)
+    if "connect_timeout" not in parsed.query:
+        kwargs["connect_args"] = {"connect_timeout": CONNECT_TIMEOUT, **kwargs.get("connect_args", {})}
     return create_engine(parsed, **kwargs)
+
+
+UNAVAILABLE_ERRORS: tuple[type[Exception], ...] = (sa_exc.DBAPIError, sa_exc.TimeoutError)
+"""The exceptions among which :func:`unavailable` finds the database's absence (for a handler to catch)."""
+
+
+def unavailable(exc: BaseException) -> bool:
+    """Whether ``exc`` says the database is not answering (stopped, restarting, unreachable, a connection it
+    dropped, every pooled connection busy past the pool's timeout, SQLite's write lock held past its busy
+    timeout): the same request may succeed in a few seconds (a command sent again with its id is applied at
+    most once, whether or not the failed attempt's commit reached the server). A refused statement (a
+    constraint, a syntax error, a missing table) is not that."""
+    if isinstance(exc, sa_exc.TimeoutError):
+        return True
+    if not isinstance(exc, sa_exc.DBAPIError):
+        return False
+    if exc.connection_invalidated:
+        return True
+    if not isinstance(exc, sa_exc.OperationalError | sa_exc.InterfaceError):
+        return False
+    if isinstance(exc.orig, sqlite3.Error):
+        text = str(exc.orig)
+        return "locked" in text or "busy" in text
+    return True
 
 
 def private_file(path: Path) -> None:

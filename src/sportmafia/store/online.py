@@ -401,6 +401,19 @@ def join_requests(store: Store, game_id: str, status: str | None = "pending") ->
         return [_join(r) for r in s.scalars(q.order_by(JoinRequest.id))]
 
 
+def request_marks(store: Store, game_ids: Sequence[str]) -> dict[str, tuple[int, int, int]]:
+    """For each of the games that has join requests: (how many, how many decided, the last one's id), one read
+    for all of them. A change means the host's console should ask for the requests again (how the live hub finds
+    out, while it has no Redis link, about requests made through another process)."""
+    if not game_ids:
+        return {}
+    decided = func.count(JoinRequest.decided_at)
+    query = (select(JoinRequest.game_id, func.count(), decided, func.max(JoinRequest.id))
+             .where(JoinRequest.game_id.in_(list(game_ids))).group_by(JoinRequest.game_id))
+    with store.read_conn() as s:
+        return {game_id: (int(n), int(d), int(last)) for game_id, n, d, last in s.execute(query)}
+
+
 def decide(store: Store, game_id: str, request_id: int, approve: bool) -> JoinRecord:
     """The host approves or denies a pending request. Raises :class:`OnlineRefused` (no-request, decided)."""
     with store.write() as s:

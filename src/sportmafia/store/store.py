@@ -262,6 +262,15 @@ class Store:
             raise GameNotFound(game_id)
         return game_summary(row)
 
+    def heads(self, game_ids: Sequence[str]) -> dict[str, int]:
+        """The next seq of each of these games that exists, in one read (how the live hub finds out, while it has
+        no Redis link, that another process appended to the games its sockets follow)."""
+        if not game_ids:
+            return {}
+        with self.read_conn() as conn:
+            rows = conn.execute(select(GAMES.c.id, GAMES.c.next_seq).where(GAMES.c.id.in_(list(game_ids))))
+            return {str(game_id): int(next_seq) for game_id, next_seq in rows}
+
     def list_games(self, club_id: int) -> list[GameSummary]:
         """The club's games, newest first."""
         with self._read() as s:

@@ -30,7 +30,7 @@ from . import (
     users,
 )
 from .edge import check_request
-from .errors import install_error_handlers
+from .errors import DatabaseDownMiddleware, install_error_handlers
 from .headers import SecurityHeadersMiddleware
 from .health import HealthShortcut
 from .limits import make_backend
@@ -104,9 +104,11 @@ def create_app(store: Store | None = None, *, secret_key: str | None = None, htt
     app.include_router(tournament_pages.router)
     app.include_router(account_pages.router)
     app.mount("/static", StaticFiles(directory=pages.STATIC), name="static")
-    # added last = outermost: body limit, then the session, then CSRF (which reads the session)
+    # added last = outermost: body limit, then the database's absence, the session, then CSRF (which reads the
+    # session)
     app.add_middleware(CsrfMiddleware)
     app.add_middleware(SessionMiddleware, sessions=sessions)
+    app.add_middleware(DatabaseDownMiddleware)  # 503 database-unavailable, the session's lookup included
     app.add_middleware(BodyLimitMiddleware, limit=MAX_BODY, limits=BODY_LIMITS)
     app.add_middleware(SecurityHeadersMiddleware)  # every HTTP answer, the body limit's 413 too
     app.add_middleware(online.SocketShortcut)  # players' and spectators' sockets skip the rest

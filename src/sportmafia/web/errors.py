@@ -2,20 +2,29 @@
 
 from __future__ import annotations
 
+import logging
+import time
 from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from ..engine import RuleViolation
 from ..i18n import Text, msg, verbatim
 from ..services.errors import Refusal
-from ..store import GameNotFound
+from ..store import GameNotFound, unavailable
 
 RULE_VIOLATION_STATUS = 409
 """A command the rules refuse now conflicts with the game's state: 409 Conflict."""
+RETRY_AFTER_SECONDS = 3
+"""``Retry-After`` of a 503 ``database-unavailable``."""
+CLOSE_TRY_LATER = 1013
+"""A socket refused while the database is not answering (WebSocket's "try again later")."""
+
+log = logging.getLogger("sportmafia.web")
 
 
 class ApiError(Exception):
@@ -57,6 +66,59 @@ def game_not_found() -> ApiError:
 
 def forbidden(text: Text | None = None) -> ApiError:
     return ApiError(403, "forbidden", text or msg("Your account may not do this."))
+
+
+def database_unavailable() -> ApiError:
+    """503 ``database-unavailable``: the database is not answering (restarted, unreachable); nothing the request
+    asked for was done, or, for a command, is done once whatever its retry with the same command id finds."""
+    return ApiError(503, "database-unavailable", msg("The database is not answering; try again in a few seconds."),
+                    headers={"Retry-After": str(RETRY_AFTER_SECONDS)})
+
+
+class DatabaseDownMiddleware:
+    """Answers 503 ``database-unavailable`` (with ``Retry-After``) to a request that found the database not
+    answering (``store.unavailable``), wherever it found it: the session's lookup, a route, a dependency. A
+    socket not yet accepted is closed with 1013 (try again later). Anything else goes on as before (a 500).
+    The outage is logged in one line a minute (with how many requests were refused since the last), not per
+    request."""
+
+    LOG_EVERY = 60.0
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+        self.logged_at: float | None = None
+        self.refused = 0
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] not in ("http", "websocket"):
+            await self.app(scope, receive, send)
+            return
+        started = False
+
+        async def tracking(message: Message) -> None:
+            nonlocal started
+            if message["type"] in ("http.response.start", "websocket.accept", "websocket.close"):
+                started = True
+            await send(message)
+
+        try:
+            await self.app(scope, receive, tracking)
+        except Exception as exc:
+            if not unavailable(exc) or started:
+                raise
+            self._note(exc)
+            if scope["type"] == "http":
+                await database_unavailable().response()(scope, receive, send)
+            else:
+                await send({"type": "websocket.close", "code": CLOSE_TRY_LATER, "reason": "database-unavailable"})
+
+    def _note(self, exc: Exception) -> None:
+        self.refused += 1
+        now = time.monotonic()
+        if self.logged_at is None or now - self.logged_at >= self.LOG_EVERY:
+            log.error("the database is not answering (%s: %s): answering 503 (%s requests since the last line)",
+                      type(exc).__name__, " ".join(str(exc).split())[:300], self.refused)
+            self.logged_at, self.refused = now, 0
 
 
 REFUSAL_STATUS = {"not-found": 404, "forbidden": 403, "conflict": 409, "invalid": 422}

@@ -27,9 +27,14 @@ the live layer's (``sportmafia.live.online``).
 
 from __future__ import annotations
 
+from collections.abc import Awaitable
+
 from fastapi import FastAPI, WebSocket
 from starlette.types import ASGIApp, Receive, Scope, Send
+from starlette.websockets import WebSocketState
 
+from ...live.socket import CLOSE_TRY_LATER, UNAVAILABLE, refuse
+from ...store import unavailable
 from . import joins, links, observers, pages, play, stream
 from .common import JOIN_HEADER, STREAM_HEADER, TOKEN_HEADER
 from .logs import SOCKET_ACCESS_FILTER, install_log_filter, mask
@@ -53,13 +58,28 @@ class SocketShortcut:
         if scope["type"] == "websocket":
             path: str = scope["path"]
             if path == "/ws/play":
-                await play_socket(WebSocket(scope, receive, send))
+                ws = WebSocket(scope, receive, send)
+                await _unless_database_down(ws, play_socket(ws))
                 return
             code = path[len("/ws/watch/"):]
             if path.startswith("/ws/watch/") and code and "/" not in code:
-                await watch_socket(WebSocket(scope, receive, send), code)
+                ws = WebSocket(scope, receive, send)
+                await _unless_database_down(ws, watch_socket(ws, code))
                 return
         await self.app(scope, receive, send)
+
+
+async def _unless_database_down(ws: WebSocket, handler: Awaitable[None]) -> None:
+    """A socket whose authorisation found the database not answering is closed with 1013 and
+    ``database-unavailable`` (the page tries again), not with an error of the server (these sockets skip the
+    app's ``DatabaseDownMiddleware``)."""
+    try:
+        await handler
+    except Exception as exc:
+        if not unavailable(exc):
+            raise
+        await refuse(ws, CLOSE_TRY_LATER, "database-unavailable", UNAVAILABLE,
+                     accepted=ws.application_state != WebSocketState.CONNECTING)
 
 
 def install(app: FastAPI) -> None:

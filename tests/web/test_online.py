@@ -310,6 +310,25 @@ def test_a_link_revoked_on_another_server_process_ends_its_socket_at_once(
             assert exc.value.code == CLOSE_NOT_AUTHORIZED
 
 
+def test_a_join_request_reaches_the_hosts_console_on_another_server_process_at_once(
+        api: Api, second_store: Store, redis_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two app instances linked by Redis: a phone asks for a seat through one, the host's console is open on the
+    other; it is told at once (not at its 20 s keepalive), and again when the request is approved through the
+    first."""
+    game_id = api.new_game()
+    with two_processes(api, second_store, redis_url, monkeypatch) as (_c1, c2, host):
+        code = open_table(host, game_id)["code"]
+        Api(c2, second_store, api.club_id).login()
+        with c2.websocket_connect(f"/ws/games/{game_id}?view=host", headers=ORIGIN) as console:
+            until(console, "state")
+            r = host.post(f"/api/join/{code}", {"seat": 4, "name": "Лиса"})  # through the first process
+            assert r.status_code == 200, r.text
+            assert until(console, "requests", timeout=3) == {"type": "requests"}
+            assert host.post(f"/api/games/{game_id}/online/requests/{r.json()['id']}",
+                             {"approve": True}).status_code == 200
+            assert until(console, "requests", timeout=3) == {"type": "requests"}
+
+
 def test_wrong_tokens_are_rate_limited(api: Api) -> None:
     api.client.app.state.online_limiter = LoginLimiter(max_failures=3, window=60)  # type: ignore[attr-defined]
     game_id = api.new_game()

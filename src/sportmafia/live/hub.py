@@ -333,7 +333,13 @@ class Hub:
             sub.loop.call_soon_threadsafe(sub.end)
 
     def tell_hosts(self, game_id: str, message: dict[str, Any]) -> None:
-        """Send ``message`` to the game's host consoles in this process (callable from any thread)."""
+        """Send ``message`` (``{"type": "requests"}``: the join requests changed) to the game's host consoles,
+        in this process and in the others through Redis (callable from any thread)."""
+        self.tell_hosts_here(game_id, message)
+        if message.get("type") == "requests":
+            self._to_redis({"origin": self.origin, "game": game_id, "hosts": "requests"})
+
+    def tell_hosts_here(self, game_id: str, message: dict[str, Any]) -> None:
         for sub in self._local(game_id):
             if sub.host:
                 sub.loop.call_soon_threadsafe(sub.reply, message)
@@ -415,6 +421,8 @@ class Hub:
                 kept = self._unsent.get(key)
                 ids = sorted(set(kept["revoked"] if kept else []) | set(payload["revoked"]))
                 self._unsent[key] = {**payload, "revoked": ids}
+            elif "hosts" in payload:
+                self._unsent[(game_id, "hosts")] = payload
             elif "sessions_ended" in payload:  # every revocation kept: a socket of any of them must close
                 key = (game_id, f"sessions:{payload.get('user')}:{len(self._unsent)}")
                 self._unsent[key] = payload
@@ -588,6 +596,8 @@ class Hub:
             ids = [i for i in revoked if isinstance(i, int) and not isinstance(i, bool)]
             if ids:
                 self.revoke_handler(ids)
+        if payload.get("hosts") == "requests":  # a join request made or decided in another process
+            self.tell_hosts_here(game_id, {"type": "requests"})
         timer = payload.get("timer")
         if isinstance(timer, dict):
             try:

@@ -79,7 +79,7 @@ class Poller:
         for game_id in hosts:
             mark = marks.get(game_id)
             if game_id in self._marks and self._marks[game_id] != mark:  # the first read only takes note
-                self.hub.tell_hosts(game_id, {"type": "requests"})
+                self.hub.tell_hosts_here(game_id, {"type": "requests"})
             self._marks[game_id] = mark
         for game_id in [g for g in self._marks if g not in groups]:
             del self._marks[game_id]

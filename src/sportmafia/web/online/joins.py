@@ -16,7 +16,9 @@ of its address, on its row: every server process decides the same):
   approved request. The host approves one request per seat (another one of the same seat: 409 ``taken``).
 
 Every new request and decision is told at once to the host's consoles of the game in this process (``{"type":
-"requests"}`` on their socket); the console also asks at each keepalive ping, which covers other processes.
+"requests"}`` on their socket), and through Redis to the host consoles in the other processes (without a link to
+Redis, their processes notice at the next read of the log, within a second); the console also asks at each
+keepalive ping.
 """
 
 from __future__ import annotations

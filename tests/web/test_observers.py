@@ -10,7 +10,7 @@ import pytest
 from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
-from sportmafia.live import hub as live
+from sportmafia.live import subscriber as live_subscriber
 from sportmafia.live.socket import CLOSE_WATCH_CLOSED
 from sportmafia.store import Store
 from sportmafia.store import online as db
@@ -95,7 +95,7 @@ def test_closed_on_another_server_process_ends_the_spectators_socket_at_once(
 
 
 def test_without_redis_another_process_closes_at_the_keepalive(api: Api, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(live, "PING_SECONDS", 0.3)
+    monkeypatch.setattr(live_subscriber, "PING_SECONDS", 0.3)
     game_id = api.new_game()
     code = open_table(api, game_id)["code"]
     with api.client.websocket_connect(f"/ws/watch/{code}", headers=ORIGIN) as watch:

@@ -14,6 +14,7 @@ from sqlalchemy import update
 
 from sportmafia.engine import Game, rule_values, view
 from sportmafia.live import hub as live
+from sportmafia.live import subscriber as live_subscriber
 from sportmafia.live.online import public_game_key
 from sportmafia.store import online as db
 from sportmafia.store.models import GameEvent, utcnow
@@ -175,7 +176,7 @@ def _past_pings(ws: Any, seconds: float = 5) -> dict[str, Any]:
 def test_a_code_passed_on_by_another_process_is_followed(api: Api, monkeypatch: pytest.MonkeyPatch) -> None:
     """Another server process passes the code: told through Redis, the spectators here follow at once; without
     Redis to tell them, at their keepalive (the code read again, once for the sockets of a table)."""
-    monkeypatch.setattr(live, "PING_SECONDS", 0.3)
+    monkeypatch.setattr(live_subscriber, "PING_SECONDS", 0.3)
     first, second, third = api.new_game(), api.new_game(), api.new_game()
     code = open_table(api, first)["code"]
     hub = live.get_hub(api.client.app)  # type: ignore[arg-type]

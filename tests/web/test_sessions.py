@@ -17,7 +17,7 @@ from fastapi.testclient import TestClient
 from sqlalchemy import select
 from starlette.websockets import WebSocketDisconnect
 
-from sportmafia.live import hub as live
+from sportmafia.live import subscriber as live_subscriber
 from sportmafia.store import Store, open_store
 from sportmafia.store.models import LoginSession
 from sportmafia.web import create_app
@@ -199,7 +199,7 @@ def test_an_open_socket_ends_with_its_session(site: Site, monkeypatch: pytest.Mo
         ended(ws)
     assert admin.post(f"/api/users/{uid}/enable").status_code == 200
     # another process (a second app on the same store) learns of a revocation at the socket's keepalive
-    monkeypatch.setattr(live, "PING_SECONDS", 0.2)
+    monkeypatch.setattr(live_subscriber, "PING_SECONDS", 0.2)
     here.login("sockets", "the second password")
     other = create_app(site.store, secret_key="sessions-test", passwords=PasswordChecker(CHEAP))
     with TestClient(other, cookies={"sportmafia_session": here.client.cookies.get("sportmafia_session") or ""}) as elsewhere:

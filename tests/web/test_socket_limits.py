@@ -24,7 +24,7 @@ from starlette.websockets import WebSocketDisconnect
 from websockets.sync.client import connect
 
 from sportmafia.live import get_hub
-from sportmafia.live import hub as live
+from sportmafia.live import subscriber as live_subscriber
 from sportmafia.live.guard import JunkGuard, SocketLimits
 from sportmafia.live.online import registry_of
 from sportmafia.store import open_store, upgrade
@@ -235,7 +235,7 @@ def _never_reads(where: str, path: str) -> socket.socket:
 def test_a_client_that_does_not_read_is_dropped_and_the_others_go_on(api: Api, table: tuple[str, str, str],
                                                                      served: str,
                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(live, "PING_SECONDS", 0.25)  # the keepalive period: a client that reads nothing for it goes
+    monkeypatch.setattr(live_subscriber, "PING_SECONDS", 0.25)  # the keepalive period: a client that reads nothing for it goes
     game_id, code, _token = table
     hub = get_hub(api.client.app)
     before = registry_of(api.client.app).spectators(game_id)

@@ -29,14 +29,12 @@ import asyncio
 import contextlib
 import json
 import logging
-import math
 import os
 import threading
 import time
 import uuid
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 import orjson
@@ -46,6 +44,7 @@ from ..engine import Event, event_from_json
 from ..store import Store
 from .poll import POLL_SECONDS, Poller
 from .render import Feeds
+from .subscriber import PING_SECONDS, Subscriber, check_timer, code_left, moved
 
 log = logging.getLogger("sportmafia.live")
 
@@ -53,11 +52,9 @@ REDIS_ENV = "SPORTMAFIA_REDIS_URL"
 CHANNEL = "sportmafia:live"
 TIMER_KEY = "sportmafia:timer:"
 TIMER_TTL = 6 * 3600
-PING_SECONDS = 20.0
 MAX_TIMERS = 10_000
 MAX_HEADS = 10_000
 """Games whose last timer, and whose highest next seq told of, the hub keeps (the ones used last)."""
-MAX_TIMER_SECONDS = 3600
 PUBLISH_SECONDS = 2.0
 """The longest a publication to Redis may take; past it, it counts as failed (and is sent again later)."""
 LINK_CHECK_SECONDS = 5.0
@@ -66,98 +63,10 @@ passes without an answer (a Redis that went away without closing the connection)
 RETRY_MAX_SECONDS = 2.0
 """The longest wait between two attempts of the listener to reconnect."""
 
+__all__ = ["PING_SECONDS", "Hub", "Subscriber", "app_state", "check_timer", "get_hub"]
 
 
 # ------------------------------------------------------------------------------------------ the hub
-@dataclass(eq=False)
-class Subscriber:
-    """One connection's mailbox: the highest next seq it was told of, the timer to send, a wake-up."""
-
-    game_id: str
-    loop: asyncio.AbstractEventLoop
-    wake: asyncio.Event = field(default_factory=asyncio.Event)
-    hint: int = 0
-    timer: dict[str, Any] | None = None
-    replies: list[dict[str, Any]] = field(default_factory=list)  # answers to the client's own messages, in order
-    check_head: bool = False
-    ping_due: bool = False
-    recheck: bool = False  # re-check the authorisation now (the hub has no Redis link to say it ended: poll.py)
-    codes_left: set[str] = field(default_factory=set)  # table codes passed from the game to another one
-    host: bool = False  # the host's console (told of join requests)
-    on_stall: Callable[[], Any] | None = None  # the socket's drop, when its client reads nothing (guard.py)
-    session_key: str | None = None  # the login session the socket was opened with, if any
-    user_id: int | None = None
-    ended: bool = False  # its authorisation ended (the session, or the seat's link, revoked): closed with 4401
-    stalled: bool = False
-    _keepalive: asyncio.TimerHandle | None = None
-
-    # these run on the subscriber's own loop
-    def arm(self) -> None:
-        """Every ``PING_SECONDS`` the connection pings its client and re-reads the game's head (one timer
-        handle per period, not one per message)."""
-        self._keepalive = self.loop.call_later(PING_SECONDS, self._ping)
-
-    def disarm(self) -> None:
-        if self._keepalive is not None:
-            self._keepalive.cancel()
-            self._keepalive = None
-
-    def _ping(self) -> None:
-        if self.ping_due and self.on_stall is not None:
-            # the last ping was never sent: the sender is still blocked on a client that reads nothing
-            self.stalled = True
-            self.on_stall()
-            return
-        self.ping_due = self.check_head = True
-        self.wake.set()
-        self.arm()
-
-    def moved(self, next_seq: int) -> None:
-        if next_seq > self.hint:
-            self.hint = next_seq
-        self.wake.set()
-
-    def timer_set(self, timer: dict[str, Any]) -> None:
-        self.timer = timer
-        self.wake.set()
-
-    def reply(self, body: dict[str, Any]) -> None:
-        self.replies.append(body)
-        self.wake.set()
-
-    def code_left(self, code: str) -> None:
-        self.codes_left.add(code)
-        self.wake.set()
-
-    def end(self) -> None:
-        self.ended = True
-        self.wake.set()
-
-
-def check_timer(message: Any) -> dict[str, Any]:
-    """A host's ``timer`` message, checked: ``running`` (bool), ``left`` and ``total`` (seconds, 0 ≤ left ≤
-    total ≤ 3600), ``key`` (the console's step key, a string of at most 200 characters); nothing else."""
-    if not isinstance(message, dict):
-        raise ValueError("a message is a JSON object")
-    extra = set(message) - {"type", "running", "left", "total", "key"}
-    if extra:
-        raise ValueError(f"unknown fields {sorted(extra)}")
-    running, left, total, key = (message.get(k) for k in ("running", "left", "total", "key"))
-    if not isinstance(running, bool):
-        raise ValueError("running is true or false")
-    for name, value in (("left", left), ("total", total)):
-        if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
-            raise ValueError(f"{name} is a number of seconds")
-        if not 0 <= value <= MAX_TIMER_SECONDS:
-            raise ValueError(f"{name} is between 0 and {MAX_TIMER_SECONDS} seconds")
-    assert isinstance(left, int | float) and isinstance(total, int | float)
-    if left > total:
-        raise ValueError("left is at most total")
-    if not isinstance(key, str) or len(key) > 200:
-        raise ValueError("key is a string of at most 200 characters")
-    return {"running": running, "left": left, "total": total, "key": key}
-
-
 class Hub:
     """The fan-out of one process, and its link to Redis when ``redis_url`` is given."""
 
@@ -248,7 +157,7 @@ class Hub:
         for sub in self._local(game_id):
             by_loop.setdefault(sub.loop, []).append(sub)
         for loop, subs in by_loop.items():  # one wake-up of each loop, not one per socket
-            loop.call_soon_threadsafe(_moved, subs, next_seq)
+            loop.call_soon_threadsafe(moved, subs, next_seq)
 
     def code_moved(self, game_id: str, code: str) -> str | None:
         """The game that the table code ``code`` passed to from ``game_id``, as this process was told (its own
@@ -273,7 +182,7 @@ class Hub:
         for sub in self._local(game_id):
             by_loop.setdefault(sub.loop, []).append(sub)
         for loop, subs in by_loop.items():
-            loop.call_soon_threadsafe(_code_left, subs, code)
+            loop.call_soon_threadsafe(code_left, subs, code)
 
     def _notify_timer(self, game_id: str, timer: dict[str, Any], skip: Subscriber | None = None) -> None:
         for sub in self._local(game_id):
@@ -620,16 +529,6 @@ def _keep(kept: OrderedDict[str, V], key: str, value: V, most: int) -> None:
     kept.move_to_end(key)
     while len(kept) > most:
         kept.popitem(last=False)
-
-
-def _moved(subs: list[Subscriber], next_seq: int) -> None:
-    for sub in subs:
-        sub.moved(next_seq)
-
-
-def _code_left(subs: list[Subscriber], code: str) -> None:
-    for sub in subs:
-        sub.code_left(code)
 
 
 T = TypeVar("T")

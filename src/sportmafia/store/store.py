@@ -15,14 +15,15 @@ from collections import OrderedDict
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager
 from datetime import datetime
-from typing import Any, cast
+from typing import Any
 
-from sqlalchemy import Connection, Engine, Table, bindparam, func, insert, select, update
+from sqlalchemy import Connection, Engine, func, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
 from ..engine import Command, Event, Game, Rng, RuleViolation, event_from_json, feed_events, to_record
 from ..rules import RuleSet, get_ruleset
+from . import statements as st
 from .db import IMMEDIATE, Checkpointer, QueuedWriter, bounded, make_engine, sqlite_file
 from .models import USER_ROLES, Club, ClubPlayer, ClubVariant, GameEvent, StoredGame, User, as_utc, utcnow
 from .records import (
@@ -46,39 +47,6 @@ from .records import (
 
 PARSED_GAMES = 512
 """How many games' parsed logs a store keeps in memory (the games played or watched last)."""
-
-# The statements every request makes, built once with bound parameters (SQLAlchemy then finds them in its
-# compiled cache without building and hashing a new statement each time).
-GAMES = cast(Table, StoredGame.__table__)
-EVENTS = cast(Table, GameEvent.__table__)
-_HEAD = (select(GAMES.c.id, GAMES.c.next_seq, GAMES.c.signed_at, GAMES.c.ruleset, GAMES.c.ruleset_options,
-                GAMES.c.players, GAMES.c.names)
-         .where(GAMES.c.id == bindparam("game_id")).with_for_update(key_share=True))
-"""What an append reads of the game's row, locked (the columns ``folded`` needs, and where the log stands)."""
-_SUMMARY = select(GAMES.c.id, GAMES.c.club_id, GAMES.c.ruleset, GAMES.c.players, GAMES.c.names, GAMES.c.status,
-                  GAMES.c.winner, GAMES.c.result, GAMES.c.next_seq, GAMES.c.created_at, GAMES.c.updated_at,
-                  GAMES.c.signed_at, GAMES.c.signed_by).where(GAMES.c.id == bindparam("game_id"))
-"""The columns of a game's summary (``GameSummary``)."""
-_SEQ_OF_COMMAND = select(EVENTS.c.seq).where(EVENTS.c.game_id == bindparam("game_id"),
-                                             EVENTS.c.command_id == bindparam("command_id"))
-_INSERT_EVENTS = insert(EVENTS)
-_MOVE_HEAD = (update(GAMES).where(GAMES.c.id == bindparam("game_id"))
-              .values(next_seq=bindparam("new_next_seq"), status=bindparam("new_status"),
-                      winner=bindparam("new_winner"), result=bindparam("new_result"),
-                      updated_at=bindparam("new_updated_at")))
-_LOG_SINCE = (select(EVENTS.c.seq, EVENTS.c.data)
-              .where(EVENTS.c.game_id == bindparam("game_id"), EVENTS.c.seq >= bindparam("seq")).order_by(EVENTS.c.seq))
-_CLUB_OF_GAME = select(GAMES.c.club_id).where(GAMES.c.id == bindparam("game_id"))
-
-COMMAND_ID_MAX = 64
-"""The longest command id the store keeps (a UUID is 36 characters)."""
-
-
-def _status(game: Game) -> str:
-    if game.over:
-        return "over"
-    return "dealing" if game.step == "deal" else "playing"
-
 
 class Store:
     """Games, clubs and event logs in one database. Thread-safe; any number of processes may share the
@@ -232,7 +200,7 @@ class Store:
                 raise ClubNotFound(club_id)
             s.add(StoredGame(
                 id=new_id, club_id=club_id, ruleset=rules.name, ruleset_options=rules.options(), players=players,
-                names=list(game.names), status=_status(game), winner=None, result=None, next_seq=0,
+                names=list(game.names), status=st.status_of(game), winner=None, result=None, next_seq=0,
                 created_at=now, updated_at=now, host_id=host_id,
                 seat_players=None if seat_players is None else list(seat_players),
             ))
@@ -246,7 +214,7 @@ class Store:
         if club is not None:
             return club
         with self.read_conn() as s:
-            stored = s.scalar(_CLUB_OF_GAME, {"game_id": game_id})
+            stored = s.scalar(st.CLUB_OF_GAME, {"game_id": game_id})
         if stored is None:
             raise GameNotFound(game_id)
         club = int(stored)
@@ -257,7 +225,7 @@ class Store:
     def game(self, game_id: str) -> GameSummary:
         """The game's summary row (a plain statement: every socket that opens asks it)."""
         with self.read_conn() as conn:
-            row = conn.execute(_SUMMARY, {"game_id": game_id}).one_or_none()
+            row = conn.execute(st.SUMMARY, {"game_id": game_id}).one_or_none()
         if row is None:
             raise GameNotFound(game_id)
         return game_summary(row)
@@ -268,7 +236,7 @@ class Store:
         if not game_ids:
             return {}
         with self.read_conn() as conn:
-            rows = conn.execute(select(GAMES.c.id, GAMES.c.next_seq).where(GAMES.c.id.in_(list(game_ids))))
+            rows = conn.execute(select(st.GAMES.c.id, st.GAMES.c.next_seq).where(st.GAMES.c.id.in_(list(game_ids))))
             return {str(game_id): int(next_seq) for game_id, next_seq in rows}
 
     def list_games(self, club_id: int) -> list[GameSummary]:
@@ -412,15 +380,13 @@ class Store:
         return known[seq:]
 
     def log_since(self, game_id: str, seq: int) -> tuple[Event, ...]:
-        """The events from ``seq`` on, as committed, read with one statement on a plain connection (no ORM
-        session, no read of the game's row): how a process's sockets follow a game that another process appends
-        to. Only the rows after what this process has read or appended already are read, and the log so
-        extended is kept for the next append's fold here."""
+        """The events from ``seq`` on, as committed: how a process's sockets follow a game another process appends
+        to. One statement on a plain connection, for the rows after what this process holds (then kept)."""
         with self._parsed_lock:
             known = self._parsed.get(game_id)
         start = len(known) if known is not None and seq <= len(known) else seq
         with self.read_conn() as conn:
-            rows = conn.execute(_LOG_SINCE, {"game_id": game_id, "seq": start}).all()
+            rows = conn.execute(st.LOG_SINCE, {"game_id": game_id, "seq": start}).all()
         if any(n != start + i for i, (n, _) in enumerate(rows)):
             raise CorruptLog(f"game {game_id}: the events from {start} on are not contiguous")
         new = tuple(event_from_json(data) for _, data in rows)
@@ -432,9 +398,8 @@ class Store:
         return events[seq:]
 
     def learn(self, game_id: str, first: int, events: Sequence[Event]) -> bool:
-        """Events committed by another process (sent with its signal): kept when they continue the log this
-        process holds of the game (then its sockets and its next append there read nothing), else dropped (the
-        log is read when needed, as without them). A committed log only grows, so what is kept is the log."""
+        """Events another process committed (sent with its signal): kept when they continue the log held here
+        (then nothing is read for them), else dropped. A committed log only grows: what is kept is the log."""
         with self._parsed_lock:
             known = self._parsed.get(game_id)
             if known is None or first != len(known) or not events:
@@ -468,7 +433,7 @@ class Store:
         """Execute ``command`` on the stored game and append its events, in one transaction.
 
         - ``command_id`` already applied to this game: the first answer again, nothing applied
-          (``replayed=True``);
+          (``st.replayed=True``);
         - ``expected_seq`` is not the game's next seq: :class:`StaleSequence` (carrying the next seq);
         - the command is not legal now: the engine's ``RuleViolation``;
         - the game's result sheet is signed: :class:`GameLocked` (a retry of a command applied before still gets
@@ -491,21 +456,21 @@ class Store:
         length, which counts what is hidden from him): the entries of his feed since that number are what
         ``rebase`` judges (what is hidden from him changed nothing he saw), and a number beyond his feed is stale.
         """
-        if not command_id or len(command_id) > COMMAND_ID_MAX:
-            raise ValueError(f"a command id is a non-empty string of at most {COMMAND_ID_MAX} characters")
+        if not command_id or len(command_id) > st.COMMAND_ID_MAX:
+            raise ValueError(f"a command id is a non-empty string of at most {st.COMMAND_ID_MAX} characters")
         try:
             with self.write_conn() as s:
                 # PostgreSQL: FOR NO KEY UPDATE makes appenders of one game wait for each other.
                 # SQLite: BEGIN IMMEDIATE (the write session) has already taken the database's write lock.
                 # Plain statements rather than ORM objects: this is the hot path of every host's action.
-                head = s.execute(_HEAD, {"game_id": game_id}).one_or_none()
+                head = s.execute(st.HEAD, {"game_id": game_id}).one_or_none()
                 if head is None:
                     raise GameNotFound(game_id)
                 if check is not None:
                     check(s)
-                prior = self._seq_of_command(s, game_id, command_id)
+                prior = st.seq_of_command(s, game_id, command_id)
                 if prior is not None:
-                    return self._replayed(s, game_id, head.next_seq, prior)
+                    return st.replayed(s, game_id, head.next_seq, prior)
                 if head.signed_at is not None:
                     raise GameLocked(game_id, as_utc(head.signed_at))
                 game = self._take_folded(s, head)
@@ -533,13 +498,13 @@ class Store:
                     raise
                 first = head.next_seq
                 now = utcnow()
-                s.execute(_INSERT_EVENTS, [
+                s.execute(st.INSERT_EVENTS, [
                     {"game_id": game_id, "seq": first + i, "type": ev.type, "data": ev.to_json(),
                      "command_id": command_id if i == 0 else None, "created_at": now}
                     for i, ev in enumerate(events)
                 ])
-                s.execute(_MOVE_HEAD, {"game_id": game_id, "new_next_seq": first + len(events),
-                                       "new_status": _status(game), "new_winner": game.winner,
+                s.execute(st.MOVE_HEAD, {"game_id": game_id, "new_next_seq": first + len(events),
+                                       "new_status": st.status_of(game), "new_winner": game.winner,
                                        "new_result": game.result if game.over else None, "new_updated_at": now})
             self._remember(game_id, tuple(game.log))  # committed: the next fold reads nothing of the log
             try:
@@ -552,22 +517,15 @@ class Store:
             pass
         with self._read() as s:
             row = self.game_row(s, game_id)
-            prior = self._seq_of_command(s, game_id, command_id)
+            prior = st.seq_of_command(s, game_id, command_id)
             if prior is not None:
-                return self._replayed(s, game_id, row.next_seq, prior)
+                return st.replayed(s, game_id, row.next_seq, prior)
             last = s.scalar(select(func.max(GameEvent.seq)).where(GameEvent.game_id == game_id))
             at = max(row.next_seq, -1 if last is None else last + 1)
         raise StaleSequence(game_id, expected_seq, at)
 
     # --- helpers --------------------------------------------------------------------------------------
-    @staticmethod
-    def game_row(s: Session, game_id: str, lock: bool = False) -> StoredGame:
-        """The game's row in the session ``s`` (``lock``: FOR NO KEY UPDATE, after a running append of the game);
-        raises :class:`GameNotFound`."""
-        row = s.get(StoredGame, game_id, with_for_update={"key_share": True} if lock else None)
-        if row is None:
-            raise GameNotFound(game_id)
-        return row
+    game_row = staticmethod(st.game_row)
 
     def _events(self, s: Session | Connection, row: Any) -> tuple[Event, ...]:
         """The game's log as events. Logs only grow, so the events parsed before are kept (for the games used
@@ -618,23 +576,6 @@ class Store:
         """The game of ``row`` (a ``StoredGame``) as its log, read in ``s``, folds."""
         rules = RuleSet.from_options({**row.ruleset_options, "name": row.ruleset})
         return Game.from_events(rules, row.players, list(self._events(s, row)), row.names)
-
-    @staticmethod
-    def _seq_of_command(s: Session | Connection, game_id: str, command_id: str) -> int | None:
-        return s.scalar(_SEQ_OF_COMMAND, {"game_id": game_id, "command_id": command_id})
-
-    @staticmethod
-    def _replayed(s: Session | Connection, game_id: str, next_seq: int, first: int) -> AppendResult:
-        """The events of the command whose action event is ``first``: it and the consequences after it."""
-        rows = s.scalars(select(GameEvent.data).where(GameEvent.game_id == game_id, GameEvent.seq >= first)
-                         .order_by(GameEvent.seq))
-        events: list[Event] = []
-        for data in rows:
-            ev = event_from_json(data)
-            if events and ev.action:
-                break
-            events.append(ev)
-        return AppendResult(tuple(events), first, first + len(events), next_seq, replayed=True)
 
 
 def open_store(url: str | None = None, *, migrate: bool = False, **engine_options: Any) -> Store:

@@ -91,10 +91,12 @@ class LoginThrottle(Counting):
         """Count an attempt of ``account`` from ``address``: a ticket when it may go on to the password check,
         else the seconds to wait (nothing is counted then)."""
         account = account.casefold()
-        now = self.clock()
         keys = self._keys(address, account)
 
         def decide(texts: list[str | None]) -> tuple[dict[str, Put], Ticket | float]:
+            # the clock read with the records, on every try: a try made again after another process's write
+            # must not date its attempt before that write (nor wait longer than the window)
+            now = self.clock()
             by_address = recent(numbers(texts[0]), now, self.window)
             by_account = recent(numbers(texts[1]), now, self.window)
             failures, last = self._pair(texts[2], now)

@@ -13,7 +13,8 @@ part of the back end as private as the database (docs/deploy.md).
 - Across processes: with ``$SPORTMAFIA_REDIS_URL`` set, the same notifications (with the events, and the
   timer) go through Redis pub/sub on the channel ``sportmafia:live``; each process listens, reconnecting when
   Redis drops.
-- Without the link (Redis down or unreachable; or no Redis, on PostgreSQL, which several processes may share)
+- Without the link (Redis down or unreachable; or no Redis, in ``serve --workers N``, whose processes share the
+  database)
   the process reads the heads of its followed games every second instead (:mod:`.poll`); what it could not
   publish meanwhile is published when the link is back, and every connection then re-reads its game's head.
 - Each connection is served by one sender task (:mod:`.socket`), so messages leave in order, each event once;
@@ -73,12 +74,12 @@ class Hub:
     def __init__(self, redis_url: str | None = None, store: Store | None = None,
                  poll_without_redis: bool | None = None) -> None:
         """``store``: what the fallback reads while there is no Redis link (none: no fallback);
-        ``poll_without_redis``: whether it reads even when no Redis is configured (default: on PostgreSQL,
-        which several processes may share, not on SQLite, which one process serves)."""
+        ``poll_without_redis``: whether it reads even when no Redis is configured (the app's: when it shares
+        its database with other processes, ``serve --workers N`` without Redis; never on SQLite, which one process
+        serves). A process alone on its database has nothing to read that it did not write itself."""
         self.redis_url = redis_url or None
         self.store = store
-        self.poll_without_redis = (store is not None and not store.local) if poll_without_redis is None \
-            else poll_without_redis
+        self.poll_without_redis = bool(poll_without_redis) and store is not None and not store.local
         self.poller: Poller | None = None
         self._poll_task: asyncio.Task[None] | None = None
         self._outage = False  # the listener lost the link: nothing is published until it is back
@@ -553,7 +554,7 @@ def get_hub(app: FastAPI) -> Hub:
     store (``Store.learn``)."""
     def make() -> Hub:
         store = getattr(app.state, "store", None)
-        hub = Hub(os.environ.get(REDIS_ENV), store)
+        hub = Hub(os.environ.get(REDIS_ENV), store, poll_without_redis=getattr(app.state, "shared", False))
         if store is not None:
             hub.log_handler = store.learn
         return hub

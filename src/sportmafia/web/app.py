@@ -80,6 +80,7 @@ def create_app(store: Store | None = None, *, secret_key: str | None = None, htt
                               "See docs/api.md.",
                   dependencies=[Depends(check_request)], responses=ERROR_RESPONSES)  # ids and text at the edge (web/edge.py)
     app.state.store = the_store
+    app.state.shared = shared  # other processes share the database: the live hub reads it while Redis is away
     app.state.limits = limits
     app.state.login_throttle = bind(login_throttle or LoginThrottle(), limits)
     app.state.passwords = checker

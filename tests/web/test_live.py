@@ -437,3 +437,14 @@ def test_the_table_page(api: Api) -> None:
         assert api.get(f"/static/{name}").status_code == 200
     table_js = api.get("/static/table.js").text
     assert "SM.api" not in table_js and "/api/" not in table_js
+
+
+def test_the_log_is_read_every_second_only_where_another_process_may_write(
+        api: Api, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Without Redis, a process alone on its database reads nothing every second (every move there is its own);
+    the processes of ``serve --workers N`` (``shared``) do, on PostgreSQL; on SQLite nobody does."""
+    monkeypatch.delenv(live_hub.REDIS_ENV, raising=False)
+    alone = live_hub.get_hub(create_app(api.store, secret_key="test-secret"))
+    assert not alone.polling and not alone.poll_without_redis
+    workers = live_hub.get_hub(create_app(api.store, secret_key="test-secret", shared=True))
+    assert workers.polling is (not api.store.local)

@@ -4,7 +4,9 @@ the interpreter's (bench/online.py)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import asyncio
+import contextlib
+from collections.abc import AsyncIterator, Callable
 from typing import Any, TypeVar
 
 import anyio
@@ -25,7 +27,40 @@ WRITE_TURN_WAIT = 0.02
 before it goes to a worker thread instead."""
 
 
-async def run_writer(app: FastAPI, fn: Callable[..., Any], *args: Any) -> Any:
+class _GameTurns:
+    """One turn at a time per game among this process's appends of it (an ``asyncio.Lock`` per game, made when
+    first wanted and dropped when nobody waits on it)."""
+
+    def __init__(self) -> None:
+        self._locks: dict[str, tuple[asyncio.Lock, int]] = {}
+
+    @contextlib.asynccontextmanager
+    async def turn(self, game_id: str) -> AsyncIterator[None]:
+        lock, users = self._locks.get(game_id) or (asyncio.Lock(), 0)
+        self._locks[game_id] = (lock, users + 1)
+        try:
+            async with lock:
+                yield
+        finally:
+            lock, users = self._locks[game_id]
+            if users <= 1:
+                del self._locks[game_id]
+            else:
+                self._locks[game_id] = (lock, users - 1)
+
+
+async def run_writer(app: FastAPI, fn: Callable[..., Any], *args: Any, game_id: str | None = None) -> Any:
+    """:func:`write_now` in the game's turn (``game_id``): the appends of one game wait for each other here, on
+    the event loop, not in the worker threads, where they would only wait on the game's row lock in the
+    database and keep the threads from other games' appends (a vote's hands all come at once)."""
+    if game_id is None:
+        return await write_now(app, fn, *args)
+    turns = app_state(app, "game_turns", _GameTurns)
+    async with turns.turn(game_id):
+        return await write_now(app, fn, *args)
+
+
+async def write_now(app: FastAPI, fn: Callable[..., Any], *args: Any) -> Any:
     """``fn(*args)`` (a route's append). On SQLite, right here on the event loop when the process's write lock
     is free or another thread's write ends within ``WRITE_TURN_WAIT``: an append is a millisecond of work that
     waits on nothing but that lock, and a worker thread's hand-over (and the fight for the interpreter's lock

@@ -157,7 +157,8 @@ async def post_command(game_id: GameId, body: CommandIn, request: Request, user:
                        ) -> JSONResponse:
     answer: dict[str, Any]
     access: GameAccess
-    answer, access = await run_writer(request.app, _post_command, game_id, body, user, store, hub, state)
+    answer, access = await run_writer(request.app, _post_command, game_id, body, user, store, hub, state,
+                                        game_id=game_id)
     if state and "state" not in answer:  # a replayed command: the game read as it is now
         answer["state"] = await run_reader(_loaded_state, store, game_id, access)
     return JSONResponse(answer)

@@ -93,7 +93,8 @@ def _same_phase(since_seen: Sequence[Event]) -> bool:
 
 @api.post("/play/commands", summary="A player's command (X-Play-Token), executed as his seat")
 async def play_command(body: PlayCommandIn, request: Request, store: StoreDep, hub: HubDep) -> JSONResponse:
-    result: dict[str, Any] = await run_writer(request.app, _play_command, body, request, store, hub)
+    result: dict[str, Any] = await run_writer(request.app, _play_command, body, request, store, hub,
+                                               game_id=body.game_id)
     return JSONResponse(result)
 
 
@@ -166,7 +167,7 @@ async def socket_command(sock: PlayerSocket, message: dict[str, Any]) -> None:
             _refused(auth, str(command.get("type"))[:40] if isinstance(command, dict) else "?", "invalid")
             raise ApiError(422, "invalid", msg("The message is not valid: %(where)s.", where=where)) from None
         app: FastAPI = sock.websocket.app
-        result = await run_writer(app, execute_play, auth, parsed, sock.store, sock.hub)
+        result = await run_writer(app, execute_play, auth, parsed, sock.store, sock.hub, game_id=auth.game_id)
         body = {"type": "ack", "command_id": parsed.command_id, **result}
     except ApiError as exc:
         status, body = exc.status, {"type": "refused", "command_id": command_id, "status": exc.status, **exc.body()}

@@ -170,6 +170,9 @@ def test_the_players_card_lies_face_down_alike_and_hides_itself(table: dict[str,
         assert p.get_attribute("#o-card", "aria-expanded") == "true"
     for seat, p in phones.items():
         p.clock.fast_forward(1100)
+        # the page counts from when it handled the tap, which a loaded machine may do a little after the test
+        # tapped: the card turns down within real time's next second or two (its clock flows with real time)
+        p.wait_for_selector('#o-card[aria-expanded="false"]', timeout=3000)
         assert face_down(p) == down[seat]
     page = phones[6]
     page.tap("#o-card")

@@ -19,42 +19,23 @@ import statistics
 import threading
 import time
 import uuid
-from collections.abc import Iterator
-from contextlib import ExitStack, contextmanager
+from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
 import httpx2 as httpx
-import psycopg
-from sqlalchemy.engine import make_url
 from websockets.sync.client import ClientConnection, connect
 
 from sportmafia.bots.random_play import random_command
 from sportmafia.engine import feed_length, replay, visible_events
 from tests.faults import SRC, PrivateRedis, require
-from tests.store.conftest import _libpq_dsn, _require_pg, pg_url
+from tests.store.conftest import database
 
 from .test_server_crash import RARE, Server, _client
 
 OUTAGE_LATENCY = 2.5
 """Seconds a move may take to reach a socket of another process while Redis is away (the fallback reads every
 second; the rest is the machine's load)."""
-
-
-@contextmanager
-def pg_schema() -> Iterator[str]:
-    """A fresh schema on the shared PostgreSQL (the servers' database; the test restarts only its own Redis)."""
-    _require_pg()
-    schema = f"sm_fault_{uuid.uuid4().hex[:12]}"
-    dsn = _libpq_dsn(pg_url())
-    with psycopg.connect(dsn, autocommit=True) as conn:
-        conn.execute(f'CREATE SCHEMA "{schema}"')
-    try:
-        yield make_url(pg_url()).update_query_dict({"options": f"-csearch_path={schema}"}).render_as_string(
-            hide_password=False)
-    finally:
-        with psycopg.connect(dsn, autocommit=True) as conn:
-            conn.execute(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
 
 
 class Reader:
@@ -134,7 +115,7 @@ def test_moves_and_revocations_reach_another_process_while_redis_is_away(tmp_pat
     require(PrivateRedis.missing())
     redis = PrivateRedis()
     servers: list[Server] = []
-    with pg_schema() as url:
+    with database("postgresql", tmp_path) as url:  # the shared PostgreSQL; the test restarts only its Redis
         try:
             redis.start()
             env = {"SPORTMAFIA_REDIS_URL": redis.url, "PYTHONPATH": SRC}

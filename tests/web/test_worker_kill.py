@@ -31,9 +31,8 @@ from websockets.sync.client import ClientConnection, connect
 
 from sportmafia.bots.random_play import random_command
 from sportmafia.engine import Game, replay, visible_events
-from tests.store.conftest import _libpq_dsn, database
-from tests.web.conftest import require_redis
-from tests.web.workers import Workers, log_in
+from tests.store.conftest import _libpq_dsn
+from tests.web.workers import Workers, log_in, running_workers
 
 RARE = {"foul": 0.02, "undo": 0.0, "sanction": 0.0, "remove": 0.0, "award": 0.0, "team_defeat": 0.0,
         "override": 0.0, "protest": 0.0}
@@ -125,14 +124,8 @@ class Feed:
 
 @pytest.fixture
 def server(tmp_path: Path) -> Iterator[Workers]:
-    redis = require_redis()
-    with database("postgresql", tmp_path) as url:
-        srv = Workers(tmp_path, url, redis)
-        srv.start()
-        try:
-            yield srv
-        finally:
-            srv.stop()
+    with running_workers(tmp_path) as srv:
+        yield srv
 
 
 def _record(host: httpx.Client, game_id: str) -> Game:

@@ -19,22 +19,14 @@ import psycopg
 import pytest
 from websockets.sync.client import connect
 
-from tests.store.conftest import _libpq_dsn, database
-from tests.web.conftest import require_redis
-from tests.web.workers import Workers, log_in
+from tests.store.conftest import _libpq_dsn
+from tests.web.workers import Workers, log_in, running_workers
 
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Workers]:
-    redis = require_redis()
-    data = tmp_path_factory.mktemp("workers")
-    with database("postgresql", data) as url:
-        srv = Workers(data, url, redis)
-        srv.start()
-        try:
-            yield srv
-        finally:
-            srv.stop()
+    with running_workers(tmp_path_factory.mktemp("workers")) as srv:
+        yield srv
 
 
 def _pg(server: Workers, sql: str, *params: object) -> None:

@@ -14,11 +14,15 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, TypeVar
 
 import httpx2 as httpx
+
+from tests.store.conftest import database
+from tests.web.conftest import require_redis
 
 SRC = Path(__file__).resolve().parents[2] / "src"
 ADMIN_PASSWORD = "correct horse battery"
@@ -204,3 +208,16 @@ def log_in(client: httpx.Client, login: str = "admin", password: str = ADMIN_PAS
     client.headers["X-CSRF-Token"] = r.json()["csrf_token"]
     client.cookies.clear()
     return cookie, r.json()["csrf_token"]
+
+
+@contextmanager
+def running_workers(data: Path) -> Iterator[Workers]:
+    """``serve --workers 2`` on a fresh PostgreSQL schema and the test Redis, its data in ``data``; stopped after."""
+    redis = require_redis()
+    with database("postgresql", data) as url:
+        srv = Workers(data, url, redis)
+        srv.start()
+        try:
+            yield srv
+        finally:
+            srv.stop()

@@ -444,7 +444,7 @@ async def main_async(base: str | list[str], step: int, max_tables: int, seconds:
     await bench.player.close()
     await bench.sockets.close()
     return held or {"bench": "online", "tables": 0, "sockets": 0, "p50_ms": None, "p99_ms": None,
-                    "note": f"p99 over {limit_ms} ms already at {step} tables"}
+                    "note": f"p99 over {limit_ms} ms already at {start or step} tables"}
 
 
 async def setups_async(base: str, n: int, server_pid: int | None) -> dict[str, Any]:

@@ -23,6 +23,10 @@ test: $(STAMP)
 		echo "installing Debian's chromium for the browser tests"; \
 		apt-get update && apt-get install -y chromium; \
 	fi
+	@if ! command -v sqlite3 >/dev/null && [ "$$(id -u)" = 0 ]; then \
+		echo "installing Debian's sqlite3 shell for the backup tests"; \
+		apt-get install -y sqlite3 || (apt-get update && apt-get install -y sqlite3); \
+	fi
 	$(PY) -m pytest -n auto --dist loadfile
 
 ## bench: the benchmarks, one JSON line per figure

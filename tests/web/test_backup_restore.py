@@ -15,6 +15,7 @@
 from __future__ import annotations
 
 import json
+import os
 import random
 import shutil
 import sqlite3
@@ -273,7 +274,12 @@ def test_a_sqlite_backup_taken_while_the_store_writes_opens_and_replays(
         sqlite_store: tuple[Store, Path], tmp_path: Path, how: str) -> None:
     store, path = sqlite_store
     if shutil.which("sqlite3") is None and how != "python":
-        pytest.skip("the sqlite3 shell is not installed")
+        # the documented backup command needs Debian's sqlite3 shell: a machine without it cannot check it
+        reason = "the sqlite3 shell is not installed (apt-get install sqlite3)"
+        if os.environ.get("CI", "").lower() == "true":
+            pytest.fail(f"{reason}; CI=true: the documented backup must be tried", pytrace=False)
+        print(f"\nskipping: {reason}", file=sys.stderr)
+        pytest.skip(reason)
     copy = tmp_path / "backup.db"
     with writing(store) as done:
         acknowledged = done[0]

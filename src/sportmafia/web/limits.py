@@ -30,6 +30,7 @@ import random
 import secrets
 import threading
 import time
+from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, TypeVar
 
@@ -53,8 +54,9 @@ MEMORY_KEYS = 50_000
 """Past this many records the memory backend forgets the expired ones."""
 
 
-class LimitBackend:
-    """Keeps the limits' records (see the module's text). ``secret``: the key of the records' keyed hashes."""
+class LimitBackend(ABC):
+    """Keeps the limits' records (see the module's text): in memory, Redis or the database, one subclass each.
+    ``secret``: the key of the records' keyed hashes."""
 
     local = False
     """Whether a read waits on nothing (memory, or a SQLite file): an async caller may then read on its loop."""
@@ -68,13 +70,16 @@ class LimitBackend:
         digest = hmac.new(self._secret, "\0".join((kind, *parts)).encode(), hashlib.sha256).hexdigest()
         return f"{kind}:{digest[:32]}"
 
+    @abstractmethod
     def read(self, keys: Sequence[str]) -> list[str | None]:
-        raise NotImplementedError
+        """The records of ``keys`` (None for one that is not kept or has expired)."""
 
+    @abstractmethod
     def update(self, keys: Sequence[str], change: Change[R]) -> R:
-        raise NotImplementedError
+        """``change`` applied to the records of ``keys`` atomically (run again if another process wrote them
+        meanwhile); its writes are stored and its answer returned."""
 
-    def close(self) -> None:
+    def close(self) -> None:  # noqa: B027 - a backend with no connection of its own has nothing to close
         """Let go of connections (the store is closed by its owner)."""
 
 

@@ -11,6 +11,7 @@ from sportmafia.engine import (
     Nominate,
     Undo,
     changes_phase,
+    in_effect,
     last_action,
     prefix,
 )
@@ -97,3 +98,12 @@ def test_players_acts_and_fouls_keep_the_phase_steps_change_it() -> None:
     assert not changes_phase([E.VoteCast(2, 5), E.ShotFired(3, 1), E.Checked(6, 3, True)])
     assert changes_phase([E.VoteCast(2, 5), E.Undone(3)])
     assert changes_phase(game.execute(Undo()))
+
+
+def test_in_effect_is_the_log_the_state_is_the_fold_of() -> None:
+    for seed in range(30):
+        game = play_random(new_game("club").rules, 10, seed)
+        live = [i for i, _ in in_effect(game.log)]
+        assert live == _in_effect(game.log)
+        again = Game.from_events(game.rules, game.n, [ev for _, ev in in_effect(game.log)], game.names)
+        assert again.snapshot() | {"_groups": []} == game.snapshot() | {"_groups": []}

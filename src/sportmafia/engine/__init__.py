@@ -30,7 +30,7 @@ from .describe import describe as describe_event_line
 from .errors import RuleViolation
 from .events import EVENTS, Event, event_from_json
 from .game import Game
-from .history import LastAction, changes_phase, last_action, prefix
+from .history import LastAction, changes_phase, in_effect, last_action, prefix
 from .record import RecordError, load, replay, summary, to_record
 from .rules.discipline import FOUL_REASONS, REMOVAL_REASONS, SANCTIONS
 from .state import BLACK_ROLES, NIGHT_STEPS, RED_ROLES, Rng, team_of
@@ -93,6 +93,7 @@ __all__ = [
     "feed_item",
     "feed_length",
     "feed_position",
+    "in_effect",
     "last_action",
     "load",
     "prefix",

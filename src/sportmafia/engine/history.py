@@ -1,9 +1,10 @@
 """What other layers need of a game's history, so that none re-implements a rule: the action the next Undo
-takes back, the game as it stood after its first events, and whether a run of events changes the phase."""
+takes back, the game as it stood after its first events, whether a run of events changes the phase, and the
+log's events still in effect (undone actions and their consequences left out)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 from . import events as E
@@ -56,6 +57,25 @@ def _group_end(log: list[E.Event], start: int) -> int:
     while end < len(log) and not log[end].action:
         end += 1
     return end
+
+
+def in_effect(log: Sequence[E.Event]) -> Iterator[tuple[int, E.Event]]:
+    """The events of ``log`` still in effect, with their log indexes, in order: the log the game's state is the
+    fold of (every ``undone`` left out, and with it the action it takes back and that action's consequences).
+
+    >>> from sportmafia.engine import events as E
+    >>> log = [E.Advanced(), E.Step("speech", 1, 1), E.Advanced(), E.Step("speech", 1, 2), E.Undone(2)]
+    >>> [i for i, _ in in_effect(log)]
+    [0, 1]
+    """
+    undone = {ev.seq for ev in log if isinstance(ev, E.Undone)}
+    group = -1
+    for i, ev in enumerate(log):
+        if ev.action:
+            group = i
+        if group in undone or isinstance(ev, E.Undone):
+            continue
+        yield i, ev
 
 
 def prefix(game: Game, count: int) -> Game:

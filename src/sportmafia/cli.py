@@ -300,6 +300,7 @@ def serve(
     its password once."""
     import uvicorn
 
+    from .services.seasons import reindex
     from .store import open_store
     from .web import create_app, ensure_demo
     from .web.security import load_secret_key
@@ -307,6 +308,9 @@ def serve(
     store = open_store(migrate=True)
     _check_workers(workers, store)
     setup = ensure_demo(store)
+    indexed = reindex(store)  # games that ended before the index of seasons existed (docs/seasons.md)
+    if indexed:
+        out.print(f"Indexed {indexed} finished games for statistics and ratings", markup=False)
     if workers == 1:
         web_app = create_app(store, https_only=secure_cookies)
         quiet_socket_access(access_log)
@@ -395,6 +399,22 @@ def check(
             print(f"  {line}")  # whole lines, never wrapped: an operator's log or a script reads them
     if not report.ok:
         raise typer.Exit(1)
+
+
+@app.command("reindex")
+def reindex_command(
+    every: Annotated[bool, typer.Option("--all", help="Rewrite every finished game's rows, not only the missing "
+                                                      "ones.")] = False,
+) -> None:
+    """Rebuild the index of finished games that statistics and ratings read, from the games' logs (the data
+    folder's database, or $SPORTMAFIA_DATABASE_URL; docs/seasons.md). ``serve`` indexes the missing games
+    by itself on start."""
+    from .services.seasons import reindex
+    from .store import open_store
+
+    with open_store(migrate=True) as store:
+        n = reindex(store, every=every)
+    print(f"{n} games indexed")
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -25,12 +25,13 @@ from .records import (
     VariantRecord,
     VariantTaken,
 )
+from .season_tables import GameIndex, PlayerMerge, RatingExclusion, Season, SeatIndex
 from .store import Store, open_store
 
 __all__ = [
     "UNAVAILABLE_ERRORS", "USER_ROLES", "AppendResult", "Base", "Club", "ClubNotFound", "ClubPlayer",
     "CorrectionRecord", "CorruptLog",
-    "GameEvent", "GameLocked", "GameNotFound", "GameSummary", "LoginTaken", "RosterPlayer", "StaleSequence",
+    "GameEvent", "GameIndex", "GameLocked", "GameNotFound", "GameSummary", "LoginTaken", "PlayerMerge", "RatingExclusion", "RosterPlayer", "Season", "SeatIndex", "StaleSequence",
     "Store", "StoreError", "StoredGame", "User", "UserRecord", "VariantRecord", "VariantTaken", "current_revision",
     "database_url", "head_revision", "make_engine", "open_store", "unavailable", "upgrade",
 ]

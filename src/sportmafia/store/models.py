@@ -142,13 +142,15 @@ class GameEvent(Base):
 
 
 class ClubPlayer(Base):
-    """A name on a club's roster (the players a host picks when seating a table)."""
+    """A name on a club's roster (the players a host picks when seating a table): a person across games, with
+    a public profile (docs/seasons.md). A duplicate merged into another keeps its row, ``merged_into`` set."""
 
     __tablename__ = "club_players"
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
     club_id: Mapped[int] = mapped_column(ForeignKey("clubs.id"), index=True)
     name: Mapped[str] = mapped_column(String(64))
+    merged_into: Mapped[int | None] = mapped_column(ForeignKey("club_players.id"), nullable=True)
 
 
 class ClubVariant(Base):
@@ -233,6 +235,8 @@ class Tournament(Base):
     final_settings: Mapped[dict[str, Any]] = mapped_column(JSON)
     """``{"finalists": K, "games_each": 3, "carry_over": true}``."""
     status: Mapped[str] = mapped_column(String(16), default="setup")
+    rating_kind: Mapped[str] = mapped_column(String(16), default="tournament", server_default="tournament")
+    """How its games weigh in the team Elo: ``tournament``, ``elite`` or ``none`` (docs/seasons.md)."""
     published: Mapped[bool] = mapped_column(Boolean, default=False)
     seating: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
     """The main stage's plan: ``Seating.to_json()`` plus ``participants`` (index -> participant id),
@@ -261,6 +265,8 @@ class TournamentParticipant(Base):
     team: Mapped[str | None] = mapped_column(String(200), nullable=True)
     user_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"), nullable=True)
     status: Mapped[str] = mapped_column(String(32), default="active")
+    player_id: Mapped[int | None] = mapped_column(ForeignKey("club_players.id"), nullable=True)
+    """The club's person this participant is (statistics and ratings across tournaments), or None."""
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
 

@@ -16,7 +16,7 @@ from .records import AppendResult, GameNotFound
 GAMES = cast(Table, StoredGame.__table__)
 EVENTS = cast(Table, GameEvent.__table__)
 HEAD = (select(GAMES.c.id, GAMES.c.next_seq, GAMES.c.signed_at, GAMES.c.ruleset, GAMES.c.ruleset_options,
-                GAMES.c.players, GAMES.c.names)
+                GAMES.c.players, GAMES.c.names, GAMES.c.status)
          .where(GAMES.c.id == bindparam("game_id")).with_for_update(key_share=True))
 """What an append reads of the game's row, locked (the columns ``folded`` needs, and where the log stands)."""
 SUMMARY = select(GAMES.c.id, GAMES.c.club_id, GAMES.c.ruleset, GAMES.c.players, GAMES.c.names, GAMES.c.status,

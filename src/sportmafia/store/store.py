@@ -23,6 +23,7 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from ..engine import Command, Event, Game, Rng, RuleViolation, event_from_json, feed_events, to_record
 from ..rules import RuleSet, get_ruleset
+from . import season_index
 from . import statements as st
 from .db import IMMEDIATE, Checkpointer, QueuedWriter, bounded, make_engine, sqlite_file
 from .models import USER_ROLES, Club, ClubPlayer, ClubVariant, GameEvent, StoredGame, User, as_utc, utcnow
@@ -316,9 +317,10 @@ class Store:
             return [row.id for row in rows]
 
     def club_players(self, club_id: int) -> list[RosterPlayer]:
-        """The club's roster, in the order the names were added."""
+        """The club's roster, in the order the names were added (duplicates merged into another left out)."""
         with self._read() as s:
-            rows = s.scalars(select(ClubPlayer).where(ClubPlayer.club_id == club_id).order_by(ClubPlayer.id))
+            rows = s.scalars(select(ClubPlayer).where(ClubPlayer.club_id == club_id, ClubPlayer.merged_into.is_(None))
+                             .order_by(ClubPlayer.id))
             return [RosterPlayer(row.id, row.club_id, row.name) for row in rows]
 
     # --- saved variants -------------------------------------------------------------------------------
@@ -506,6 +508,8 @@ class Store:
                 s.execute(st.MOVE_HEAD, {"game_id": game_id, "new_next_seq": first + len(events),
                                        "new_status": st.status_of(game), "new_winner": game.winner,
                                        "new_result": game.result if game.over else None, "new_updated_at": now})
+                if game.over or head.status == "over":  # ended, or reopened or changed after its end
+                    season_index.keep(s, game_id, game if game.over else None, now)
             self._remember(game_id, tuple(game.log))  # committed: the next fold reads nothing of the log
             try:
                 made = after(game) if after is not None else None

@@ -1,0 +1,271 @@
+"""A club's persons, merges, rating exclusions and the reads of the finished games' index, in the store
+(docs/seasons.md). Functions over the store's public transactions, each one transaction."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import func, select, update
+from sqlalchemy.orm import Session
+
+from ..seasons.facts import GameFacts, SeatFacts
+from . import season_index
+from . import statements as st
+from .models import ClubPlayer, GameEvent, StoredGame, User, as_utc, utcnow
+from .season_tables import GameIndex, PlayerMerge, RatingExclusion, SeatIndex
+from .store import Store
+
+
+@dataclass(frozen=True, slots=True)
+class Person:
+    id: int
+    club_id: int
+    name: str
+    merged_into: int | None
+    merged: tuple[int, ...]
+    """The duplicates merged into this person (their games count as his)."""
+    names: tuple[str, ...]
+    """The names (nicknames) he played under, most used first."""
+    games: int
+    first_game: datetime | None
+    last_game: datetime | None
+
+
+@dataclass(frozen=True, slots=True)
+class MergeRecord:
+    id: int
+    from_id: int
+    from_name: str
+    into_id: int
+    reason: str
+    login: str
+    created_at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class IndexedGame:
+    """A finished game from the index: its facts, the person at each seat and what statistics group it by."""
+
+    game_id: str
+    ended_at: datetime
+    facts: GameFacts
+    people: tuple[int | None, ...]
+    host_id: int | None
+    tournament_id: int | None
+    table_no: int | None
+    kind: str
+    source: str
+
+
+@dataclass(frozen=True, slots=True)
+class IndexedSeat:
+    """One seat of a person's game: the seat's facts with the game's context."""
+
+    game_id: str
+    ended_at: datetime
+    seat: SeatFacts
+    ruleset: str
+    players: int
+    winner: str | None
+    result: str
+    detail: bool
+    host_id: int | None
+    tournament_id: int | None
+    table_no: int | None
+
+
+class SeasonRefused(ValueError):
+    """A merge or an exclusion the store cannot make (``code``: ``not-found``, ``same-person``,
+    ``already-merged``, ``not-indexed``, ``already-excluded``, ``not-excluded``)."""
+
+    def __init__(self, code: str, detail: str = "") -> None:
+        super().__init__(f"{code}: {detail}" if detail else code)
+        self.code = code
+
+
+def _merged_into(s: Session, person_id: int) -> list[int]:
+    """Every person merged, directly or through another, into ``person_id``."""
+    found: list[int] = []
+    frontier = [person_id]
+    while frontier:
+        rows = list(s.scalars(select(ClubPlayer.id).where(ClubPlayer.merged_into.in_(frontier))))
+        found += rows
+        frontier = rows
+    return found
+
+
+def person(store: Store, person_id: int) -> Person | None:
+    """A person with the names he played under and his first and last indexed game (None: no such person)."""
+    with store.read() as s:
+        row = s.get(ClubPlayer, person_id)
+        if row is None:
+            return None
+        names = s.execute(select(SeatIndex.name, func.count()).where(SeatIndex.player_id == person_id)
+                          .group_by(SeatIndex.name).order_by(func.count().desc(), SeatIndex.name)).all()
+        span = s.execute(select(func.count(), func.min(SeatIndex.ended_at), func.max(SeatIndex.ended_at))
+                         .where(SeatIndex.player_id == person_id)).one()
+        return Person(row.id, row.club_id, row.name, row.merged_into, tuple(_merged_into(s, row.id)),
+                      tuple(n for n, _ in names), int(span[0]), as_utc(span[1]), as_utc(span[2]))
+
+
+def club_people(store: Store, club_id: int) -> list[tuple[int, str, int, datetime | None]]:
+    """The club's persons (duplicates merged away left out): id, name, games played, last game; most games
+    first."""
+    with store.read() as s:
+        played = (select(SeatIndex.player_id, func.count().label("n"), func.max(SeatIndex.ended_at).label("last"))
+                  .where(SeatIndex.club_id == club_id).group_by(SeatIndex.player_id).subquery())
+        rows = s.execute(select(ClubPlayer.id, ClubPlayer.name, played.c.n, played.c.last)
+                         .outerjoin(played, played.c.player_id == ClubPlayer.id)
+                         .where(ClubPlayer.club_id == club_id, ClubPlayer.merged_into.is_(None))
+                         .order_by(func.coalesce(played.c.n, 0).desc(), ClubPlayer.name)).all()
+        return [(r.id, r.name, int(r.n or 0), as_utc(r.last)) for r in rows]
+
+
+def merge(store: Store, club_id: int, from_id: int, into_id: int, reason: str, user_id: int) -> MergeRecord:
+    """Merge the duplicate ``from_id`` into ``into_id`` (both persons of the club, neither merged away): his
+    games, and those of whoever was merged into him, count for ``into_id`` from now on; the roster no longer
+    lists him; the merge is kept with its reason."""
+    with store.write() as s:
+        source, target = s.get(ClubPlayer, from_id), s.get(ClubPlayer, into_id)
+        if source is None or target is None or source.club_id != club_id or target.club_id != club_id:
+            raise SeasonRefused("not-found")
+        if from_id == into_id:
+            raise SeasonRefused("same-person")
+        if source.merged_into is not None or target.merged_into is not None:
+            raise SeasonRefused("already-merged")
+        moved = [from_id, *_merged_into(s, from_id)]
+        source.merged_into = into_id
+        s.execute(update(SeatIndex).where(SeatIndex.player_id.in_(moved)).values(player_id=into_id))
+        row = PlayerMerge(club_id=club_id, from_id=from_id, into_id=into_id, from_name=source.name,
+                          reason=reason, user_id=user_id, created_at=utcnow())
+        s.add(row)
+        s.flush()
+        login = s.scalar(select(User.login).where(User.id == user_id)) or ""
+        return MergeRecord(row.id, from_id, source.name, into_id, reason, login, row.created_at)
+
+
+def merges(store: Store, club_id: int, person_id: int | None = None) -> list[MergeRecord]:
+    """The club's merges, newest first (``person_id``: those into him)."""
+    with store.read() as s:
+        q = (select(PlayerMerge, User.login).join(User, User.id == PlayerMerge.user_id)
+             .where(PlayerMerge.club_id == club_id).order_by(PlayerMerge.id.desc()))
+        if person_id is not None:
+            q = q.where(PlayerMerge.into_id == person_id)
+        return [MergeRecord(m.id, m.from_id, m.from_name, m.into_id, m.reason, login, as_utc(m.created_at))
+                for m, login in s.execute(q).all()]
+
+
+def exclude(store: Store, club_id: int, game_id: str, reason: str, user_id: int) -> None:
+    """Leave an indexed game of the club out of the ratings, with the reason."""
+    with store.write() as s:
+        if s.scalar(select(GameIndex.club_id).where(GameIndex.game_id == game_id)) != club_id:
+            raise SeasonRefused("not-indexed", game_id)
+        if _active_exclusion(s, game_id) is not None:
+            raise SeasonRefused("already-excluded", game_id)
+        s.add(RatingExclusion(game_id=game_id, club_id=club_id, reason=reason, user_id=user_id, created_at=utcnow()))
+
+
+def lift_exclusion(store: Store, club_id: int, game_id: str, reason: str, user_id: int) -> None:
+    """Count an excluded game in the ratings again (the exclusion stays on record, lifted, with the reason)."""
+    with store.write() as s:
+        row = _active_exclusion(s, game_id)
+        if row is None or row.club_id != club_id:
+            raise SeasonRefused("not-excluded", game_id)
+        row.lifted_at, row.lifted_by, row.lift_reason = utcnow(), user_id, reason
+
+
+def _active_exclusion(s: Session, game_id: str) -> RatingExclusion | None:
+    return s.scalars(select(RatingExclusion).where(RatingExclusion.game_id == game_id,
+                                                   RatingExclusion.lifted_at.is_(None))).first()
+
+
+def exclusions(store: Store, club_id: int) -> dict[str, str]:
+    """The club's games left out of the ratings now: game id -> reason."""
+    with store.read() as s:
+        return dict(s.execute(select(RatingExclusion.game_id, RatingExclusion.reason)
+                              .where(RatingExclusion.club_id == club_id, RatingExclusion.lifted_at.is_(None))).all())
+
+
+def index_games(store: Store, club_id: int, since: tuple[datetime, str] | None = None) -> list[IndexedGame]:
+    """The club's indexed games in the order they ended (then by id); ``since``: only those after that one."""
+    with store.read() as s:
+        q = select(GameIndex).where(GameIndex.club_id == club_id)
+        if since is not None:
+            q = q.where((GameIndex.ended_at > since[0])
+                        | ((GameIndex.ended_at == since[0]) & (GameIndex.game_id > since[1])))
+        rows = s.scalars(q.order_by(GameIndex.ended_at, GameIndex.game_id)).all()
+        seats: dict[str, list[Any]] = {}
+        ids = [r.game_id for r in rows]
+        for chunk in range(0, len(ids), 500):
+            for seat in s.scalars(select(SeatIndex).where(SeatIndex.game_id.in_(ids[chunk:chunk + 500]))
+                                  .order_by(SeatIndex.game_id, SeatIndex.seat)):
+                seats.setdefault(seat.game_id, []).append(seat)
+        return [IndexedGame(r.game_id, as_utc(r.ended_at), season_index.facts_of(r, seats[r.game_id]),
+                            tuple(x.player_id for x in seats[r.game_id]), r.host_id, r.tournament_id, r.table_no,
+                            r.kind, r.source) for r in rows]
+
+
+def index_mark(store: Store, club_id: int, upto: tuple[datetime, str] | None) -> tuple[int, int, int]:
+    """What tells a kept computation over the club's index that it is still a prefix of it: how many indexed
+    games ended up to ``upto`` (inclusive), and how many merges and exclusions (lifted ones too) the club has."""
+    with store.read() as s:
+        n = 0
+        if upto is not None:
+            n = int(s.scalar(select(func.count()).select_from(GameIndex).where(
+                GameIndex.club_id == club_id,
+                (GameIndex.ended_at < upto[0]) | ((GameIndex.ended_at == upto[0]) & (GameIndex.game_id <= upto[1]))))
+                or 0)
+        m = int(s.scalar(select(func.count()).select_from(PlayerMerge).where(PlayerMerge.club_id == club_id)) or 0)
+        e = int(s.scalar(select(func.count(RatingExclusion.id) + func.count(RatingExclusion.lifted_at))
+                         .where(RatingExclusion.club_id == club_id)) or 0)
+        return n, m, e
+
+
+def person_seats(store: Store, person_id: int) -> list[IndexedSeat]:
+    """A person's seats in indexed games, in the order the games ended."""
+    with store.read() as s:
+        rows = s.execute(select(SeatIndex, GameIndex).join(GameIndex, GameIndex.game_id == SeatIndex.game_id)
+                         .where(SeatIndex.player_id == person_id)
+                         .order_by(SeatIndex.ended_at, SeatIndex.game_id)).all()
+        return [IndexedSeat(g.game_id, as_utc(g.ended_at), SeatFacts.from_json(seat.facts), g.ruleset, g.players,
+                            g.winner, g.result, g.detail, g.host_id, g.tournament_id, g.table_no)
+                for seat, g in rows]
+
+
+def unindexed_games(store: Store) -> list[str]:
+    """Finished stored games missing from the index (games that ended before it existed)."""
+    with store.read() as s:
+        return list(s.scalars(select(StoredGame.id).outerjoin(GameIndex, GameIndex.game_id == StoredGame.id)
+                              .where(StoredGame.status == "over", GameIndex.game_id.is_(None))
+                              .order_by(StoredGame.created_at)))
+
+
+def reindex_game(store: Store, game_id: str) -> None:
+    """A stored game's index rows written anew from its log (dated by its last event)."""
+    with store.write_conn() as s:  # the game's row locked: no append of it meanwhile
+        head = s.execute(st.HEAD, {"game_id": game_id}).one()
+        game = store.folded(s, head)
+        ended = s.scalar(select(func.max(GameEvent.created_at)).where(GameEvent.game_id == game_id))
+        season_index.keep(s, game_id, game if game.over else None, as_utc(ended) or utcnow())
+
+
+def people_named(store: Store, club_id: int, names: Sequence[str]) -> list[int]:
+    """The club's person for each name (the same name, any case, not merged away), made when there is none."""
+    with store.write() as s:
+        known: dict[str, int] = {}
+        for row in s.scalars(select(ClubPlayer).where(ClubPlayer.club_id == club_id, ClubPlayer.merged_into.is_(None))
+                             .order_by(ClubPlayer.id)):
+            known.setdefault(row.name.casefold(), row.id)
+        out = []
+        for name in names:
+            if name.casefold() not in known:
+                row = ClubPlayer(club_id=club_id, name=name)
+                s.add(row)
+                s.flush()
+                known[name.casefold()] = row.id
+            out.append(known[name.casefold()])
+        return out
+

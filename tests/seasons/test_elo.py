@@ -152,7 +152,8 @@ def test_one_by_one_equals_from_scratch_and_the_plain_rule(games: list[RatedGame
     assert early == rate(ordered[:cut])
     for (person, colour), value in reference(games).items():
         assert math.isclose(scratch.colour(person, colour), value, abs_tol=1e-9)
-    for person, history in scratch.history.items():
-        for before, after in zip(history, history[1:], strict=False):
-            if before.colour == after.colour:
-                assert after.before == before.after
+    for history in scratch.history.values():
+        last = {"red": 1000.0, "black": 1000.0}
+        for change in history:
+            assert change.before == last[change.colour] and change.after == change.before + change.change
+            last[change.colour] = change.after

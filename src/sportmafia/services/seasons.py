@@ -10,9 +10,11 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from ..seasons.elo import EloState, RatedGame, Ratings
+from ..seasons.skill import SkillRatings, SkillState
+from ..seasons.stats import Filter, GroupStats, PersonStats, PlayedGame, group_stats, person_stats
 from ..store import Store
 from ..store import seasons as db
-from ..store.seasons import IndexedGame
+from ..store.seasons import IndexedGame, Person
 
 
 def reindex(store: Store, *, every: bool = False, progress: Callable[[str], None] | None = None) -> int:
@@ -40,21 +42,38 @@ def rated(game: IndexedGame) -> RatedGame:
                      game.kind)
 
 
+def played(game: IndexedGame) -> PlayedGame:
+    """A game of the index as the statistics see it (persons, hosts and tournaments by their id as text; the
+    table as its number)."""
+    return PlayedGame(game.game_id, game.ended_at, game.facts,
+                      tuple(None if p is None else str(p) for p in game.people), None,
+                      None if game.host_id is None else str(game.host_id),
+                      None if game.tournament_id is None else str(game.tournament_id),
+                      None if game.table_no is None else str(game.table_no), game.kind)
+
+
 @dataclass
 class _Kept:
-    """A club's ratings as far as its index has been read: the state, the last game applied and what tells
+    """A club's ratings as far as its index has been read: the states, the last game applied and what tells
     whether that is still a prefix of the index (how many games up to it; merges and exclusions)."""
 
     elo: EloState
+    skill: SkillState
     last: tuple[datetime, str] | None
     mark: tuple[int, int, int]
+
+
+@dataclass(frozen=True)
+class ClubRatings:
+    elo: Ratings
+    skill: SkillRatings
 
 
 _KEPT: dict[tuple[int, int], _Kept] = {}
 _KEPT_LOCK = threading.Lock()
 
 
-def club_ratings(store: Store, club_id: int) -> Ratings:
+def club_ratings(store: Store, club_id: int) -> ClubRatings:
     """The club's team Elo over its whole index, as of now. Kept in this process: a game that ended since is
     applied on top (one read of the games after the last one applied); anything else that changes the past (a
     merge, an exclusion or its lifting, a game reopened or ended again, a game imported that ended earlier)
@@ -65,12 +84,44 @@ def club_ratings(store: Store, club_id: int) -> Ratings:
         if kept is not None and db.index_mark(store, club_id, kept.last) != kept.mark:
             kept = None
         if kept is None:
-            kept = _Kept(EloState(excluded=db.exclusions(store, club_id)), None, db.index_mark(store, club_id, None))
+            excluded = db.exclusions(store, club_id)
+            kept = _Kept(EloState(excluded=excluded), SkillState(excluded=excluded), None,
+                         db.index_mark(store, club_id, None))
         for game in db.index_games(store, club_id, since=kept.last):
             if game.kind != "none":  # a tournament that is not rated
                 kept.elo.apply(rated(game))
+                kept.skill.apply(rated(game))
             kept.last = (game.ended_at, game.game_id)
             kept.mark = (kept.mark[0] + 1, *kept.mark[1:])
         _KEPT[key] = kept
-        return kept.elo.ratings()
+        return ClubRatings(kept.elo.ratings(), kept.skill.ratings())
+
+
+@dataclass(frozen=True)
+class Profile:
+    """What a player's page shows: the person, his statistics over the games the filter keeps, his ratings now
+    (team Elo, OpenSkill) with their history, and his games, newest first."""
+
+    person: Person
+    club_name: str
+    stats: PersonStats
+    ratings: ClubRatings
+    games: tuple[PlayedGame, ...]
+
+
+def profile(store: Store, person_id: int, where: Filter | None = None) -> Profile | None:
+    """A person's page, None if there is no such person (or he was merged into another: his page is that one's)."""
+    person = db.person(store, person_id)
+    if person is None or person.merged_into is not None:
+        return None
+    key = str(person_id)
+    games = [played(g) for g in db.index_games(store, person.club_id, person=person_id)]
+    stats = person_stats(key, games, where)
+    return Profile(person, db.club_name(store, person.club_id), stats, club_ratings(store, person.club_id),
+                   tuple(reversed([g for g in games if where is None or where.keeps(g, key)])))
+
+
+def club_stats(store: Store, club_id: int, where: Filter | None = None) -> GroupStats:
+    """The club's games' statistics (red's wins by rule set, weekday, table, host)."""
+    return group_stats([played(g) for g in db.index_games(store, club_id)], where)
 

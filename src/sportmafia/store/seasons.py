@@ -189,10 +189,14 @@ def exclusions(store: Store, club_id: int) -> dict[str, str]:
                               .where(RatingExclusion.club_id == club_id, RatingExclusion.lifted_at.is_(None))).all())
 
 
-def index_games(store: Store, club_id: int, since: tuple[datetime, str] | None = None) -> list[IndexedGame]:
-    """The club's indexed games in the order they ended (then by id); ``since``: only those after that one."""
+def index_games(store: Store, club_id: int, since: tuple[datetime, str] | None = None,
+                person: int | None = None) -> list[IndexedGame]:
+    """The club's indexed games in the order they ended (then by id); ``since``: only those after that one;
+    ``person``: only his."""
     with store.read() as s:
         q = select(GameIndex).where(GameIndex.club_id == club_id)
+        if person is not None:
+            q = q.where(GameIndex.game_id.in_(select(SeatIndex.game_id).where(SeatIndex.player_id == person)))
         if since is not None:
             q = q.where((GameIndex.ended_at > since[0])
                         | ((GameIndex.ended_at == since[0]) & (GameIndex.game_id > since[1])))
@@ -269,3 +273,10 @@ def people_named(store: Store, club_id: int, names: Sequence[str]) -> list[int]:
             out.append(known[name.casefold()])
         return out
 
+
+
+def club_name(store: Store, club_id: int) -> str:
+    from .models import Club
+
+    with store.read() as s:
+        return s.scalar(select(Club.name).where(Club.id == club_id)) or ""

@@ -1,0 +1,83 @@
+"""A club's season in the services: the ratings kept per process equal the ratings computed from scratch after
+every change of the index (a game ending, a merge, an exclusion and its lifting), and a profile's statistics are
+those of the games' facts (docs/seasons.md)."""
+
+from __future__ import annotations
+
+from sportmafia.seasons.elo import rate
+from sportmafia.seasons.skill import rate_skill
+from sportmafia.seasons.stats import Filter, PlayedGame, person_stats
+from sportmafia.services import seasons
+from sportmafia.store import Store
+from sportmafia.store import seasons as db
+from tests.store.test_season_index import club_with_roster, played
+
+
+def from_scratch(store: Store, club: int) -> tuple[dict[str, float], dict[str, float]]:
+    games = [seasons.rated(g) for g in db.index_games(store, club)]
+    excluded = db.exclusions(store, club)
+    elo = rate(games, excluded)
+    skill = rate_skill(games, excluded)
+    return ({p: elo.overall(p) for p in elo.history}, {p: skill.skill(p).ordinal for p in skill.history})
+
+
+def kept(store: Store, club: int) -> tuple[dict[str, float], dict[str, float]]:
+    now = seasons.club_ratings(store, club)
+    return ({p: now.elo.overall(p) for p in now.elo.history}, {p: now.skill.skill(p).ordinal for p in now.skill.history})
+
+
+def test_the_ratings_kept_in_the_process_equal_the_ratings_from_scratch_after_every_change(store: Store) -> None:
+    club, roster, admin = club_with_roster(store)
+    [dup] = store.add_club_players(club, ["Twin"])
+    games = []
+    for seed in range(4):
+        seats = [dup if seed % 2 else roster[0], *roster[1:]]
+        games.append(played(store, club, seed, seats)[0])
+        assert kept(store, club) == from_scratch(store, club)
+    assert str(dup) in kept(store, club)[0]
+    db.merge(store, club, dup, roster[0], "one person", admin)
+    assert kept(store, club) == from_scratch(store, club) and str(dup) not in kept(store, club)[0]
+    db.exclude(store, club, games[1], "a seat changed hands", admin)
+    assert kept(store, club) == from_scratch(store, club)
+    assert games[1] not in seasons.club_ratings(store, club).elo.odds
+    db.lift_exclusion(store, club, games[1], "kept after all", admin)
+    assert kept(store, club) == from_scratch(store, club)
+    assert games[1] in seasons.club_ratings(store, club).elo.odds
+
+
+def test_a_new_game_is_applied_on_top_of_what_the_process_kept(store: Store, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    club, roster, _ = club_with_roster(store)
+    played(store, club, 1, list(roster))
+    seasons.club_ratings(store, club)
+    reads: list[object] = []
+    real = db.index_games
+    monkeypatch.setattr(db, "index_games", lambda *a, **k: reads.append(k.get("since")) or real(*a, **k))
+    played(store, club, 2, list(roster))
+    assert kept(store, club) == from_scratch(store, club)
+    assert reads[0] is not None  # only the games after the last one applied were read
+
+
+def test_a_profile_counts_the_facts_of_his_games_and_the_filter_narrows_them(store: Store) -> None:
+    club, roster, _ = club_with_roster(store)
+    for seed in range(3):
+        played(store, club, seed, list(roster))
+    page = seasons.profile(store, roster[4])
+    assert page is not None and page.person.games == 3 and len(page.games) == 3
+    games = [PlayedGame(g.game_id, g.ended_at, g.facts, tuple(None if p is None else str(p) for p in g.people))
+             for g in db.index_games(store, club)]
+    assert page.stats == person_stats(str(roster[4]), games)
+    role = page.games[0].seat_of(str(roster[4]))
+    assert role is not None
+    group = {"civilian": "red", "sheriff": "sheriff", "mafia": "black", "don": "don"}[role.role]
+    narrowed = seasons.profile(store, roster[4], Filter(role_group=group))
+    assert narrowed is not None and narrowed.stats.games["all"] == page.stats.games[group]
+    assert seasons.profile(store, 10**6) is None
+
+
+def test_reindex_indexes_what_is_missing_and_rewrites_everything_when_asked(store: Store) -> None:
+    club, roster, _ = club_with_roster(store)
+    played(store, club, 1, list(roster))
+    before = db.index_games(store, club)
+    assert seasons.reindex(store) == 0
+    assert seasons.reindex(store, every=True) == 1
+    assert db.index_games(store, club) == before

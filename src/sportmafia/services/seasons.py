@@ -9,12 +9,14 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 
+from ..i18n import msg
 from ..seasons.elo import EloState, RatedGame, Ratings
 from ..seasons.skill import SkillRatings, SkillState
 from ..seasons.stats import Filter, GroupStats, PersonStats, PlayedGame, group_stats, person_stats
-from ..store import Store
+from ..store import Store, UserRecord
 from ..store import seasons as db
 from ..store.seasons import IndexedGame, Person
+from .errors import Refusal
 
 
 def reindex(store: Store, *, every: bool = False, progress: Callable[[str], None] | None = None) -> int:
@@ -125,3 +127,45 @@ def club_stats(store: Store, club_id: int, where: Filter | None = None) -> Group
     """The club's games' statistics (red's wins by rule set, weekday, table, host)."""
     return group_stats([played(g) for g in db.index_games(store, club_id)], where)
 
+
+
+STAFF = ("admin", "judge")
+"""Who merges a club's persons and leaves its games out of the ratings."""
+_REFUSALS = {
+    "not-found": ("not-found", msg("No such player in your club.")),
+    "same-person": ("invalid", msg("A player cannot be merged into himself.")),
+    "already-merged": ("conflict", msg("That player was merged into another already.")),
+    "not-indexed": ("not-found", msg("No such finished game in your club.")),
+    "already-excluded": ("conflict", msg("That game is left out of the ratings already.")),
+    "not-excluded": ("conflict", msg("That game is not left out of the ratings.")),
+}
+
+
+def _staff(user: UserRecord) -> None:
+    if user.role not in STAFF:
+        raise Refusal("forbidden", "forbidden", msg("Only an admin or a judge merges players and leaves games out "
+                                                    "of the ratings."))
+
+
+def _refused(exc: db.SeasonRefused) -> Refusal:
+    kind, text = _REFUSALS[exc.code]
+    return Refusal(kind, exc.code, text)
+
+
+def merge(store: Store, user: UserRecord, from_id: int, into_id: int, reason: str) -> db.MergeRecord:
+    """Merge a duplicate person of the user's club into another, with the reason (admins and judges)."""
+    _staff(user)
+    try:
+        return db.merge(store, user.club_id, from_id, into_id, reason, user.id)
+    except db.SeasonRefused as exc:
+        raise _refused(exc) from None
+
+
+def exclude(store: Store, user: UserRecord, game_id: str, reason: str, *, lift: bool = False) -> None:
+    """Leave a finished game of the user's club out of the ratings, or (``lift``) count it again, with the
+    reason (admins and judges)."""
+    _staff(user)
+    try:
+        (db.lift_exclusion if lift else db.exclude)(store, user.club_id, game_id, reason, user.id)
+    except db.SeasonRefused as exc:
+        raise _refused(exc) from None

@@ -280,3 +280,9 @@ def club_name(store: Store, club_id: int) -> str:
 
     with store.read() as s:
         return s.scalar(select(Club.name).where(Club.id == club_id)) or ""
+
+
+def host_logins(store: Store, club_id: int) -> dict[int, str]:
+    """The logins of the club's users (the hosts of its games)."""
+    with store.read() as s:
+        return dict(s.execute(select(User.id, User.login).where(User.club_id == club_id)).all())

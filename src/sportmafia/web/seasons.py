@@ -1,0 +1,139 @@
+"""A club's players across games (docs/seasons.md): the public pages ``/clubs/{id}/players`` (the club's players
+with their ratings, and the club's red wins by rule set, weekday, table and host) and ``/players/{id}`` (a
+player's profile: ratings and their history, wins by role with intervals, what he does at the table, his games),
+their charts as SVG and PNG, the same as JSON (``/api/players/{id}``, ``/api/clubs/{id}/players``), and the
+staff's merges and rating exclusions."""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Query, Request
+from fastapi import Path as PathParam
+from fastapi.responses import Response
+from pydantic import Field
+from starlette.concurrency import run_in_threadpool
+
+from ..i18n import msg
+from ..seasons.stats import GROUPS, Filter
+from ..services import seasons
+from ..store import Store
+from ..store import seasons as db
+from .auth import StoreDep, UserDep
+from .edge import MAX_ID
+from .errors import ApiError
+from .i18n import request_lang
+from .pages import page_user, render
+from .schemas import StrictBody
+from .season_views import club_view, profile_view
+
+router = APIRouter(tags=["seasons"])
+PersonId = Annotated[int, PathParam(ge=1, le=MAX_ID)]
+ClubId = Annotated[int, PathParam(ge=1, le=MAX_ID)]
+GameId = Annotated[str, PathParam(min_length=1, max_length=64)]
+RULESETS = ("club", "tournament", "fiim")
+
+
+class MergeIn(StrictBody):
+    from_id: int = Field(ge=1, le=MAX_ID, description="The duplicate, merged away")
+    into_id: int = Field(ge=1, le=MAX_ID, description="The person he is")
+    reason: str = Field(min_length=1, max_length=500)
+
+
+class ReasonIn(StrictBody):
+    reason: str = Field(min_length=1, max_length=500)
+
+
+def _filter(since: date | None, until: date | None, role: str | None, ruleset: str | None,
+            tournament: int | None) -> Filter:
+    if role is not None and role not in GROUPS[1:]:
+        raise ApiError(422, "bad-filter", msg("No such role: %(role)s.", role=role))
+    if ruleset is not None and ruleset not in RULESETS:
+        raise ApiError(422, "bad-filter", msg("No such rule set: %(ruleset)s.", ruleset=ruleset))
+    if since is not None and until is not None and since > until:
+        raise ApiError(422, "bad-filter", msg("The range ends before it starts."))
+    return Filter(since=since, until=until, role_group=role, ruleset=ruleset,
+                  tournament=None if tournament is None else str(tournament))
+
+
+Since = Annotated[date | None, Query(description="Games from this day on (Moscow time)")]
+Until = Annotated[date | None, Query(description="Games up to this day, included")]
+Role = Annotated[str | None, Query(max_length=16, description="red, sheriff, black or don")]
+Ruleset = Annotated[str | None, Query(max_length=16, description="club, tournament or fiim")]
+TournamentQ = Annotated[int | None, Query(ge=1, le=MAX_ID)]
+
+
+def _missing(request: Request) -> Response:
+    return render(request, "missing.html", status=404, user=page_user(request))
+
+
+@router.get("/players/{person_id}", include_in_schema=False)
+async def profile_page(request: Request, person_id: PersonId, since: Since = None, until: Until = None,
+                       role: Role = None, ruleset: Ruleset = None, tournament: TournamentQ = None) -> Response:
+    where = _filter(since, until, role, ruleset, tournament)
+    store: Store = request.app.state.store
+    page = await run_in_threadpool(seasons.profile, store, person_id, where)
+    if page is None:
+        return _missing(request)
+    user = page_user(request)
+    staff = user is not None and user.club_id == page.person.club_id and user.role in seasons.STAFF
+    roster = await run_in_threadpool(db.club_people, store, page.person.club_id) if staff else []
+    lang = request_lang(request)
+    return render(request, "profile.html", user=user, staff=staff, roster=roster,
+                  view=profile_view(page, lang, where), where=where)
+
+
+@router.get("/clubs/{club_id}/players", include_in_schema=False)
+async def club_players_page(request: Request, club_id: ClubId, since: Since = None, until: Until = None,
+                            ruleset: Ruleset = None) -> Response:
+    where = _filter(since, until, None, ruleset, None)
+    store: Store = request.app.state.store
+    view = await run_in_threadpool(club_view, store, club_id, request_lang(request), where)
+    if view is None:
+        return _missing(request)
+    user = page_user(request)
+    return render(request, "club_players.html", user=user, view=view, where=where,
+                  staff=user is not None and user.club_id == club_id and user.role in seasons.STAFF)
+
+
+@router.get("/api/players/{person_id}", summary="A player's profile: statistics, ratings and games")
+async def profile_json(request: Request, person_id: PersonId, since: Since = None, until: Until = None,
+                       role: Role = None, ruleset: Ruleset = None, tournament: TournamentQ = None) -> dict[str, Any]:
+    where = _filter(since, until, role, ruleset, tournament)
+    page = await run_in_threadpool(seasons.profile, request.app.state.store, person_id, where)
+    if page is None:
+        raise ApiError(404, "not-found", msg("No such player."))
+    return profile_view(page, request_lang(request), where).to_json()
+
+
+@router.get("/api/clubs/{club_id}/players", summary="A club's players with their ratings, and its red wins")
+async def club_json(request: Request, club_id: ClubId, since: Since = None, until: Until = None,
+                    ruleset: Ruleset = None) -> dict[str, Any]:
+    where = _filter(since, until, None, ruleset, None)
+    view = await run_in_threadpool(club_view, request.app.state.store, club_id, request_lang(request), where)
+    if view is None:
+        raise ApiError(404, "not-found", msg("No such club."))
+    return view.to_json()
+
+
+@router.post("/api/players/merge", summary="Merge a duplicate player into another, with the reason "
+                                            "(admins and judges)")
+async def merge_players(body: MergeIn, user: UserDep, store: StoreDep) -> dict[str, Any]:
+    record = await run_in_threadpool(seasons.merge, store, user, body.from_id, body.into_id, body.reason)
+    return {"merge": {"id": record.id, "from": record.from_id, "from_name": record.from_name, "into": record.into_id,
+                      "reason": record.reason, "by": record.login, "at": record.created_at.isoformat()}}
+
+
+@router.post("/api/games/{game_id}/rating-exclusion", summary="Leave a finished game out of the ratings, with the "
+                                                              "reason (admins and judges)")
+async def exclude_game(game_id: GameId, body: ReasonIn, user: UserDep, store: StoreDep) -> dict[str, Any]:
+    await run_in_threadpool(seasons.exclude, store, user, game_id, body.reason)
+    return {"ok": True}
+
+
+@router.post("/api/games/{game_id}/rating-exclusion/lift", summary="Count a game left out in the ratings again, "
+                                                                   "with the reason (admins and judges)")
+async def lift_exclusion(game_id: GameId, body: ReasonIn, user: UserDep, store: StoreDep) -> dict[str, Any]:
+    await run_in_threadpool(seasons.exclude, store, user, game_id, body.reason, lift=True)
+    return {"ok": True}

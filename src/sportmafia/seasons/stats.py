@@ -1,0 +1,306 @@
+"""Statistics over many games: a person's (by role group, fouls, the first killed's best move, checks, votes,
+nominations, how his games ended) and a group's (a club's, a host's, a rule set's, a season's: red's win rate
+overall, by rule set, weekday, table and host). Win rates carry their Wilson score interval.
+
+A result-only game (``facts.detail`` false) counts only in what it tells: games and wins by role, fouls,
+removals, departures, the first killed and results; never in votes, checks, nominations nor best moves.
+See docs/seasons.md, "Statistics".
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import date, datetime
+from typing import Any
+from zoneinfo import ZoneInfo
+
+from .facts import GameFacts, SeatFacts
+
+MOSCOW = "Europe/Moscow"
+ROLE_GROUPS: Mapping[str, str] = {"civilian": "red", "sheriff": "sheriff", "commissar": "sheriff",
+                                  "mafia": "black", "don": "don"}
+"""The role groups of the statistics: "red" (civilians), "sheriff" (Sheriff, Commissar), "black" (mafia), "don"."""
+GROUPS = ("all", "red", "sheriff", "black", "don")
+
+
+def role_group(role: str) -> str:
+    return ROLE_GROUPS[role]
+
+
+def wilson(successes: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    """The Wilson score interval of a share ``successes / n``; (0.0, 1.0) when ``n`` is 0.
+
+    >>> [round(x, 4) for x in wilson(7, 10)]
+    [0.3968, 0.8922]
+    """
+    if n == 0:
+        return (0.0, 1.0)
+    if not 0 <= successes <= n:
+        raise ValueError(f"{successes} successes of {n}")
+    share = successes / n
+    z2 = z * z
+    denominator = 1 + z2 / n
+    centre = (share + z2 / (2 * n)) / denominator
+    half = z * math.sqrt(share * (1 - share) / n + z2 / (4 * n * n)) / denominator
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+@dataclass(frozen=True)
+class Rate:
+    """A share (``successes`` of ``n``) with its Wilson interval."""
+
+    successes: int = 0
+    n: int = 0
+
+    @property
+    def rate(self) -> float | None:
+        return self.successes / self.n if self.n else None
+
+    @property
+    def interval(self) -> tuple[float, float]:
+        return wilson(self.successes, self.n)
+
+    def to_json(self) -> dict[str, Any]:
+        low, high = self.interval
+        return {"successes": self.successes, "n": self.n, "rate": self.rate, "low": low, "high": high}
+
+
+class _Tally:
+    """Counts of successes and trials by key, turned into :class:`Rate` s."""
+
+    def __init__(self) -> None:
+        self.hits: Counter[Any] = Counter()
+        self.trials: Counter[Any] = Counter()
+
+    def add(self, key: Any, hit: bool) -> None:
+        self.trials[key] += 1
+        self.hits[key] += hit
+
+    def rate(self, key: Any) -> Rate:
+        return Rate(self.hits[key], self.trials[key])
+
+    def rates(self) -> dict[Any, Rate]:
+        return {k: self.rate(k) for k in sorted(self.trials)}
+
+
+def _rates_json(rates: Mapping[Any, Rate]) -> dict[str, Any]:
+    return {str(k): v.to_json() for k, v in rates.items()}
+
+
+@dataclass(frozen=True)
+class PlayedGame:
+    """A finished game of a season: its facts, the person at each seat (None for a guest) and where it was
+    played. ``ended``: an aware datetime."""
+
+    game_id: str
+    ended: datetime
+    facts: GameFacts
+    people: tuple[str | None, ...]
+    club: str | None = None
+    host: str | None = None
+    tournament: str | None = None
+    table: str | None = None
+    kind: str = "club"
+
+    def seat_of(self, person: str) -> SeatFacts | None:
+        """The person's seat in this game, None if he did not play it."""
+        for i, p in enumerate(self.people):
+            if p == person:
+                return self.facts.seats[i]
+        return None
+
+
+@dataclass(frozen=True)
+class Filter:
+    """Which games a statistic is over; every field left None lets every game through. ``since``, ``until``:
+    dates of ``ended`` in ``timezone``, both included; ``role_group`` selects a person's games in that group
+    (it needs the person: :func:`select`)."""
+
+    since: date | None = None
+    until: date | None = None
+    tournament: str | None = None
+    role_group: str | None = None
+    ruleset: str | None = None
+    club: str | None = None
+    host: str | None = None
+    timezone: str = MOSCOW
+
+    def keeps(self, game: PlayedGame, person: str | None = None) -> bool:
+        day = game.ended.astimezone(ZoneInfo(self.timezone)).date()
+        if (self.since and day < self.since) or (self.until and day > self.until):
+            return False
+        if self.tournament is not None and game.tournament != self.tournament:
+            return False
+        if self.ruleset is not None and game.facts.ruleset != self.ruleset:
+            return False
+        if (self.club is not None and game.club != self.club) or (self.host is not None and game.host != self.host):
+            return False
+        if self.role_group is not None:
+            if person is None:
+                raise ValueError("a role group selects a person's games: name the person")
+            seat = game.seat_of(person)
+            return seat is not None and role_group(seat.role) == self.role_group
+        return True
+
+
+def select(games: Iterable[PlayedGame], where: Filter | None = None, person: str | None = None) -> list[PlayedGame]:
+    """The games ``where`` keeps (and, with ``person``, that he played), in the order given."""
+    out = [g for g in games if person is None or person in g.people]
+    return out if where is None else [g for g in out if where.keeps(g, person)]
+
+
+@dataclass(frozen=True)
+class PersonStats:
+    """One person's statistics over his games (see the module doc for what result-only games count in)."""
+
+    person: str
+    games: Mapping[str, int]
+    """Games played by role group (all, red, sheriff, black, don)."""
+    wins: Mapping[str, Rate]
+    """Wins of the games with a winner, by role group."""
+    fouls: int
+    removals: int
+    departures: Mapping[str, int]
+    """How he left the table (vote, lift, kill, lot, removal), and "stayed"."""
+    first_killed: int
+    detailed: int
+    """Games with a full log: the denominator of what follows."""
+    best_moves: int
+    best_move_black: Mapping[int, int]
+    """How many of his best moves found 0, 1, 2, 3 black players."""
+    sheriff_checks: Rate
+    """His checks as the Sheriff (or Commissar) that found a black player."""
+    sheriff_by_night: Mapping[int, Rate]
+    don_checks: Rate
+    """His checks as the Don that found the Sheriff."""
+    don_found_on: Mapping[int, int]
+    """Games as the Don by the night he first found the Sheriff (0: never)."""
+    votes_red: Rate
+    """His day votes as a red player cast for a black candidate."""
+    votes_red_by_day: Mapping[int, Rate]
+    votes_black: Rate
+    """His day votes as a black player cast for a black candidate."""
+    nominations_red: Rate
+    nominations_black: Rate
+    results: Mapping[str, int]
+    """How his games ended (result codes)."""
+
+    @property
+    def fouls_per_game(self) -> float | None:
+        return self.fouls / self.games["all"] if self.games["all"] else None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "person": self.person, "games": dict(self.games), "wins": _rates_json(self.wins),
+            "fouls": self.fouls, "fouls_per_game": self.fouls_per_game, "removals": self.removals,
+            "departures": dict(self.departures), "first_killed": self.first_killed, "detailed": self.detailed,
+            "best_moves": self.best_moves, "best_move_black": {str(k): v for k, v in self.best_move_black.items()},
+            "sheriff_checks": self.sheriff_checks.to_json(), "sheriff_by_night": _rates_json(self.sheriff_by_night),
+            "don_checks": self.don_checks.to_json(),
+            "don_found_on": {str(k): v for k, v in self.don_found_on.items()},
+            "votes_red": self.votes_red.to_json(), "votes_red_by_day": _rates_json(self.votes_red_by_day),
+            "votes_black": self.votes_black.to_json(), "nominations_red": self.nominations_red.to_json(),
+            "nominations_black": self.nominations_black.to_json(), "results": dict(self.results),
+        }
+
+
+def person_stats(person: str, games: Iterable[PlayedGame], where: Filter | None = None) -> PersonStats:
+    """``person``'s statistics over the games of ``games`` he played that ``where`` keeps."""
+    played: Counter[str] = Counter()
+    wins = _Tally()
+    departures: Counter[str] = Counter()
+    results: Counter[str] = Counter()
+    fouls = removals = first_killed = detailed = 0
+    guesses: Counter[int] = Counter()
+    sheriff, by_night, don, votes, by_day, noms = _Tally(), _Tally(), _Tally(), _Tally(), _Tally(), _Tally()
+    found_on: Counter[int] = Counter()
+    for game in select(games, where, person):
+        seat = game.seat_of(person)
+        assert seat is not None
+        group = role_group(seat.role)
+        for key in ("all", group):
+            played[key] += 1
+            if seat.won is not None:
+                wins.add(key, seat.won)
+        fouls += seat.fouls
+        removals += seat.removed
+        departures[seat.left or "stayed"] += 1
+        first_killed += seat.first_killed
+        results[game.facts.result] += 1
+        if not game.facts.detail:
+            continue
+        detailed += 1
+        if seat.guess_black is not None:
+            guesses[seat.guess_black] += 1
+        if group == "sheriff":
+            for night, _, found in seat.checks:
+                sheriff.add("all", found)
+                by_night.add(night, found)
+        elif group == "don":
+            for _, _, found in seat.checks:
+                don.add("all", found)
+            found_on[min((c[0] for c in seat.checks if c[2]), default=0)] += 1
+        for day, _, black in seat.votes:
+            votes.add(seat.team, black)
+            if seat.team == "red":
+                by_day.add(day, black)
+        for _, _, black in seat.nominations:
+            noms.add(seat.team, black)
+    return PersonStats(
+        person=person, games={g: played[g] for g in GROUPS}, wins={g: wins.rate(g) for g in GROUPS},
+        fouls=fouls, removals=removals, departures=dict(sorted(departures.items())), first_killed=first_killed,
+        detailed=detailed, best_moves=sum(guesses.values()), best_move_black={k: guesses[k] for k in range(4)},
+        sheriff_checks=sheriff.rate("all"),
+        sheriff_by_night=by_night.rates(),
+        don_checks=don.rate("all"), don_found_on=dict(sorted(found_on.items())),
+        votes_red=votes.rate("red"), votes_red_by_day=by_day.rates(),
+        votes_black=votes.rate("black"), nominations_red=noms.rate("red"), nominations_black=noms.rate("black"),
+        results=dict(sorted(results.items())))
+
+
+@dataclass(frozen=True)
+class GroupStats:
+    """A group of games (a club's, a host's, a rule set's, a season's): red's wins of the games with a winner,
+    overall and by rule set, weekday (0 Monday .. 6 Sunday, of ``ended`` in the timezone given), table and
+    host; the count of games and how they ended."""
+
+    games: int
+    red_wins: Rate
+    by_ruleset: Mapping[str, Rate]
+    by_weekday: Mapping[int, Rate]
+    by_table: Mapping[str, Rate]
+    by_host: Mapping[str, Rate]
+    results: Mapping[str, int]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"games": self.games, "red_wins": self.red_wins.to_json(), "by_ruleset": _rates_json(self.by_ruleset),
+                "by_weekday": _rates_json(self.by_weekday), "by_table": _rates_json(self.by_table),
+                "by_host": _rates_json(self.by_host), "results": dict(self.results)}
+
+
+def group_stats(games: Sequence[PlayedGame] | Iterable[PlayedGame], where: Filter | None = None,
+                timezone: str = MOSCOW) -> GroupStats:
+    """The statistics of the games ``where`` keeps (a game without a table or host is not in those lines)."""
+    zone = ZoneInfo(timezone)
+    red, ruleset, weekday, table, host = _Tally(), _Tally(), _Tally(), _Tally(), _Tally()
+    results: Counter[str] = Counter()
+    count = 0
+    for game in select(games, where):
+        count += 1
+        results[game.facts.result] += 1
+        winner = game.facts.winner
+        if winner is None:
+            continue
+        won = winner == "red"
+        red.add("all", won)
+        ruleset.add(game.facts.ruleset, won)
+        weekday.add(game.ended.astimezone(zone).weekday(), won)
+        if game.table is not None:
+            table.add(game.table, won)
+        if game.host is not None:
+            host.add(game.host, won)
+    return GroupStats(games=count, red_wins=red.rate("all"), by_ruleset=ruleset.rates(), by_weekday=weekday.rates(),
+                      by_table=table.rates(), by_host=host.rates(), results=dict(sorted(results.items())))

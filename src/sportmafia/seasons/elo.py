@@ -118,6 +118,27 @@ class Ratings:
                 "odds": dict(self.odds)}
 
 
+def check_game(game: RatedGame, last: tuple[datetime, str] | None) -> tuple[datetime, str]:
+    """A game's order key (end time, id), checked to come after ``last`` (the key of the game rated last);
+    ``ValueError`` for a game out of order, a person at two seats, or teams that are not red and black."""
+    key = (game.ended, game.game_id)
+    if last is not None and key <= last:
+        raise ValueError(f"game {game.game_id!r} comes before or with game {last[1]!r} already rated")
+    if len(game.people) != len(game.teams):
+        raise ValueError(f"game {game.game_id!r}: {len(game.people)} people for {len(game.teams)} seats")
+    rated = [p for p in game.people if p is not None]
+    if len(set(rated)) != len(rated):
+        raise ValueError(f"game {game.game_id!r}: a person sits at two seats")
+    if game.winner not in ("red", "black", None) or any(t not in ("red", "black") for t in game.teams):
+        raise ValueError(f"game {game.game_id!r}: teams and the winner are red or black")
+    return key
+
+
+def in_order(games: Iterable[RatedGame]) -> list[RatedGame]:
+    """Games in the order they are rated: by end time, then id."""
+    return sorted(games, key=lambda g: (g.ended, g.game_id))
+
+
 class EloState:
     """Ratings rated game by game: :meth:`apply` each game in order (by end time, then game id); the state then
     holds what :func:`rate` gives for the same games."""
@@ -134,16 +155,7 @@ class EloState:
     def apply(self, game: RatedGame) -> tuple[RatingChange, ...]:
         """Rate one game; returns its changes (none for an excluded game or a game without a winner). Raises
         ``ValueError`` for a game that comes before one already applied, or a malformed one."""
-        key = (game.ended, game.game_id)
-        if self.last is not None and key <= self.last:
-            raise ValueError(f"game {game.game_id!r} comes before or with game {self.last[1]!r} already rated")
-        if len(game.people) != len(game.teams):
-            raise ValueError(f"game {game.game_id!r}: {len(game.people)} people for {len(game.teams)} seats")
-        rated = [p for p in game.people if p is not None]
-        if len(set(rated)) != len(rated):
-            raise ValueError(f"game {game.game_id!r}: a person sits at two seats")
-        if game.winner not in ("red", "black", None) or any(t not in ("red", "black") for t in game.teams):
-            raise ValueError(f"game {game.game_id!r}: teams and the winner are red or black")
+        key = check_game(game, self.last)
         weights = self.system.weights(game.kind, len(game.people))
         self.last = key
         if game.winner is None or game.game_id in self.excluded:
@@ -194,6 +206,6 @@ class EloState:
 def rate(games: Iterable[RatedGame], excluded: Collection[str] = (), system: EloSystem = MAFIARATINGS) -> Ratings:
     """Rate games from scratch, in the order of their end (then of their id), skipping the ``excluded`` ids."""
     state = EloState(system, excluded)
-    for game in sorted(games, key=lambda g: (g.ended, g.game_id)):
+    for game in in_order(games):
         state.apply(game)
     return state.ratings()

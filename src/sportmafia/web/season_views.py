@@ -187,7 +187,7 @@ def club_view(store: Store, club_id: int, lang: str, where: Filter | None = None
     stats = seasons.club_stats(store, club_id, where)
     hosts = db.host_logins(store, club_id)
     days = get_day_names("wide", locale=lang)
-    players = []
+    players: list[dict[str, Any]] = []
     for pid, pname, games, last in db.club_people(store, club_id):
         key = str(pid)
         players.append({"id": pid, "name": pname, "games": games, "last_game": day(last, lang),

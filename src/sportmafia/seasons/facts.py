@@ -48,7 +48,7 @@ class SeatFacts:
     """The day of that departure, or the night's number for a departure at night (night N follows day N)."""
     left_night: bool
     first_killed: bool
-    """Killed on night 1 (the first killed, «ПУ»)."""
+    """Killed on night 1 (the first killed)."""
     guess: tuple[int, ...] = ()
     """The seats this seat named in his best move (empty if none)."""
     guess_black: int | None = None

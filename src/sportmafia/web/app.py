@@ -21,6 +21,7 @@ from . import (
     live,
     online,
     pages,
+    seasons,
     sheets,
     table,
     tournament_discipline,
@@ -104,6 +105,7 @@ def create_app(store: Store | None = None, *, secret_key: str | None = None, htt
     app.include_router(table.router)
     app.include_router(tournament_pages.router)
     app.include_router(account_pages.router)
+    app.include_router(seasons.router)
     app.mount("/static", StaticFiles(directory=pages.STATIC), name="static")
     # added last = outermost: body limit, then the database's absence, the session, then CSRF (which reads the
     # session)

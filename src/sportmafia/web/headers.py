@@ -46,7 +46,9 @@ def security_headers(path: str) -> list[tuple[bytes, bytes]]:
 
 
 class SecurityHeadersMiddleware:
-    """Adds ``security_headers(path)`` to every HTTP answer (replacing any of the same name)."""
+    """Adds ``security_headers(path)`` to every HTTP answer (replacing any of the same name), except a
+    ``Content-Security-Policy`` the route set itself: a chart image's stricter one (``web/charts.py``:
+    ``default-src 'none'; sandbox``)."""
 
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
@@ -56,12 +58,16 @@ class SecurityHeadersMiddleware:
             await self.app(scope, receive, send)
             return
         extra = security_headers(scope["path"])
-        names = {name for name, _ in extra}
 
         async def send_with_headers(message: Message) -> None:
             if message["type"] == "http.response.start":
-                headers = [(k, v) for k, v in message.get("headers", []) if k.lower() not in names]
-                message = {**message, "headers": headers + extra}
+                own = message.get("headers", [])
+                added = extra
+                if any(k.lower() == b"content-security-policy" for k, _ in own):
+                    added = [(k, v) for k, v in extra if k != b"content-security-policy"]
+                dropped = {name for name, _ in added}
+                headers = [(k, v) for k, v in own if k.lower() not in dropped]
+                message = {**message, "headers": headers + added}
             await send(message)
 
         await self.app(scope, receive, send_with_headers)

@@ -9,7 +9,7 @@ from datetime import date, datetime
 from typing import Any
 
 from babel.dates import format_date, get_day_names
-from babel.numbers import format_decimal, format_percent
+from babel.numbers import format_decimal
 
 from ..engine.describe import RESULT_NAMES, t
 from ..i18n import msg, pmsg
@@ -18,6 +18,7 @@ from ..services import seasons
 from ..services.seasons import Profile
 from ..store import Store
 from ..store import seasons as db
+from .charts import format_interval, format_rate
 
 ZONE = MOSCOW
 GROUP_NAMES = {"all": pmsg("role group", "all games"), "red": pmsg("role group", "civilian"),
@@ -31,7 +32,7 @@ GAMES_SHOWN = 50
 
 
 def percent(value: float | None, lang: str) -> str:
-    return "—" if value is None else format_percent(value, "#,##0.0%", locale=lang)
+    return format_rate(value, lang)  # as the charts write it: "47,5 %" / "47.5%"
 
 
 def number(value: float, lang: str, digits: int = 1) -> str:
@@ -70,7 +71,7 @@ def rate_row(key: Any, label: str, rate: Rate, lang: str) -> RateRow:
     low, high = rate.interval
     shown = percent(rate.rate, lang)
     return RateRow(str(key), label, rate.successes, rate.n, rate.rate, low, high, shown,
-                   "—" if rate.n == 0 else f"{percent(low, lang)} – {percent(high, lang)}")
+                   "—" if rate.n == 0 else format_interval((low, high), lang))
 
 
 @dataclass(frozen=True)
@@ -120,7 +121,8 @@ def profile_view(page: Profile, lang: str, where: Filter | None = None) -> Profi
         (msg("Games with a full record").render(lang), str(s.detailed)),
     ] + [(msg("Left the table: %(how)s", how=DEPARTURES.get(k, msg(k))).render(lang), str(v))
          for k, v in s.departures.items()]
-    don_nights = ", ".join(f"{n}: {v}" for n, v in s.don_found_on.items() if n > 0) or "—"
+    don_nights = ", ".join(msg("night %(n)s: %(games)s", n=n, games=v).render(lang)
+                           for n, v in s.don_found_on.items() if n > 0) or "—"
     at_table.append((msg("Don: games by the night he found the Sheriff").render(lang), don_nights))
     checks = [rate_row("sheriff", msg("Sheriff's checks that found black").render(lang), s.sheriff_checks, lang),
               rate_row("don", msg("Don's checks that found the Sheriff").render(lang), s.don_checks, lang),

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from datetime import date
 from typing import Annotated, Any
+from urllib.parse import urlencode
 
 from fastapi import APIRouter, Query, Request
 from fastapi import Path as PathParam
@@ -20,13 +21,15 @@ from ..seasons.stats import GROUPS, Filter
 from ..services import seasons
 from ..store import Store
 from ..store import seasons as db
+from . import charts
 from .auth import StoreDep, UserDep
+from .charts import Bar
 from .edge import MAX_ID
 from .errors import ApiError
-from .i18n import request_lang
+from .i18n import LANGS, request_lang
 from .pages import page_user, render
 from .schemas import StrictBody
-from .season_views import club_view, profile_view
+from .season_views import RateRow, club_view, profile_view
 
 router = APIRouter(tags=["seasons"])
 PersonId = Annotated[int, PathParam(ge=1, le=MAX_ID)]
@@ -57,6 +60,13 @@ def _filter(since: date | None, until: date | None, role: str | None, ruleset: s
                   tournament=None if tournament is None else str(tournament))
 
 
+def _query(where: Filter) -> str:
+    """The filter as the query string of the page's charts."""
+    pairs = {"since": where.since, "until": where.until, "role": where.role_group, "ruleset": where.ruleset,
+             "tournament": where.tournament}
+    return urlencode({k: str(v) for k, v in pairs.items() if v is not None})
+
+
 Since = Annotated[date | None, Query(description="Games from this day on (Moscow time)")]
 Until = Annotated[date | None, Query(description="Games up to this day, included")]
 Role = Annotated[str | None, Query(max_length=16, description="red, sheriff, black or don")]
@@ -81,7 +91,7 @@ async def profile_page(request: Request, person_id: PersonId, since: Since = Non
     roster = await run_in_threadpool(db.club_people, store, page.person.club_id) if staff else []
     lang = request_lang(request)
     return render(request, "profile.html", user=user, staff=staff, roster=roster,
-                  view=profile_view(page, lang, where), where=where)
+                  view=profile_view(page, lang, where), where=where, query=_query(where))
 
 
 @router.get("/clubs/{club_id}/players", include_in_schema=False)
@@ -93,7 +103,7 @@ async def club_players_page(request: Request, club_id: ClubId, since: Since = No
     if view is None:
         return _missing(request)
     user = page_user(request)
-    return render(request, "club_players.html", user=user, view=view, where=where,
+    return render(request, "club_players.html", user=user, view=view, where=where, query=_query(where),
                   staff=user is not None and user.club_id == club_id and user.role in seasons.STAFF)
 
 
@@ -137,3 +147,68 @@ async def exclude_game(game_id: GameId, body: ReasonIn, user: UserDep, store: St
 async def lift_exclusion(game_id: GameId, body: ReasonIn, user: UserDep, store: StoreDep) -> dict[str, Any]:
     await run_in_threadpool(seasons.exclude, store, user, game_id, body.reason, lift=True)
     return {"ok": True}
+
+
+# --- charts: SVG (inline view or download) and PNG ------------------------------------------------------------
+Fmt = Annotated[str, PathParam(pattern="^(svg|png)$")]
+PLAYER_CHARTS = ("rating", "roles")
+CLUB_CHARTS = ("rulesets", "weekdays", "tables")
+
+
+def _bars(rows: list[RateRow]) -> list[Bar]:
+    return [(r.label, r.rate, (r.low, r.high) if r.n else None, r.n) for r in rows]
+
+
+def _chart_answer(svg: str, fmt: str, filename: str, download: bool) -> Response:
+    name = f"{filename}.{fmt}" if download else None
+    return charts.png_response(svg, filename=name) if fmt == "png" else charts.svg_response(svg, filename=name)
+
+
+def _lang(request: Request, lang: str | None) -> str:
+    return lang if lang in LANGS else request_lang(request)
+
+
+@router.get("/players/{person_id}/charts/{name}.{fmt}", include_in_schema=False)
+def player_chart(request: Request, person_id: PersonId, name: Annotated[str, PathParam(max_length=16)], fmt: Fmt,
+                 lang: Annotated[str | None, Query(max_length=4)] = None, download: bool = False,
+                 since: Since = None, until: Until = None, role: Role = None, ruleset: Ruleset = None,
+                 tournament: TournamentQ = None) -> Response:
+    """A player's chart (``rating``: his red and black Elo over time; ``roles``: his win rate by role with the
+    95% interval), drawn for the same filter as his page."""
+    if name not in PLAYER_CHARTS:
+        raise ApiError(404, "not-found", msg("No such chart."))
+    where = _filter(since, until, role, ruleset, tournament)
+    page = seasons.profile(request.app.state.store, person_id, where)
+    if page is None:
+        raise ApiError(404, "not-found", msg("No such player."))
+    lang = _lang(request, lang)
+    view = profile_view(page, lang, where)
+    if name == "rating":
+        series = [(msg("as red").render(lang), [(date.fromisoformat(d), v) for d, v in view.rating_series["red"]]),
+                  (msg("as black").render(lang), [(date.fromisoformat(d), v) for d, v in view.rating_series["black"]])]
+        svg = charts.rating_chart(series, title=msg("%(name)s: Elo over time", name=view.name).render(lang),
+                                  y_label=msg("Elo").render(lang), locale=lang)
+    else:
+        svg = charts.rate_bars(_bars(view.roles), title=msg("%(name)s: wins by role", name=view.name).render(lang),
+                               reference=0.5, locale=lang)
+    return _chart_answer(svg, fmt, f"player-{person_id}-{name}", download)
+
+
+@router.get("/clubs/{club_id}/charts/{name}.{fmt}", include_in_schema=False)
+def club_chart(request: Request, club_id: ClubId, name: Annotated[str, PathParam(max_length=16)], fmt: Fmt,
+               lang: Annotated[str | None, Query(max_length=4)] = None, download: bool = False,
+               since: Since = None, until: Until = None, ruleset: Ruleset = None) -> Response:
+    """A club's chart of red's win rate with its 95% interval: by rule set, by day of the week, by table (the
+    tables' balance); the dashed line is the club's overall rate."""
+    if name not in CLUB_CHARTS:
+        raise ApiError(404, "not-found", msg("No such chart."))
+    lang = _lang(request, lang)
+    view = club_view(request.app.state.store, club_id, lang, _filter(since, until, None, ruleset, None))
+    if view is None:
+        raise ApiError(404, "not-found", msg("No such club."))
+    rows, title = {"rulesets": (view.by_ruleset, msg("Red's win rate by rule set")),
+                   "weekdays": (view.by_weekday, msg("Red's win rate by day of the week")),
+                   "tables": (view.by_table, msg("Red's win rate by table"))}[name]
+    svg = charts.rate_bars(_bars(rows), title=title.render(lang), reference=view.red_wins.rate, locale=lang,
+                           reference_label=msg("all games").render(lang))
+    return _chart_answer(svg, fmt, f"club-{club_id}-{name}", download)

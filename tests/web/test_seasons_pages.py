@@ -1,0 +1,130 @@
+"""The season pages and their API (docs/seasons.md): a player's public profile and the club's players in both
+languages, their charts, hostile input refused, and the staff's merges and rating exclusions."""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+
+import pytest
+
+from sportmafia.services import seasons
+from sportmafia.store import Store
+from tests.store.test_season_index import played
+from tests.web.conftest import Api, own_client
+
+
+def club_games(api: Api, names: list[str], games: int = 3) -> list[int]:
+    """Persons with those names in the api's club, who played ``games`` finished games together."""
+    people = api.store.add_club_players(api.club_id, names)
+    for seed in range(games):
+        played(api.store, api.club_id, seed, people)
+    return people
+
+
+NAMES = ["Ворон", "Лиса", "Кот", "Сова", "Ёж", "Волк", "Заяц", "Медведь", "Барсук", "<script>x()</script>"]
+
+
+@pytest.mark.parametrize(("lang", "words"), [("ru", ["Рейтинг", "Победы по ролям", "За столом", "за красных"]),
+                                             ("en", ["Rating", "Wins by role", "At the table", "as red"])])
+def test_a_players_profile_is_public_and_in_the_pages_language(anon: Api, lang: str, words: list[str]) -> None:
+    people = club_games(anon, NAMES)
+    anon.client.cookies.set("lang", lang)
+    r = anon.get(f"/players/{people[0]}")
+    assert r.status_code == 200
+    assert all(w in r.text for w in words) and "Ворон" in r.text
+    assert f"/players/{people[0]}/charts/rating.svg?lang={lang}" in r.text
+    hacker = anon.get(f"/players/{people[9]}").text
+    assert "<script>x()</script>" not in hacker and "&lt;script&gt;x()&lt;/script&gt;" in hacker
+    club = anon.get(f"/clubs/{anon.club_id}/players")
+    assert club.status_code == 200 and f'href="/players/{people[0]}"' in club.text
+
+
+def test_the_profiles_json_carries_the_statistics_and_ratings(anon: Api) -> None:
+    people = club_games(anon, NAMES)
+    body = anon.get(f"/api/players/{people[1]}").json()
+    assert body["games"] == 3 and body["stats"]["games"]["all"] == 3
+    assert {r["key"] for r in body["roles"]} == {"red", "sheriff", "black", "don", "all"}
+    page = seasons.profile(anon.store, people[1])
+    assert page is not None and body["stats"] == page.stats.to_json()
+    narrowed = anon.get(f"/api/players/{people[1]}", params={"since": "2000-01-01", "until": "2000-01-02"}).json()
+    assert narrowed["stats"]["games"]["all"] == 0
+    club = anon.get(f"/api/clubs/{anon.club_id}/players").json()
+    assert club["games"] >= 3 and {p["id"] for p in club["players"]} >= set(people)
+
+
+@pytest.mark.parametrize("query", [{"role": "king"}, {"ruleset": "poker"}, {"since": "2026-02-30"},
+                                   {"since": "2026-05-02", "until": "2026-05-01"}, {"tournament": "0"}])
+def test_a_bad_filter_is_refused_with_a_reason(anon: Api, query: dict[str, str]) -> None:
+    people = club_games(anon, NAMES, games=1)
+    r = anon.get(f"/players/{people[0]}", params=query)
+    assert r.status_code == 422
+    assert anon.get(f"/api/players/{people[0]}", params=query).status_code == 422
+
+
+def test_no_such_player_club_or_chart_is_a_404(anon: Api) -> None:
+    people = club_games(anon, NAMES, games=1)
+    assert anon.get("/players/999999").status_code == 404
+    assert anon.get("/api/players/999999").status_code == 404
+    assert anon.get("/clubs/999999/players").status_code == 404
+    assert anon.get(f"/players/{people[0]}/charts/secrets.svg").status_code == 404
+    assert anon.get(f"/players/{people[0]}/charts/rating.gif").status_code in (404, 422)
+    assert anon.get("/players/0").status_code == 422
+
+
+@pytest.mark.parametrize("path", ["/players/{p}/charts/rating", "/players/{p}/charts/roles",
+                                  "/clubs/{c}/charts/rulesets", "/clubs/{c}/charts/weekdays",
+                                  "/clubs/{c}/charts/tables"])
+def test_every_chart_is_an_svg_and_a_png_under_its_own_strict_policy(anon: Api, path: str) -> None:
+    people = club_games(anon, NAMES, games=2)
+    base = path.format(p=people[0], c=anon.club_id)
+    svg = anon.get(base + ".svg", params={"lang": "ru"})
+    assert svg.status_code == 200 and svg.headers["content-type"].startswith("image/svg+xml")
+    assert svg.headers["content-security-policy"].startswith("default-src 'none'")
+    ET.fromstring(svg.text)  # well-formed
+    png = anon.get(base + ".png", params={"download": "1"})
+    assert png.status_code == 200 and png.content.startswith(b"\x89PNG\r\n\x1a\n")
+    assert "attachment" in png.headers["content-disposition"]
+
+
+def test_staff_merge_a_duplicate_with_a_reason_and_others_may_not(api: Api) -> None:
+    people = club_games(api, NAMES, games=1)
+    [dup] = api.store.add_club_players(api.club_id, ["Ворон 2"])
+    played(api.store, api.club_id, 9, [dup, *people[1:]])
+    body = {"from_id": dup, "into_id": people[0], "reason": "typed twice"}
+    stranger = own_client(api.client)  # another browser, not logged in
+    assert stranger.post("/api/players/merge", json=body).status_code in (401, 403)
+    assert api.client.post("/api/players/merge", json=body).status_code == 403  # no CSRF token
+    r = api.post("/api/players/merge", body)
+    assert r.status_code == 200, r.text
+    assert r.json()["merge"]["reason"] == "typed twice" and r.json()["merge"]["by"] == "admin"
+    assert api.get(f"/api/players/{people[0]}").json()["games"] == 2
+    assert api.get(f"/players/{dup}").status_code == 404  # his page is the one he joined
+    again = api.post("/api/players/merge", body)
+    assert again.status_code == 409 and again.json()["error"]["code"] == "already-merged"
+    assert api.post("/api/players/merge", {**body, "from_id": people[0]}).status_code == 422
+    assert api.post("/api/players/merge", {**body, "reason": ""}).status_code == 422
+
+
+def test_a_host_may_not_merge_nor_leave_games_out(api: Api, store: Store) -> None:
+    people = club_games(api, NAMES, games=1)
+    r = api.post("/api/users", {"login": "host1", "password": "a long password 1", "role": "host"})
+    assert r.status_code in (200, 201), r.text
+    api.post("/api/logout")
+    api.login("host1", "a long password 1")
+    r = api.post("/api/players/merge", {"from_id": people[1], "into_id": people[0], "reason": "x"})
+    assert r.status_code == 403 and r.json()["error"]["ru"]
+    game = seasons.club_ratings(store, api.club_id).elo.history[str(people[0])][0].game_id
+    assert api.post(f"/api/games/{game}/rating-exclusion", {"reason": "x"}).status_code == 403
+
+
+def test_a_game_left_out_by_the_staff_leaves_the_ratings_and_comes_back(api: Api, store: Store) -> None:
+    people = club_games(api, NAMES, games=2)
+    game = seasons.club_ratings(store, api.club_id).elo.history[str(people[0])][0].game_id
+    assert api.post(f"/api/games/{game}/rating-exclusion", {"reason": "a player swapped seats"}).json() == {"ok": True}
+    assert game not in seasons.club_ratings(store, api.club_id).elo.odds
+    page = api.get(f"/players/{people[0]}").text
+    assert "Count again" in page or "Учитывать снова" in page
+    assert api.post(f"/api/games/{game}/rating-exclusion", {"reason": "again"}).status_code == 409
+    assert api.post(f"/api/games/{game}/rating-exclusion/lift", {"reason": "kept"}).status_code == 200
+    assert game in seasons.club_ratings(store, api.club_id).elo.odds
+    assert api.post("/api/games/nope/rating-exclusion", {"reason": "x"}).status_code == 404

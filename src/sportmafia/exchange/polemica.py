@@ -15,7 +15,7 @@ from ..engine import BestMove, Check, Foul, LiftVote, Nominate, Remove, Shoot, V
 from ..engine import events as E
 from ..rules import get_ruleset
 from .common import SOURCE_RESULT, as_int, as_list, as_map, day_of, full, meta_date, result_only
-from .drive import END, Fact, Pos, Script, play
+from .drive import END, Fact, Pos, Script, play, pos_of
 from .model import Imported, malformed
 from .walk import checked_game, walk
 
@@ -193,7 +193,7 @@ def from_polemica(data: Mapping[str, Any]) -> Imported:
     rule = _day_one_rule(data)
     if rule is not None:
         script.left_out.append(f"zeroVoting={rule}: the first day's vote under a rule the engine does not play")
-        left, guess = _departures(data, script)
+        left, guess = _departures(data, script, seats)
         fouls = [len(p.get("fouls") or []) for p in seats]
         return result_only("polemica", script, played_on, ids, SOURCE_RESULT, fouls, left, guess,
                            ("roles", "winner", "departures", "fouls", "best move"))
@@ -204,7 +204,8 @@ def from_polemica(data: Mapping[str, Any]) -> Imported:
     return full("polemica", script, game, played_on, ids, kept)
 
 
-def _departures(data: Mapping[str, Any], s: Script) -> tuple[list[tuple[str, int, bool] | None], tuple[int, ...]]:
+def _departures(data: Mapping[str, Any], s: Script, seats: list[Mapping[str, Any]],
+                ) -> tuple[list[tuple[str, int, bool] | None], tuple[int, ...]]:
     """Who left when, read from the source's own facts (for a result-only game)."""
     alive = set(range(1, 11))
     left: list[tuple[str, int, bool] | None] = [None] * 10
@@ -236,7 +237,7 @@ def _departures(data: Mapping[str, Any], s: Script) -> tuple[list[tuple[str, int
                 left[killed - 1] = ("kill", d, True)
                 alive.discard(killed)
                 if d == 1:
-                    guess = tuple((data["players"][killed - 1].get("guess") or {}).get("mafs") or ())
+                    guess = tuple((seats[killed - 1].get("guess") or {}).get("mafs") or ())
     return left, guess
 
 
@@ -284,15 +285,9 @@ def to_polemica(record: Mapping[str, Any], *, game_id: int | str = 0) -> dict[st
                 players[out.seat - 1]["disqual"] = stage_of(step.at)
     data: dict[str, Any] = {
         "id": game_id, "version": 4, "players": players, "checks": checks, "shots": shots, "votes": votes,
-        "stage": {"type": "gameOver", "day": game.day} if game.over else stage_of_game(game),
+        "stage": {"type": "gameOver", "day": game.day} if game.over else stage_of(pos_of(game)),
         "result": {"red": 0, "black": 1}.get(game.winner or "") if game.over else None,
     }
     if time:
         data["started"] = time
     return data
-
-
-def stage_of_game(game: Any) -> dict[str, Any]:
-    from .drive import pos_of
-
-    return stage_of(pos_of(game))

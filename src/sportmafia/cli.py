@@ -20,6 +20,7 @@ from rich.console import Console
 from .bots import play_plausible, play_random
 from .engine import RecordError, describe_event_line, load, replay, summary, to_record
 from .engine.describe import RESULT_NAMES, ROLE_NAMES, TEAM_NAMES, t
+from .errors import BilingualError
 from .i18n import msg, npmsg, pmsg
 from .rules import PRESETS, RuleSetError, get_ruleset
 
@@ -415,6 +416,98 @@ def reindex_command(
     with open_store(migrate=True) as store:
         n = reindex(store, every=every)
     print(f"{n} games indexed")
+
+
+def _club_of(store: Any, club: int | None) -> int:
+    """The club named, else the first one of the data folder's database (``serve`` makes the demo club)."""
+    from sqlalchemy import select
+
+    from .store import Club
+
+    with store.read() as s:
+        ids = list(s.scalars(select(Club.id).order_by(Club.id)))
+    if club is None and ids:
+        return int(ids[0])
+    if club in ids:
+        return int(club)
+    err.print("No such club: run `sportmafia serve` once to make the club, or name one with --club.", markup=False)
+    raise typer.Exit(2)
+
+
+@app.command("import")
+def import_command(
+    files: Annotated[list[Path], typer.Argument(help="Files of games: sportmafia records, Polemica or mafiaratings "
+                                                     "games (one, a list, or {\"games\": [...]} per file).")],
+    club: Annotated[int | None, typer.Option(help="The club's id (default: the first club).")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="A JSON line per game.")] = False,
+    lang: Annotated[str, typer.Option(help="ru or en.")] = "ru",
+) -> None:
+    """Import games into the club (the data folder's database, or $SPORTMAFIA_DATABASE_URL; docs/exchange.md):
+    each game replayed through the engine and kept whole, or refused whole naming the game, the event and the
+    rule. Prints each game with its outcome and what was kept or left out; exits 1 if a game was refused."""
+    from .services.exchange import import_text
+    from .store import open_store
+
+    refused = False
+    with open_store(migrate=True) as store:
+        club_id = _club_of(store, club)
+        for path in files:
+            try:
+                text = path.read_text(encoding="utf-8-sig")
+            except OSError as exc:
+                err.print(f"{path}: {exc.strerror}", markup=False)
+                raise typer.Exit(2) from None
+            try:
+                lines = import_text(store, club_id, text)
+            except BilingualError as exc:
+                err.print(f"{path}: {exc.message(lang)}", markup=False)
+                refused = True
+                continue
+            for line in lines:
+                refused |= line.status == "refused"
+                if as_json:
+                    print(json.dumps({"file": str(path), **line.to_json(lang)}, ensure_ascii=False))
+                    continue
+                what = {"imported": "imported", "already": "already imported", "refused": "REFUSED"}[line.status]
+                head = f"{path}: {line.source} game {line.source_id}: {what}"
+                if line.status == "refused":
+                    print(f"{head}: [{line.clause}] {line.event}: "
+                              f"{line.reason.render(lang) if line.reason else ''}")
+                    continue
+                detail = "whole game" if line.detail else "result only"
+                print(f"{head}, {line.outcome} ({detail})")
+                if line.kept:
+                    print(f"  kept: {', '.join(line.kept)}")
+                if line.left_out:
+                    print(f"  left out: {', '.join(line.left_out)}")
+    if refused:
+        raise typer.Exit(1)
+
+
+@app.command("export")
+def export_command(
+    fmt: Annotated[str, typer.Option("--format", help="sportmafia, polemica or mafiaratings.")] = "sportmafia",
+    club: Annotated[int | None, typer.Option(help="The club's id (default: the first club).")] = None,
+    output: Annotated[Path | None, typer.Option("--out", help="The file to write (default: standard output).")] = None,
+) -> None:
+    """Export the club's finished games as a JSON list in a format (docs/exchange.md); games that cannot be
+    written in it (a result-only import, another table size) are named on standard error."""
+    from .services.exchange import export_games
+    from .store import open_store
+
+    with open_store(migrate=True) as store:
+        try:
+            games, skipped = export_games(store, _club_of(store, club), fmt)
+        except BilingualError as exc:
+            err.print(exc.message("en"), markup=False)
+            raise typer.Exit(2) from None
+    text = json.dumps({"format": fmt, "games": games}, ensure_ascii=False, indent=1)
+    if output is None:
+        print(text)
+    else:
+        output.write_text(text + "\n", encoding="utf-8")
+    for game_id, why in skipped:
+        err.print(f"not exported: {game_id}: {why.render('en')}", markup=False)
 
 
 if __name__ == "__main__":  # pragma: no cover

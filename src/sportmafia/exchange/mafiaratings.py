@@ -187,9 +187,10 @@ def _check_deaths(s: Script, game: Game, players: list[Mapping[str, Any]]) -> No
         want = ("kill", r, True) if kind == "night" else (None, r + 1, False)
         have = got.get(i + 1)
         if have is None or have[1:] != want[1:] or (kind == "night") != (have[0] == "kill"):
+            said = f"{kind} round {r}"
             raise ImportRefused(s.game_id, f"players[{i}].death", "A.night.shoot" if kind == "night" else "A.vote.result",
                                 msg("By the rules this player leaves otherwise: %(rules)s; the source says %(source)s.",
-                                    rules=str(have), source=f"{kind} round {r}"))
+                                    rules=str(have), source=said))
 
 
 def from_mafiaratings(data: Mapping[str, Any]) -> Imported:

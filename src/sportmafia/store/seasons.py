@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -11,6 +12,7 @@ from typing import Any
 from sqlalchemy import func, select, update
 from sqlalchemy.orm import Session
 
+from ..engine import Game
 from ..seasons.facts import GameFacts, SeatFacts
 from . import season_index
 from . import statements as st
@@ -286,3 +288,39 @@ def host_logins(store: Store, club_id: int) -> dict[int, str]:
     """The logins of the club's users (the hosts of its games)."""
     with store.read() as s:
         return dict(s.execute(select(User.id, User.login).where(User.club_id == club_id)).all())
+
+
+class AlreadyImported(ValueError):
+    """A game of that source and id is in the club already (``game_id``: the one kept)."""
+
+    def __init__(self, game_id: str) -> None:
+        super().__init__(game_id)
+        self.game_id = game_id
+
+
+def import_game(store: Store, club_id: int, *, facts: GameFacts, ended_at: datetime, people: Sequence[int | None],
+                source: str, source_id: str, game: Game | None = None, user_id: int | None = None) -> str:
+    """Keep one imported game in one transaction: with ``game`` (replayed from the source), a stored game with
+    its whole log, signed at once (nothing may be appended to it), and its index rows; without, the index rows
+    of a result-only game. Returns the new game's id; :class:`AlreadyImported` when that source's game is in the
+    club already (nothing written)."""
+    game_id = str(uuid.uuid4())
+    with store.write() as s:
+        kept = s.scalar(select(GameIndex.game_id).where(GameIndex.club_id == club_id, GameIndex.source == source,
+                                                        GameIndex.source_id == source_id))
+        if kept is not None:
+            raise AlreadyImported(kept)
+        conn = s.connection()
+        if game is not None:
+            now = utcnow()
+            s.add(StoredGame(id=game_id, club_id=club_id, ruleset=game.rules.name, ruleset_options=game.rules.options(),
+                             players=game.n, names=list(game.names), status="over", winner=game.winner,
+                             result=game.result, next_seq=len(game.log), created_at=ended_at, updated_at=now,
+                             signed_at=now, signed_by=user_id, seat_players=list(people)))
+            s.flush()
+            conn.execute(st.INSERT_EVENTS, [
+                {"game_id": game_id, "seq": i, "type": ev.type, "data": ev.to_json(), "command_id": None,
+                 "created_at": ended_at} for i, ev in enumerate(game.log)])
+        season_index.write(conn, facts, club_id=club_id, game_id=game_id, ended_at=ended_at, people=people,
+                           source=source, source_id=source_id)
+    return game_id

@@ -455,12 +455,12 @@ def import_command(
             try:
                 text = path.read_text(encoding="utf-8-sig")
             except OSError as exc:
-                err.print(f"{path}: {exc.strerror}", markup=False)
+                print(f"{path}: {exc.strerror}", file=sys.stderr)
                 raise typer.Exit(2) from None
             try:
                 lines = import_text(store, club_id, text)
             except BilingualError as exc:
-                err.print(f"{path}: {exc.message(lang)}", markup=False)
+                print(f"{path}: {exc.message(lang)}", file=sys.stderr)
                 refused = True
                 continue
             for line in lines:
@@ -475,7 +475,7 @@ def import_command(
                               f"{line.reason.render(lang) if line.reason else ''}")
                     continue
                 detail = "whole game" if line.detail else "result only"
-                print(f"{head}, {line.outcome} ({detail})")
+                print(f"{head}, {line.outcome_text(lang)} ({detail})")
                 if line.kept:
                     print(f"  kept: {', '.join(line.kept)}")
                 if line.left_out:

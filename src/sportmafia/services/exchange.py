@@ -25,6 +25,9 @@ PLAYED_AT = time(16, 0)
 file's order, a second apart (the ratings take games in the order they ended)."""
 
 
+OUTCOMES = {"red won": msg("red won"), "black won": msg("black won"), "no winner": msg("no winner")}
+
+
 @dataclass(frozen=True)
 class ImportLine:
     """What became of one game of a file: ``imported`` (with the new game's id), ``already`` (that source's game
@@ -42,9 +45,14 @@ class ImportLine:
     event: str | None = None
     clause: str | None = None
 
+    def outcome_text(self, lang: str) -> str:
+        text = OUTCOMES.get(self.outcome)
+        return self.outcome if text is None else text.render(lang)
+
     def to_json(self, lang: str = "en") -> dict[str, Any]:
         out: dict[str, Any] = {"status": self.status, "source": self.source, "game": self.source_id,
-                               "outcome": self.outcome, "game_id": self.game_id, "detail": self.detail,
+                               "outcome": self.outcome, "outcome_text": self.outcome_text(lang),
+                               "game_id": self.game_id, "detail": self.detail,
                                "kept": list(self.kept), "left_out": list(self.left_out)}
         if self.reason is not None:
             out.update(reason=self.reason.render(lang), event=self.event, clause=self.clause)

@@ -103,8 +103,9 @@ async def club_players_page(request: Request, club_id: ClubId, since: Since = No
     if view is None:
         return _missing(request)
     user = page_user(request)
+    member = user is not None and user.club_id == club_id
     return render(request, "club_players.html", user=user, view=view, where=where, query=_query(where),
-                  staff=user is not None and user.club_id == club_id and user.role in seasons.STAFF)
+                  member=member, staff=member and user is not None and user.role in seasons.STAFF)
 
 
 @router.get("/api/players/{person_id}", summary="A player's profile: statistics, ratings and games")

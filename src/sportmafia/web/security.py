@@ -30,9 +30,12 @@ MAX_BODY = 64 * 1024
 """The largest request body the API reads (64 KiB); larger ones are refused with 413."""
 MAX_UPLOAD = 512 * 1024
 """The largest participants file (``POST /api/tournaments/{id}/participants/csv``)."""
-BODY_LIMITS = ((re.compile(r"^/api/tournaments/[0-9]+/participants/csv$"), MAX_UPLOAD + 16 * 1024),)
+MAX_IMPORT = 16 * 1024 * 1024
+"""The largest file of games imported at once (``POST /api/club/games/import``: a season of Polemica games)."""
+BODY_LIMITS = ((re.compile(r"^/api/tournaments/[0-9]+/participants/csv$"), MAX_UPLOAD + 16 * 1024),
+               (re.compile(r"^/api/club/games/import$"), MAX_IMPORT))
 """Paths whose bodies may be larger than ``MAX_BODY``: the participants upload (its file and the multipart
-form's own lines)."""
+form's own lines), a file of games imported."""
 UNSAFE_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 
 _hasher = PasswordHasher()

@@ -81,3 +81,25 @@ def test_reindex_indexes_what_is_missing_and_rewrites_everything_when_asked(stor
     assert seasons.reindex(store) == 0
     assert seasons.reindex(store, every=True) == 1
     assert db.index_games(store, club) == before
+
+
+def test_sportmafia_check_finds_an_index_that_differs_from_the_log(store: Store) -> None:
+    from sqlalchemy import delete, update
+
+    from sportmafia.services.integrity import check
+    from sportmafia.store import GameIndex, SeatIndex
+
+    club, roster, _ = club_with_roster(store)
+    first, _ = played(store, club, 1, list(roster))
+    second, _ = played(store, club, 2, list(roster))
+    assert check(store).ok
+    with store.write() as s:
+        s.execute(update(SeatIndex).where(SeatIndex.game_id == first, SeatIndex.seat == 1)
+                  .values(facts={**s.get(SeatIndex, (first, 1)).facts, "fouls": 9}))  # type: ignore[union-attr]
+        s.execute(delete(SeatIndex).where(SeatIndex.game_id == second))
+        s.execute(delete(GameIndex).where(GameIndex.game_id == second))
+    problems = check(store).problems
+    assert any(first in p and "differs" in p for p in problems)
+    assert any(second in p and "not in the index" in p for p in problems)
+    seasons.reindex(store, every=True)
+    assert check(store).ok

@@ -19,8 +19,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from ..engine import Game, RecordError, replay
+from ..seasons.facts import game_facts
 from ..store import Store
 from ..store import integrity as db
+from ..store import seasons as seasons_db
 from ..store.records import StoreError
 from ..store.tournaments import TournamentNotFound
 from .errors import Refusal
@@ -100,7 +102,22 @@ def _game_problems(store: Store, row: db.GameRow) -> list[str]:
             sheet(store, row.id)
         except (Refusal, StoreError, ValueError, KeyError) as exc:
             problems.append(f"{where} its sheet cannot be made: {type(exc).__name__}: {exc}")
+    problems += _index_problems(store, row.id, game)
     return problems
+
+
+def _index_problems(store: Store, game_id: str, game: Game) -> list[str]:
+    """The index of finished games against the log (docs/seasons.md): a finished game indexed with the facts its
+    log gives, an unfinished one not indexed."""
+    where = f"game {game_id}:"
+    indexed = seasons_db.indexed_facts(store, game_id)
+    if not game.over:
+        return [] if indexed is None else [f"{where} not over, but in the index of finished games"]
+    if indexed is None:
+        return [f"{where} over, but not in the index of finished games (sportmafia reindex)"]
+    if indexed != game_facts(game):
+        return [f"{where} its index differs from the facts of its log (sportmafia reindex --all)"]
+    return []
 
 
 def _tournament_problems(store: Store, rows: dict[str, db.GameRow], report: Report) -> list[str]:

@@ -324,3 +324,13 @@ def import_game(store: Store, club_id: int, *, facts: GameFacts, ended_at: datet
         season_index.write(conn, facts, club_id=club_id, game_id=game_id, ended_at=ended_at, people=people,
                            source=source, source_id=source_id)
     return game_id
+
+
+def indexed_facts(store: Store, game_id: str) -> GameFacts | None:
+    """The facts the index holds for a game, None if it is not indexed."""
+    with store.read() as s:
+        row = s.get(GameIndex, game_id)
+        if row is None:
+            return None
+        seats = s.scalars(select(SeatIndex).where(SeatIndex.game_id == game_id).order_by(SeatIndex.seat)).all()
+        return season_index.facts_of(row, seats)

@@ -136,3 +136,37 @@ def test_a_game_left_out_of_the_ratings_keeps_its_reason_and_can_be_counted_agai
     assert people.index_mark(store, club, None)[2] == mark[2] + 2  # an exclusion and its lifting both count
     with pytest.raises(people.SeasonRefused):
         people.exclude(store, club, "no-such-game", "why", admin)
+
+
+def test_tournament_participants_are_linked_to_the_clubs_persons_when_their_game_ends(store: Store) -> None:
+    from datetime import date
+
+    from sportmafia.store import tournaments as tdb
+    from sportmafia.store.tournaments import NewParticipant
+    from sportmafia.tournament import REGULATION
+
+    club, roster, _ = club_with_roster(store)  # P1..P10 on the roster
+    cups = []
+    for name in ("Cup", "Second cup"):
+        t = tdb.create_tournament(store, club, name, ruleset="club", ruleset_options={},
+                                  scoring=REGULATION.to_json(), tie_breaks=["points"],
+                                  final_settings={"finalists": 10, "games_each": 1, "carry_over": False},
+                                  starts_on=date(2026, 11, 28), ends_on=date(2026, 11, 28))
+        nicknames = [*[n.lower() for n in NAMES[:9]], "Guest"]  # the roster's names in another case, a visitor
+        added = tdb.add_participants(store, t.id, [NewParticipant(n) for n in nicknames])
+        game = play_random(get_ruleset("club"), 10, len(cups) + 11, NAMES)
+        game_id = store.create_game(club, "club", 10, NAMES)
+        tdb.link_games(store, t.id, "main", [(game_id, 1, 1, None, [p.id for p in added])])
+        seq = 0
+        for ev in game.log:
+            if ev.action:
+                seq = store.append(game_id, command_for(ev), expected_seq=seq, command_id=cid()).next_seq
+        cups.append(game_id)
+    games = people.index_games(store, club)
+    assert [g.game_id for g in games] == cups
+    first, second = games
+    assert first.people[:9] == tuple(roster[:9])  # matched by name, any case
+    guest = first.people[9]
+    assert guest is not None and guest not in roster  # a person made for the visitor
+    assert second.people == first.people  # the same visitor in the next tournament is the same person
+    assert first.tournament_id is not None and first.kind == "tournament"

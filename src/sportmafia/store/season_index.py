@@ -13,11 +13,11 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any, cast
 
-from sqlalchemy import Connection, Table, delete, insert, select
+from sqlalchemy import Connection, Table, delete, insert, select, update
 
 from ..engine import Game
 from ..seasons.facts import GameFacts, game_facts
-from .models import ClubPlayer, StoredGame, TournamentGame, TournamentParticipant
+from .models import ClubPlayer, StoredGame, Tournament, TournamentGame, TournamentParticipant, User
 from .season_tables import GameIndex, SeatIndex
 
 GAMES = cast(Table, StoredGame.__table__)
@@ -26,6 +26,8 @@ SEAT_INDEX = cast(Table, SeatIndex.__table__)
 PLAYERS = cast(Table, ClubPlayer.__table__)
 T_GAMES = cast(Table, TournamentGame.__table__)
 PARTICIPANTS = cast(Table, TournamentParticipant.__table__)
+TOURNAMENTS = cast(Table, Tournament.__table__)
+USERS = cast(Table, User.__table__)
 
 
 def resolve(s: Connection, player_ids: Sequence[int | None]) -> list[int | None]:
@@ -54,12 +56,37 @@ def _seat_people(s: Connection, game_id: str, row: Any) -> tuple[list[int | None
     if tg is None:
         people = list(row.seat_players or [None] * row.players)
         return resolve(s, people), None, None, "club"
-    from .models import Tournament  # the tournament's rating kind
+    kind = s.scalar(select(TOURNAMENTS.c.rating_kind).where(TOURNAMENTS.c.id == tg.tournament_id)) or "tournament"
+    seats = [int(p) for p in tg.seats]
+    linked = link_participants(s, row.club_id, seats)
+    return resolve(s, [linked[p] for p in seats]), tg.tournament_id, tg.table_no, kind
 
-    kind = s.scalar(select(Tournament.rating_kind).where(Tournament.id == tg.tournament_id)) or "tournament"
-    linked = dict(s.execute(select(PARTICIPANTS.c.id, PARTICIPANTS.c.player_id)
-                            .where(PARTICIPANTS.c.id.in_([int(p) for p in tg.seats]))).all())
-    return resolve(s, [linked.get(int(p)) for p in tg.seats]), tg.tournament_id, tg.table_no, kind
+
+def link_participants(s: Connection, club_id: int, participant_ids: Sequence[int]) -> dict[int, int]:
+    """Each tournament participant's person, linked now where it is not yet (``player_id``): the person his
+    account is (``users.player_id``), else the club's person of the same name (any case, not merged away), else
+    a new person of the club. A visitor who is a duplicate of someone is merged by a judge (``store.seasons``)."""
+    rows = s.execute(select(PARTICIPANTS.c.id, PARTICIPANTS.c.nickname, PARTICIPANTS.c.player_id,
+                            USERS.c.player_id.label("account"))
+                     .outerjoin(USERS, USERS.c.id == PARTICIPANTS.c.user_id)
+                     .where(PARTICIPANTS.c.id.in_(participant_ids))).all()
+    out = {r.id: r.player_id for r in rows if r.player_id is not None}
+    todo = [r for r in rows if r.player_id is None]
+    if todo:
+        named: dict[str, int] = {}
+        for pid, name in s.execute(select(PLAYERS.c.id, PLAYERS.c.name).where(
+                PLAYERS.c.club_id == club_id, PLAYERS.c.merged_into.is_(None)).order_by(PLAYERS.c.id)).all():
+            named.setdefault(name.casefold(), pid)
+        for r in todo:
+            person = r.account or named.get(r.nickname.casefold())
+            if person is None:
+                made = s.execute(insert(PLAYERS).values(club_id=club_id, name=r.nickname)).inserted_primary_key
+                assert made is not None
+                person = int(made[0])
+                named[r.nickname.casefold()] = person
+            s.execute(update(PARTICIPANTS).where(PARTICIPANTS.c.id == r.id).values(player_id=person))
+            out[r.id] = person
+    return out
 
 
 def drop(s: Connection, game_id: str) -> None:

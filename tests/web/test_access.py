@@ -144,6 +144,8 @@ BODIES: dict[tuple[str, str], Any] = {
                                                                                      "new": "red"}]},
     ("POST", "/api/tournaments/{tournament_id}/games/{game_id}/corrections"): {
         "reason": "r", "changes": [{"field": "winner", "new": "red"}]},
+    ("POST", "/api/games/{game_id}/rating-exclusion"): {"reason": "r"},
+    ("POST", "/api/games/{game_id}/rating-exclusion/lift"): {"reason": "r"},
 }
 
 

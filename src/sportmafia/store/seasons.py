@@ -334,3 +334,9 @@ def indexed_facts(store: Store, game_id: str) -> GameFacts | None:
             return None
         seats = s.scalars(select(SeatIndex).where(SeatIndex.game_id == game_id).order_by(SeatIndex.seat)).all()
         return season_index.facts_of(row, seats)
+
+
+def is_stored(store: Store, game_id: str) -> bool:
+    """Whether ``game_id`` is a stored game (with a log), not an imported result."""
+    with store.read() as s:
+        return s.get(StoredGame, game_id) is not None

@@ -19,9 +19,10 @@ from starlette.concurrency import run_in_threadpool
 from ..i18n import msg
 from ..seasons.stats import GROUPS, Filter
 from ..services import seasons
-from ..store import Store
+from ..store import Store, UserRecord
 from ..store import seasons as db
 from . import charts
+from .access import game_access
 from .auth import StoreDep, UserDep
 from .charts import Bar
 from .edge import MAX_ID
@@ -139,15 +140,23 @@ async def merge_players(body: MergeIn, user: UserDep, store: StoreDep) -> dict[s
 @router.post("/api/games/{game_id}/rating-exclusion", summary="Leave a finished game out of the ratings, with the "
                                                               "reason (admins and judges)")
 async def exclude_game(game_id: GameId, body: ReasonIn, user: UserDep, store: StoreDep) -> dict[str, Any]:
-    await run_in_threadpool(seasons.exclude, store, user, game_id, body.reason)
+    await run_in_threadpool(_exclude, store, user, game_id, body.reason, False)
     return {"ok": True}
 
 
 @router.post("/api/games/{game_id}/rating-exclusion/lift", summary="Count a game left out in the ratings again, "
                                                                    "with the reason (admins and judges)")
 async def lift_exclusion(game_id: GameId, body: ReasonIn, user: UserDep, store: StoreDep) -> dict[str, Any]:
-    await run_in_threadpool(seasons.exclude, store, user, game_id, body.reason, lift=True)
+    await run_in_threadpool(_exclude, store, user, game_id, body.reason, True)
     return {"ok": True}
+
+
+def _exclude(store: Store, user: UserRecord, game_id: str, reason: str, lift: bool) -> None:
+    """A stored game is the user's to judge, as every game route asks (``web.access``: one who plays in it, or
+    of another club, gets "no such game"); an imported result has no table to sit at."""
+    if db.is_stored(store, game_id):
+        game_access(store, user, game_id)
+    seasons.exclude(store, user, game_id, reason, lift=lift)
 
 
 # --- charts: SVG (inline view or download) and PNG ------------------------------------------------------------

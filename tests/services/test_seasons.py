@@ -103,3 +103,30 @@ def test_sportmafia_check_finds_an_index_that_differs_from_the_log(store: Store)
     assert any(second in p and "not in the index" in p for p in problems)
     seasons.reindex(store, every=True)
     assert check(store).ok
+
+
+def test_a_judges_correction_of_the_sheet_reaches_the_index_and_the_ratings(store: Store) -> None:
+    from sportmafia.services import sheets
+    from sportmafia.services.integrity import check
+
+    club, roster, admin = club_with_roster(store)
+    game_id, game = played(store, club, 3, list(roster))
+    before = db.indexed_facts(store, game_id)
+    assert before is not None and before.winner == game.winner
+    ended = db.index_games(store, club)[0].ended_at
+    sheets.sign(store, game_id, admin)
+    other = "black" if game.winner == "red" else "red"
+    civilian = next(s.seat for s in before.seats if s.role == "civilian")
+    sheets.correct(store, game_id, admin, "the host wrote the wrong winner and a mafia card as civilian",
+                   [{"field": "winner", "new": other}, {"field": "result", "new": "override"},
+                    {"field": "role", "seat": civilian, "new": "mafia"}])
+    after = db.indexed_facts(store, game_id)
+    assert after is not None and after.winner == other
+    seat = after.seat(civilian)
+    assert seat.team == "black" and seat.won == (other == "black")
+    voted = [v for s in after.seats for v in s.votes if v[1] == civilian]
+    assert all(black for _, _, black in voted)  # a vote for him is a vote for a black player now
+    assert db.index_games(store, club)[0].ended_at == ended  # its place in the ratings' order kept
+    red_changes = seasons.club_ratings(store, club).elo.history[str(roster[0])]
+    assert red_changes[0].change > 0 if after.seat(1).won else red_changes[0].change < 0
+    assert check(store).ok, check(store).problems

@@ -10,7 +10,7 @@ See docs/seasons.md, "Facts of a game".
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from ..engine import NIGHT_STEPS, Game, in_effect, team_of, view
@@ -249,3 +249,45 @@ def result_only_facts(ruleset: str, names: Sequence[str], roles: Sequence[str], 
             first_killed=how is not None and how[0] == "kill" and how[1] == 1 and how[2]))
     return GameFacts(players=n, ruleset=ruleset, winner=winner, result=result, days=days, nights=nights,
                      detail=False, seats=tuple(seats))
+
+
+def corrected(facts: GameFacts, changes: Sequence[Mapping[str, Any]]) -> GameFacts:
+    """The facts as a judge's corrections of the result sheet leave them (B.sheet): ``changes`` are the
+    corrections' changes in order, ``{"field", "seat", "new"}`` each (``tournament.results.check_changes``):
+    the winner and result, a seat's role (his team follows), fouls and removal, the first killed and how many
+    black his best move found. Each seat's ``won`` follows the winner and his team. Warnings and the removal's
+    reason are not facts of the statistics."""
+    top = {"winner": facts.winner, "result": facts.result}
+    seats = {s.seat: s for s in facts.seats}
+    first_killed, best_black = facts.first_killed, None
+    for change in changes:
+        field, seat, new = change["field"], change.get("seat"), change["new"]
+        if field in top:
+            top[field] = new
+        elif field == "first_killed":
+            first_killed = int(new)
+        elif field == "best_move_black":
+            best_black = new
+        elif seat in seats and field == "role":
+            seats[seat] = replace(seats[seat], role=str(new), team=team_of(str(new)))
+        elif seat in seats and field == "fouls":
+            seats[seat] = replace(seats[seat], fouls=int(new))
+        elif seat in seats and field == "removed":
+            seats[seat] = replace(seats[seat], removed=new is not None and new is not False)
+    winner = top["winner"]
+    roles_changed = any(seats[s.seat].role != s.role for s in facts.seats)
+    black = {n: s.team == "black" for n, s in seats.items()}
+    out = []
+    for s in sorted(seats.values(), key=lambda s: s.seat):
+        s = replace(s, won=_won(s.team, winner), first_killed=s.seat == first_killed)
+        if roles_changed:  # what a vote, a nomination, a check or a best move found follows the roles corrected
+            sheriffs = {n for n, x in seats.items() if x.role in ("sheriff", "commissar")}
+            s = replace(s, votes=tuple((d, c, black.get(c, False)) for d, c, _ in s.votes),
+                        nominations=tuple((d, c, black.get(c, False)) for d, c, _ in s.nominations),
+                        checks=tuple((n, t, t in sheriffs if s.role == "don" else black.get(t, False))
+                                     for n, t, _ in s.checks),
+                        guess_black=None if s.guess_black is None else sum(black.get(g, False) for g in s.guess))
+        if best_black is not None and s.seat == first_killed:
+            s = replace(s, guess_black=int(best_black))
+        out.append(s)
+    return replace(facts, winner=winner, result=str(top["result"]), seats=tuple(out))

@@ -19,7 +19,6 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from ..engine import Game, RecordError, replay
-from ..seasons.facts import game_facts
 from ..store import Store
 from ..store import integrity as db
 from ..store import seasons as seasons_db
@@ -115,7 +114,7 @@ def _index_problems(store: Store, game_id: str, game: Game) -> list[str]:
         return [] if indexed is None else [f"{where} not over, but in the index of finished games"]
     if indexed is None:
         return [f"{where} over, but not in the index of finished games (sportmafia reindex)"]
-    if indexed != game_facts(game):
+    if indexed != seasons_db.expected_facts(store, game_id, game):
         return [f"{where} its index differs from the facts of its log (sportmafia reindex --all)"]
     return []
 

@@ -18,8 +18,9 @@ from typing import Any
 from ..engine.describe import RESULT_NAMES
 from ..i18n import Text, msg, pmsg
 from ..rules import RuleSet
-from ..store import CorrectionRecord, GameSummary, Store
+from ..store import CorrectionRecord, GameSummary, Store, season_index
 from ..store import sheets as rows
+from ..store.models import utcnow
 from ..store.tournaments import TournamentGameRecord
 from ..tournament.groups import TournamentError
 from ..tournament.results import (
@@ -151,7 +152,10 @@ def correct(store: Store, game_id: str, user_id: int, reason: str,
         except TournamentError as exc:
             raise SheetRefused("bad-correction", msg("The correction is refused: %(reason)s.", reason=exc.text)) \
                 from None
-        return rows.add_correction(s, game_id, user_id, login, reason.strip(), checked)
+        record = rows.add_correction(s, game_id, user_id, login, reason.strip(), checked)
+        # the index of finished games follows the sheet (statistics and ratings: docs/seasons.md)
+        season_index.keep(s.connection(), game_id, store.load(game_id), utcnow())
+        return record
 
 
 # --- the sheet as JSON -----------------------------------------------------------------------------------

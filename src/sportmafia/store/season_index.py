@@ -16,8 +16,8 @@ from typing import Any, cast
 from sqlalchemy import Connection, Table, delete, insert, select, update
 
 from ..engine import Game
-from ..seasons.facts import GameFacts, game_facts
-from .models import ClubPlayer, StoredGame, Tournament, TournamentGame, TournamentParticipant, User
+from ..seasons.facts import GameFacts, corrected, game_facts
+from .models import ClubPlayer, SheetCorrection, StoredGame, Tournament, TournamentGame, TournamentParticipant, User
 from .season_tables import GameIndex, SeatIndex
 
 GAMES = cast(Table, StoredGame.__table__)
@@ -28,6 +28,7 @@ T_GAMES = cast(Table, TournamentGame.__table__)
 PARTICIPANTS = cast(Table, TournamentParticipant.__table__)
 TOURNAMENTS = cast(Table, Tournament.__table__)
 USERS = cast(Table, User.__table__)
+CORRECTIONS = cast(Table, SheetCorrection.__table__)
 
 
 def resolve(s: Connection, player_ids: Sequence[int | None]) -> list[int | None]:
@@ -95,16 +96,27 @@ def drop(s: Connection, game_id: str) -> None:
 
 
 def keep(s: Connection, game_id: str, game: Game | None, ended_at: datetime) -> None:
-    """The index rows of the stored game ``game_id``: written anew from ``game`` (finished), or dropped when
-    ``game`` is None (an undo reopened it)."""
+    """The index rows of the stored game ``game_id``: written anew from ``game`` (finished) with its result
+    sheet's corrections, dated when it first ended (a command or a correction after the end keeps its place in
+    the ratings' order), or dropped when ``game`` is None (an undo reopened it)."""
+    kept = s.scalar(select(GAME_INDEX.c.ended_at).where(GAME_INDEX.c.game_id == game_id))
     drop(s, game_id)
     if game is None:
         return
     row = s.execute(select(GAMES.c.club_id, GAMES.c.host_id, GAMES.c.seat_players, GAMES.c.players)
                     .where(GAMES.c.id == game_id)).one()
     people, tournament, table, kind = _seat_people(s, game_id, row)
-    write(s, game_facts(game), club_id=row.club_id, game_id=game_id, ended_at=ended_at, people=people,
-          host_id=row.host_id, tournament_id=tournament, table_no=table, kind=kind, source="log", source_id=game_id)
+    write(s, facts_now(s, game_id, game), club_id=row.club_id, game_id=game_id,
+          ended_at=ended_at if kept is None else kept, people=people, host_id=row.host_id,
+          tournament_id=tournament, table_no=table, kind=kind, source="log", source_id=game_id)
+
+
+def facts_now(s: Connection, game_id: str, game: Game) -> GameFacts:
+    """The facts of a finished stored game: its log's, with its result sheet's corrections (B.sheet)."""
+    changes = [change for (changes,) in s.execute(select(CORRECTIONS.c.changes).where(
+        CORRECTIONS.c.game_id == game_id).order_by(CORRECTIONS.c.id)).all() for change in changes]
+    facts = game_facts(game)
+    return corrected(facts, changes) if changes else facts
 
 
 def write(s: Connection, facts: GameFacts, *, club_id: int, game_id: str, ended_at: datetime,

@@ -326,6 +326,12 @@ def import_game(store: Store, club_id: int, *, facts: GameFacts, ended_at: datet
     return game_id
 
 
+def expected_facts(store: Store, game_id: str, game: Game) -> GameFacts:
+    """What the index should hold for a finished stored game: its log's facts with its sheet's corrections."""
+    with store.read_conn() as conn:
+        return season_index.facts_now(conn, game_id, game)
+
+
 def indexed_facts(store: Store, game_id: str) -> GameFacts | None:
     """The facts the index holds for a game, None if it is not indexed."""
     with store.read() as s:

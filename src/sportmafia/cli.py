@@ -489,6 +489,7 @@ def export_command(
     fmt: Annotated[str, typer.Option("--format", help="sportmafia, polemica or mafiaratings.")] = "sportmafia",
     club: Annotated[int | None, typer.Option(help="The club's id (default: the first club).")] = None,
     output: Annotated[Path | None, typer.Option("--out", help="The file to write (default: standard output).")] = None,
+    tournament: Annotated[int | None, typer.Option(help="Only this tournament's games (its id).")] = None,
 ) -> None:
     """Export the club's finished games as a JSON list in a format (docs/exchange.md); games that cannot be
     written in it (a result-only import, another table size) are named on standard error."""
@@ -497,7 +498,7 @@ def export_command(
 
     with open_store(migrate=True) as store:
         try:
-            games, skipped = export_games(store, _club_of(store, club), fmt)
+            games, skipped = export_games(store, _club_of(store, club), fmt, tournament)
         except BilingualError as exc:
             err.print(exc.message("en"), markup=False)
             raise typer.Exit(2) from None

@@ -170,3 +170,9 @@ def test_tournament_participants_are_linked_to_the_clubs_persons_when_their_game
     assert guest is not None and guest not in roster  # a person made for the visitor
     assert second.people == first.people  # the same visitor in the next tournament is the same person
     assert first.tournament_id is not None and first.kind == "tournament"
+    from sportmafia.services.exchange import export_games
+
+    exported, _ = export_games(store, club, "mafiaratings", first.tournament_id)
+    assert len(exported) == 1  # that tournament's game only
+    records, _ = export_games(store, club, "sportmafia", second.tournament_id)
+    assert [r["meta"]["id"] for r in records] == [cups[1]] and records[0]["meta"]["tournament"] == second.tournament_id

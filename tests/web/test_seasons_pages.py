@@ -99,6 +99,7 @@ def test_staff_merge_a_duplicate_with_a_reason_and_others_may_not(api: Api) -> N
     assert r.json()["merge"]["reason"] == "typed twice" and r.json()["merge"]["by"] == "admin"
     assert api.get(f"/api/players/{people[0]}").json()["games"] == 2
     assert api.get(f"/players/{dup}").status_code == 404  # his page is the one he joined
+    assert "Ворон 2: typed twice (admin," in api.get(f"/players/{people[0]}").text  # the audit trail, for the staff
     again = api.post("/api/players/merge", body)
     assert again.status_code == 409 and again.json()["error"]["code"] == "already-merged"
     assert api.post("/api/players/merge", {**body, "from_id": people[0]}).status_code == 422

@@ -116,18 +116,24 @@ def _keep(store: Store, club_id: int, imported: Imported, order: int, user_id: i
                       line.left_out)
 
 
-def export_games(store: Store, club_id: int, fmt: str) -> tuple[list[dict[str, Any]], list[tuple[str, Text]]]:
-    """The club's finished games with a whole log in ``fmt``, in the order they ended; beside them the games
-    left out and why (a result-only import has no log; a format that cannot hold a game)."""
+def export_games(store: Store, club_id: int, fmt: str, tournament_id: int | None = None
+                 ) -> tuple[list[dict[str, Any]], list[tuple[str, Text]]]:
+    """The club's finished games with a whole log in ``fmt`` (``tournament_id``: that tournament's only), in the
+    order they ended; beside them the games left out and why (a result-only import has no log; a format that
+    cannot hold a game)."""
     if fmt not in FORMATS:
         raise Refusal("invalid", "bad-format", msg("No such format: %(format)s.", format=fmt))
     games: list[dict[str, Any]] = []
     skipped: list[tuple[str, Text]] = []
-    for number, indexed in enumerate(db.index_games(store, club_id), 1):
+    chosen = [g for g in db.index_games(store, club_id) if tournament_id is None or g.tournament_id == tournament_id]
+    for number, indexed in enumerate(chosen, 1):
         if not indexed.facts.detail:  # a result-only import: no log to export
             skipped.append((indexed.game_id, msg("only its result is known")))
             continue
-        record = store.record(indexed.game_id, meta={"id": indexed.game_id, "date": indexed.ended_at.date().isoformat()})
+        meta: dict[str, Any] = {"id": indexed.game_id, "date": indexed.ended_at.date().isoformat()}
+        if indexed.tournament_id is not None:
+            meta.update(tournament=indexed.tournament_id, table=indexed.table_no)
+        record = store.record(indexed.game_id, meta=meta)
         try:
             games.append(record if fmt == "sportmafia" else
                          (to_polemica if fmt == "polemica" else to_mafiaratings)(record, game_id=number))

@@ -16,6 +16,7 @@ from ..services import seasons
 from ..services.errors import Refusal
 from ..services.exchange import FORMATS, export_games, import_text
 from .auth import StoreDep, UserDep
+from .edge import MAX_ID
 from .i18n import request_lang
 
 router = APIRouter(prefix="/api/club/games", tags=["seasons"])
@@ -40,13 +41,15 @@ async def import_games(request: Request, user: UserDep, store: StoreDep) -> dict
 
 @router.get("/export", summary="Your club's finished games in a format, as a file to download")
 async def export(request: Request, user: UserDep, store: StoreDep,
-                 fmt: Annotated[str, Query(alias="format", max_length=16)] = "sportmafia") -> Response:
+                 fmt: Annotated[str, Query(alias="format", max_length=16)] = "sportmafia",
+                 tournament: Annotated[int | None, Query(ge=1, le=MAX_ID)] = None) -> Response:
     if fmt not in FORMATS:
         raise Refusal("invalid", "bad-format", msg("No such format: %(format)s.", format=fmt))
-    games, skipped = await run_in_threadpool(export_games, store, user.club_id, fmt)
+    games, skipped = await run_in_threadpool(export_games, store, user.club_id, fmt, tournament)
     lang = request_lang(request)
     body = {"format": fmt, "games": games,
             "not_exported": [{"game_id": g, "why": why.render(lang)} for g, why in skipped]}
     return Response(json.dumps(body, ensure_ascii=False), media_type="application/json",
-                    headers={"Content-Disposition": f'attachment; filename="games-{fmt}.json"',
+                    headers={"Content-Disposition": f'attachment; filename="games-{fmt}'
+                                                    f'{"" if tournament is None else f"-tournament-{tournament}"}.json"',
                              "Cache-Control": "no-store"})

@@ -90,8 +90,9 @@ async def profile_page(request: Request, person_id: PersonId, since: Since = Non
     user = page_user(request)
     staff = user is not None and user.club_id == page.person.club_id and user.role in seasons.STAFF
     roster = await run_in_threadpool(db.club_people, store, page.person.club_id) if staff else []
+    merged = await run_in_threadpool(db.merges, store, page.person.club_id, person_id) if staff else []
     lang = request_lang(request)
-    return render(request, "profile.html", user=user, staff=staff, roster=roster,
+    return render(request, "profile.html", user=user, staff=staff, roster=roster, merged=merged,
                   view=profile_view(page, lang, where), where=where, query=_query(where))
 
 

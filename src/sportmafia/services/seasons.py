@@ -109,6 +109,8 @@ class Profile:
     stats: PersonStats
     ratings: ClubRatings
     games: tuple[PlayedGame, ...]
+    excluded: frozenset[str] = frozenset()
+    """The club's games left out of the ratings."""
 
 
 def profile(store: Store, person_id: int, where: Filter | None = None) -> Profile | None:
@@ -120,7 +122,8 @@ def profile(store: Store, person_id: int, where: Filter | None = None) -> Profil
     games = [played(g) for g in db.index_games(store, person.club_id, person=person_id)]
     stats = person_stats(key, games, where)
     return Profile(person, db.club_name(store, person.club_id), stats, club_ratings(store, person.club_id),
-                   tuple(reversed([g for g in games if where is None or where.keeps(g, key)])))
+                   tuple(reversed([g for g in games if where is None or where.keeps(g, key)])),
+                   frozenset(db.exclusions(store, person.club_id)))
 
 
 def club_stats(store: Store, club_id: int, where: Filter | None = None) -> GroupStats:

@@ -7,13 +7,14 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from datetime import date, datetime
 from typing import Any
+from zoneinfo import ZoneInfo
 
 from babel.dates import format_date, get_day_names
 from babel.numbers import format_decimal
 
 from ..engine.describe import RESULT_NAMES, t
 from ..i18n import msg, pmsg
-from ..seasons.stats import MOSCOW, Filter, Rate
+from ..seasons.stats import MOSCOW, Filter, Rate, role_group
 from ..services import seasons
 from ..services.seasons import Profile
 from ..store import Store
@@ -46,9 +47,7 @@ def day(moment: datetime | date | None, lang: str) -> str:
     return format_date(when, "medium", locale=lang)
 
 
-def _zone() -> Any:
-    from zoneinfo import ZoneInfo
-
+def _zone() -> ZoneInfo:
     return ZoneInfo(ZONE)
 
 
@@ -136,11 +135,11 @@ def profile_view(page: Profile, lang: str, where: Filter | None = None) -> Profi
         seat = game.seat_of(me)
         assert seat is not None
         rows.append({"game_id": game.game_id, "date": day(game.ended, lang), "seat": seat.seat,
-                     "role": GROUP_NAMES[_group(seat.role)].render(lang),
+                     "role": GROUP_NAMES[role_group(seat.role)].render(lang),
                      "result": t(RESULT_NAMES, game.facts.result, lang),
                      "won": {True: msg("won"), False: msg("lost"), None: msg("no winner")}[seat.won].render(lang),
                      "change": None if game.game_id not in changes else number(changes[game.game_id], lang, 2),
-                     "stored": game.kind is not None})
+                     "excluded": game.game_id in page.excluded})
     person = page.person
     return ProfileView(
         id=person.id, club_id=person.club_id, name=person.name, club=page.club_name,
@@ -156,12 +155,6 @@ def profile_view(page: Profile, lang: str, where: Filter | None = None) -> Profi
         at_table=at_table, checks=checks,
         votes_by_day=[rate_row(d, msg("day %(n)s", n=d).render(lang), r, lang) for d, r in s.votes_red_by_day.items()],
         results=[(t(RESULT_NAMES, k, lang), v) for k, v in s.results.items()], rows=rows, stats=s.to_json())
-
-
-def _group(role: str) -> str:
-    from ..seasons.stats import role_group
-
-    return role_group(role)
 
 
 @dataclass(frozen=True)

@@ -134,7 +134,7 @@ def person_names(store: Store, ids: Iterable[int]) -> dict[int, str]:
     with store.read() as s:
         for chunk in range(0, len(wanted), 500):
             out.update(s.execute(select(ClubPlayer.id, ClubPlayer.name)
-                                 .where(ClubPlayer.id.in_(wanted[chunk:chunk + 500]))).tuples().all())
+                                 .where(ClubPlayer.id.in_(wanted[chunk:chunk + 500]))).all())
     return out
 
 
@@ -143,10 +143,10 @@ def participants_as_people(store: Store, club_id: int, tournament_id: int) -> di
     with store.read() as s:
         rows = s.execute(select(TournamentParticipant.id, TournamentParticipant.nickname,
                                 TournamentParticipant.player_id)
-                         .where(TournamentParticipant.tournament_id == tournament_id)).tuples().all()
+                         .where(TournamentParticipant.tournament_id == tournament_id)).all()
         merged = dict(s.execute(select(ClubPlayer.id, ClubPlayer.merged_into)
                                 .where(ClubPlayer.club_id == club_id, ClubPlayer.merged_into.is_not(None)))
-                      .tuples().all())
+                      .all())
     out: dict[int, tuple[str, int | None]] = {}
     for pid, nickname, person in rows:
         seen: set[int] = set()

@@ -8,6 +8,7 @@ from __future__ import annotations
 from datetime import date
 from typing import Annotated, Any, Literal
 
+from babel.numbers import format_decimal
 from fastapi import APIRouter, Request
 from fastapi import Path as PathParam
 from fastapi.responses import Response
@@ -75,7 +76,7 @@ def _place(row: dict[str, Any]) -> str:
 
 
 def _points(value: float, lang: str) -> str:
-    return number(value, lang, 0) if float(value).is_integer() else number(value, lang, 2)
+    return format_decimal(value, "#,##0.##", locale=lang)
 
 
 def season_view(page: SeasonPage, lang: str) -> dict[str, Any]:
@@ -90,7 +91,7 @@ def season_view(page: SeasonPage, lang: str) -> dict[str, Any]:
                        skill=number(r["skill"], lang, 2))
         else:
             row.update(points=_points(r["points"], lang), tournaments=r["tournaments"], won=r["won"],
-                       results=", ".join(f"{names.get(x['tournament'], x['tournament'])}: {_place(x)}"
+                       results=" · ".join(f"{names.get(x['tournament'], x['tournament'])}: {_place(x)}"
                                          for x in r["results"]))
         rows.append(row)
     red = rate_row("all", msg("Red's wins").render(lang), page.red_wins, lang)

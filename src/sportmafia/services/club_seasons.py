@@ -175,8 +175,7 @@ def standings(store: Store, record: SeasonRecord) -> dict[str, Any]:
                  r.person), "games": r.games, "wins": r.wins, "elo": r.elo, "red": r.red, "black": r.black,
                  "skill": r.skill} for r in rating]
     else:
-        people = [int(p.key) for p in placings if not p.key.startswith("nick:")]
-        names = db.person_names(store, people)
+        names = db.person_names(store, (int(p.key) for p in placings if not p.key.startswith("nick:")))
         elo = {r.person: r.elo for r in rating}
         rows = [{"place": r.place, "place_to": r.place_to,
                  "person": None if r.key.startswith("nick:") else int(r.key),

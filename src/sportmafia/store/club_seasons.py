@@ -11,6 +11,7 @@ from datetime import date, datetime
 from typing import Any
 
 from sqlalchemy import select, update
+from sqlalchemy.orm import Session
 
 from .models import ClubPlayer, TournamentParticipant, User, as_utc, utcnow
 from .season_tables import Season
@@ -57,7 +58,7 @@ def _record(row: Season, login: str | None) -> SeasonRecord:
                         None if row.final is None else dict(row.final), as_utc(row.created_at) or utcnow())
 
 
-def _login(s: Any, user_id: int | None) -> str | None:
+def _login(s: Session, user_id: int | None) -> str | None:
     return None if user_id is None else s.scalar(select(User.login).where(User.id == user_id))
 
 
@@ -87,17 +88,23 @@ def club_seasons(store: Store, club_id: int) -> list[SeasonRecord]:
         return [_record(row, login) for row, login in rows]
 
 
+def _open(s: Session, season_id: int) -> Season:
+    """The open season's row, locked for the transaction (:class:`SeasonClosed` once it is closed)."""
+    row = s.get(Season, season_id, with_for_update=True)
+    if row is None:
+        raise LookupError(season_id)
+    if row.closed_at is not None:
+        raise SeasonClosed(season_id)
+    return row
+
+
 def update_season(store: Store, season_id: int, **changes: Any) -> SeasonRecord:
     """Change an open season's settings (:data:`SETTINGS`); :class:`SeasonClosed` once it is closed."""
     unknown = set(changes) - set(SETTINGS)
     if unknown:
         raise ValueError(f"not a season's setting: {', '.join(sorted(unknown))}")
     with store.write() as s:
-        row = s.get(Season, season_id, with_for_update=True)
-        if row is None:
-            raise LookupError(season_id)
-        if row.closed_at is not None:
-            raise SeasonClosed(season_id)
+        row = _open(s, season_id)
         for key, value in changes.items():
             setattr(row, key, list(value) if key == "series_points" else value)
         s.flush()
@@ -110,11 +117,7 @@ def close_season(store: Store, season_id: int, user_id: int, final: dict[str, An
     ``computed_for`` was: :class:`SeasonChanged` when it was edited since, :class:`SeasonClosed` when it is
     closed already (by another request meanwhile too: the closing is one conditional update)."""
     with store.write() as s:
-        row = s.get(Season, season_id, with_for_update=True)
-        if row is None:
-            raise LookupError(season_id)
-        if row.closed_at is not None:
-            raise SeasonClosed(season_id)
+        row = _open(s, season_id)
         if _record(row, None).settings() != computed_for.settings():
             raise SeasonChanged(season_id)
         done = s.execute(update(Season).where(Season.id == season_id, Season.closed_at.is_(None))

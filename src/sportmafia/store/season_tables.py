@@ -113,4 +113,7 @@ class Season(Base):
     """Points for the 1st, 2nd, ... place of each of the season's tournaments (standings by points)."""
     closed_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
     closed_by: Mapped[int | None] = mapped_column(ForeignKey("users.id"), nullable=True)
+    final: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    """What the season's page shows from its closing on: the standings, the games and the tournaments as they
+    stood when it was closed (``services.club_seasons``); None while it is open."""
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)

@@ -16,6 +16,7 @@ from ..store import Store, open_store
 from . import (
     account_pages,
     auth,
+    club_seasons,
     exchange,
     games,
     history,
@@ -108,6 +109,7 @@ def create_app(store: Store | None = None, *, secret_key: str | None = None, htt
     app.include_router(account_pages.router)
     app.include_router(seasons.router)
     app.include_router(exchange.router)
+    app.include_router(club_seasons.router)
     app.mount("/static", StaticFiles(directory=pages.STATIC), name="static")
     # added last = outermost: body limit, then the database's absence, the session, then CSRF (which reads the
     # session)

@@ -129,6 +129,7 @@ def upgrade() -> None:
         sa.Column("series_points", sa.JSON(), nullable=False),
         sa.Column("closed_at", sa.DateTime(timezone=True), nullable=True),
         sa.Column("closed_by", sa.Integer(), nullable=True),
+        sa.Column("final", sa.JSON(), nullable=True),
         sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
         sa.ForeignKeyConstraint(["club_id"], ["clubs.id"], name=op.f("fk_seasons_club_id_clubs")),
         sa.ForeignKeyConstraint(["closed_by"], ["users.id"], name=op.f("fk_seasons_closed_by_users")),

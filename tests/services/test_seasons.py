@@ -130,3 +130,14 @@ def test_a_judges_correction_of_the_sheet_reaches_the_index_and_the_ratings(stor
     red_changes = seasons.club_ratings(store, club).elo.history[str(roster[0])]
     assert red_changes[0].change > 0 if after.seat(1).won else red_changes[0].change < 0
     assert check(store).ok, check(store).problems
+
+
+def test_one_person_at_two_seats_of_a_game_is_rated_at_neither(store: Store) -> None:
+    club, roster, admin = club_with_roster(store)
+    db.merge(store, club, roster[1], roster[0], "one person, seated twice by mistake", admin)
+    played(store, club, 4, list(roster))  # seated before the merge was known: the index joins seats 1 and 2
+    [game] = db.index_games(store, club)
+    assert game.people[:2] == (roster[0], roster[0])
+    assert seasons.people_of(game)[:2] == (None, None)
+    ratings = seasons.club_ratings(store, club)  # no "a person sits at two seats" refusal: the page stands
+    assert str(roster[0]) not in ratings.elo.history and str(roster[2]) in ratings.elo.history

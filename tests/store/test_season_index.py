@@ -108,14 +108,15 @@ def test_a_merged_duplicate_counts_for_the_person_he_joined_and_the_merge_is_kep
         assert s.scalar(select(SeatIndex.player_id).where(SeatIndex.player_id == dup)) is None
 
 
-@pytest.mark.parametrize("case", ["same-person", "already-merged", "not-found"])
+@pytest.mark.parametrize("case", ["same-person", "already-merged", "not-found", "same-game"])
 def test_a_merge_that_cannot_be_is_refused_and_changes_nothing(store: Store, case: str) -> None:
     club, roster, admin = club_with_roster(store)
     other = store.create_club("Other")
     [stranger] = store.add_club_players(other, ["X"])
     people.merge(store, club, roster[2], roster[3], "dup", admin)
+    played(store, club, 1, list(roster))  # seats 3 and 4 (merged before) are one person; seats 5 and 6 are two
     source, target = {"same-person": (roster[0], roster[0]), "already-merged": (roster[2], roster[1]),
-                      "not-found": (stranger, roster[0])}[case]
+                      "not-found": (stranger, roster[0]), "same-game": (roster[4], roster[5])}[case]
     with pytest.raises(people.SeasonRefused) as info:
         people.merge(store, club, source, target, "why", admin)
     assert info.value.code == case

@@ -37,9 +37,16 @@ def reindex(store: Store, *, every: bool = False, progress: Callable[[str], None
     return len(ids)
 
 
+def people_of(game: IndexedGame) -> tuple[str | None, ...]:
+    """The persons at the game's seats by their id as text; a person at two seats (two persons merged after the
+    game began, whose seats the index joined) is a guest at both: no rating takes one person twice."""
+    seen = [p for p in game.people if p is not None]
+    return tuple(None if p is None or seen.count(p) > 1 else str(p) for p in game.people)
+
+
 def rated(game: IndexedGame) -> RatedGame:
     """A game of the index as the team Elo sees it (persons by their id as text; guests unrated)."""
-    return RatedGame(game.game_id, game.ended_at, tuple(None if p is None else str(p) for p in game.people),
+    return RatedGame(game.game_id, game.ended_at, people_of(game),
                      tuple(s.team for s in game.facts.seats), game.facts.winner,
                      game.kind)
 
@@ -47,8 +54,7 @@ def rated(game: IndexedGame) -> RatedGame:
 def played(game: IndexedGame) -> PlayedGame:
     """A game of the index as the statistics see it (persons, hosts and tournaments by their id as text; the
     table as its number)."""
-    return PlayedGame(game.game_id, game.ended_at, game.facts,
-                      tuple(None if p is None else str(p) for p in game.people), None,
+    return PlayedGame(game.game_id, game.ended_at, game.facts, people_of(game), None,
                       None if game.host_id is None else str(game.host_id),
                       None if game.tournament_id is None else str(game.tournament_id),
                       None if game.table_no is None else str(game.table_no), game.kind)
@@ -138,6 +144,7 @@ _REFUSALS = {
     "not-found": ("not-found", msg("No such player in your club.")),
     "same-person": ("invalid", msg("A player cannot be merged into himself.")),
     "already-merged": ("conflict", msg("That player was merged into another already.")),
+    "same-game": ("conflict", msg("They played in the same game: two seats are two players.")),
     "not-indexed": ("not-found", msg("No such finished game in your club.")),
     "already-excluded": ("conflict", msg("That game is left out of the ratings already.")),
     "not-excluded": ("conflict", msg("That game is not left out of the ratings.")),

@@ -81,7 +81,7 @@ class IndexedSeat:
 
 class SeasonRefused(ValueError):
     """A merge or an exclusion the store cannot make (``code``: ``not-found``, ``same-person``,
-    ``already-merged``, ``not-indexed``, ``already-excluded``, ``not-excluded``)."""
+    ``already-merged``, ``same-game``, ``not-indexed``, ``already-excluded``, ``not-excluded``)."""
 
     def __init__(self, code: str, detail: str = "") -> None:
         super().__init__(f"{code}: {detail}" if detail else code)
@@ -139,6 +139,11 @@ def merge(store: Store, club_id: int, from_id: int, into_id: int, reason: str, u
         if source.merged_into is not None or target.merged_into is not None:
             raise SeasonRefused("already-merged")
         moved = [from_id, *_merged_into(s, from_id)]
+        together = s.scalar(select(SeatIndex.game_id).where(
+            SeatIndex.player_id.in_(moved),
+            SeatIndex.game_id.in_(select(SeatIndex.game_id).where(SeatIndex.player_id.in_([into_id, *_merged_into(s, into_id)])))))
+        if together is not None:  # two seats of one game are two persons
+            raise SeasonRefused("same-game", together)
         source.merged_into = into_id
         s.execute(update(SeatIndex).where(SeatIndex.player_id.in_(moved)).values(player_id=into_id))
         row = PlayerMerge(club_id=club_id, from_id=from_id, into_id=into_id, from_name=source.name,

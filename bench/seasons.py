@@ -117,7 +117,7 @@ def batches(lines: list[str], size: int) -> Iterator[tuple[int, str]]:
 
 def percentile(values: list[float], q: float) -> float:
     ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(round(q * (len(ordered) - 1))))]
+    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
 
 
 def machine_loop_ms() -> float:

@@ -66,8 +66,8 @@ def test_a_profile_counts_the_facts_of_his_games_and_the_filter_narrows_them(sto
     games = [PlayedGame(g.game_id, g.ended_at, g.facts, tuple(None if p is None else str(p) for p in g.people))
              for g in db.index_games(store, club)]
     assert page.stats == person_stats(str(roster[4]), games)
-    role = page.games[0].seat_of(str(roster[4]))
-    assert role is not None
+    role = page.games[0].seat
+    assert role.name == "P5" and page.games[0].game_id == db.index_games(store, club)[-1].game_id  # newest first
     group = {"civilian": "red", "sheriff": "sheriff", "mafia": "black", "don": "don"}[role.role]
     narrowed = seasons.profile(store, roster[4], Filter(role_group=group))
     assert narrowed is not None and narrowed.stats.games["all"] == page.stats.games[group]

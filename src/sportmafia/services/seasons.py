@@ -12,10 +12,10 @@ from datetime import datetime
 from ..i18n import msg
 from ..seasons.elo import EloState, RatedGame, Ratings
 from ..seasons.skill import SkillRatings, SkillState
-from ..seasons.stats import Filter, GroupStats, PersonStats, PlayedGame, group_stats, person_stats
+from ..seasons.stats import Filter, GroupStats, PersonStats, PlayedGame, PlayedSeat, group_stats, seat_stats
 from ..store import Store, UserRecord
 from ..store import seasons as db
-from ..store.seasons import IndexedGame, Person
+from ..store.seasons import IndexedGame, IndexedSeat, Person
 from .errors import Refusal
 
 
@@ -52,6 +52,14 @@ def played(game: IndexedGame) -> PlayedGame:
                       None if game.host_id is None else str(game.host_id),
                       None if game.tournament_id is None else str(game.tournament_id),
                       None if game.table_no is None else str(game.table_no), game.kind)
+
+
+def played_seat(seat: IndexedSeat) -> PlayedSeat:
+    """A person's seat of the index as his statistics see it (as :func:`played` names the game's context)."""
+    return PlayedSeat(seat.game_id, seat.ended_at, seat.seat, seat.ruleset, seat.result, seat.detail, None,
+                      None if seat.host_id is None else str(seat.host_id),
+                      None if seat.tournament_id is None else str(seat.tournament_id),
+                      None if seat.table_no is None else str(seat.table_no), seat.kind)
 
 
 @dataclass
@@ -102,13 +110,13 @@ def club_ratings(store: Store, club_id: int) -> ClubRatings:
 @dataclass(frozen=True)
 class Profile:
     """What a player's page shows: the person, his statistics over the games the filter keeps, his ratings now
-    (team Elo, OpenSkill) with their history, and his games, newest first."""
+    (team Elo, OpenSkill) with their history, and his games (his seat in each), newest first."""
 
     person: Person
     club_name: str
     stats: PersonStats
     ratings: ClubRatings
-    games: tuple[PlayedGame, ...]
+    games: tuple[PlayedSeat, ...]
 
 
 def profile(store: Store, person_id: int, where: Filter | None = None) -> Profile | None:
@@ -116,11 +124,11 @@ def profile(store: Store, person_id: int, where: Filter | None = None) -> Profil
     person = db.person(store, person_id)
     if person is None or person.merged_into is not None:
         return None
-    key = str(person_id)
-    games = [played(g) for g in db.index_games(store, person.club_id, person=person_id)]
-    stats = person_stats(key, games, where)
-    return Profile(person, db.club_name(store, person.club_id), stats, club_ratings(store, person.club_id),
-                   tuple(reversed([g for g in games if where is None or where.keeps(g, key)])))
+    seats = [played_seat(s) for s in db.person_seats(store, person_id)]  # his seats only: not his games' others
+    if where is not None:
+        seats = [s for s in seats if where.keeps_seat(s)]
+    return Profile(person, db.club_name(store, person.club_id), seat_stats(str(person_id), seats),
+                   club_ratings(store, person.club_id), tuple(reversed(seats)))
 
 
 def club_stats(store: Store, club_id: int, where: Filter | None = None) -> GroupStats:

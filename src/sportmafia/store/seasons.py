@@ -77,6 +77,7 @@ class IndexedSeat:
     host_id: int | None
     tournament_id: int | None
     table_no: int | None
+    kind: str = "club"
 
 
 class SeasonRefused(ValueError):
@@ -231,14 +232,18 @@ def index_mark(store: Store, club_id: int, upto: tuple[datetime, str] | None) ->
 
 
 def person_seats(store: Store, person_id: int) -> list[IndexedSeat]:
-    """A person's seats in indexed games, in the order the games ended."""
+    """A person's seats in indexed games, in the order the games ended: his seat rows and the game columns
+    beside them (not the games' other seats nor their own facts)."""
     with store.read() as s:
-        rows = s.execute(select(SeatIndex, GameIndex).join(GameIndex, GameIndex.game_id == SeatIndex.game_id)
+        rows = s.execute(select(SeatIndex.facts, GameIndex.game_id, GameIndex.ended_at, GameIndex.ruleset,
+                                GameIndex.players, GameIndex.winner, GameIndex.result, GameIndex.detail,
+                                GameIndex.host_id, GameIndex.tournament_id, GameIndex.table_no, GameIndex.kind)
+                         .join(GameIndex, GameIndex.game_id == SeatIndex.game_id)
                          .where(SeatIndex.player_id == person_id)
                          .order_by(SeatIndex.ended_at, SeatIndex.game_id)).all()
-        return [IndexedSeat(g.game_id, as_utc(g.ended_at), SeatFacts.from_json(seat.facts), g.ruleset, g.players,
-                            g.winner, g.result, g.detail, g.host_id, g.tournament_id, g.table_no)
-                for seat, g in rows]
+        return [IndexedSeat(r.game_id, as_utc(r.ended_at), SeatFacts.from_json(r.facts), r.ruleset, r.players,
+                            r.winner, r.result, r.detail, r.host_id, r.tournament_id, r.table_no, r.kind)
+                for r in rows]
 
 
 def unindexed_games(store: Store) -> list[str]:

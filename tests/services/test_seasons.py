@@ -50,8 +50,8 @@ def test_a_new_game_is_applied_on_top_of_what_the_process_kept(store: Store, mon
     played(store, club, 1, list(roster))
     seasons.club_ratings(store, club)
     reads: list[object] = []
-    real = db.index_games
-    monkeypatch.setattr(db, "index_games", lambda *a, **k: reads.append(k.get("since")) or real(*a, **k))
+    real = db.rating_games
+    monkeypatch.setattr(db, "rating_games", lambda *a, **k: reads.append(k.get("since")) or real(*a, **k))
     played(store, club, 2, list(roster))
     assert kept(store, club) == from_scratch(store, club)
     assert reads[0] is not None  # only the games after the last one applied were read
@@ -81,3 +81,13 @@ def test_reindex_indexes_what_is_missing_and_rewrites_everything_when_asked(stor
     assert seasons.reindex(store) == 0
     assert seasons.reindex(store, every=True) == 1
     assert db.index_games(store, club) == before
+
+
+def test_the_ratings_read_the_same_games_as_the_index_gives_them(store: Store) -> None:
+    club, roster, _ = club_with_roster(store)
+    for seed in range(3):
+        played(store, club, seed, [*roster[:9], None])
+    games = db.index_games(store, club)
+    assert db.rating_games(store, club) == [seasons.rated(g) for g in games]
+    since = (games[0].ended_at, games[0].game_id)
+    assert db.rating_games(store, club, since=since) == [seasons.rated(g) for g in games[1:]]

@@ -97,11 +97,11 @@ def club_ratings(store: Store, club_id: int) -> ClubRatings:
             excluded = db.exclusions(store, club_id)
             kept = _Kept(EloState(excluded=excluded), SkillState(excluded=excluded), None,
                          db.index_mark(store, club_id, None))
-        for game in db.index_games(store, club_id, since=kept.last):
+        for game in db.rating_games(store, club_id, since=kept.last):  # the seats' persons and teams alone
             if game.kind != "none":  # a tournament that is not rated
-                kept.elo.apply(rated(game))
-                kept.skill.apply(rated(game))
-            kept.last = (game.ended_at, game.game_id)
+                kept.elo.apply(game)
+                kept.skill.apply(game)
+            kept.last = (game.ended, game.game_id)
             kept.mark = (kept.mark[0] + 1, *kept.mark[1:])
         _KEPT[key] = kept
         return ClubRatings(kept.elo.ratings(), kept.skill.ratings())

@@ -13,6 +13,7 @@ from sqlalchemy import func, select, update
 from sqlalchemy.orm import Session
 
 from ..engine import Game
+from ..seasons.elo import RatedGame
 from ..seasons.facts import GameFacts, SeatFacts
 from . import season_index
 from . import statements as st
@@ -213,6 +214,28 @@ def index_games(store: Store, club_id: int, since: tuple[datetime, str] | None =
         return [IndexedGame(r.game_id, as_utc(r.ended_at), season_index.facts_of(r, seats[r.game_id]),
                             tuple(x.player_id for x in seats[r.game_id]), r.host_id, r.tournament_id, r.table_no,
                             r.kind, r.source) for r in rows]
+
+
+def rating_games(store: Store, club_id: int, since: tuple[datetime, str] | None = None) -> list[RatedGame]:
+    """The club's indexed games as the ratings read them, in the order they ended (then by id; ``since``: only
+    those after that one): who sat where (persons by their id as text), the teams, the winner and the kind. Plain
+    columns: no facts read."""
+    def after(table: Any) -> Any:
+        return (table.ended_at > since[0]) | ((table.ended_at == since[0]) & (table.game_id > since[1])) \
+            if since is not None else True
+
+    with store.read() as s:
+        rows = s.execute(select(GameIndex.game_id, GameIndex.ended_at, GameIndex.winner, GameIndex.kind)
+                         .where(GameIndex.club_id == club_id, after(GameIndex))
+                         .order_by(GameIndex.ended_at, GameIndex.game_id)).all()
+        seats: dict[str, list[tuple[int | None, str]]] = {}
+        for game_id, person, team in s.execute(select(SeatIndex.game_id, SeatIndex.player_id, SeatIndex.team)
+                                               .where(SeatIndex.club_id == club_id, after(SeatIndex))
+                                               .order_by(SeatIndex.game_id, SeatIndex.seat)):
+            seats.setdefault(game_id, []).append((person, team))
+        return [RatedGame(r.game_id, as_utc(r.ended_at),
+                          tuple(None if p is None else str(p) for p, _ in seats[r.game_id]),
+                          tuple(t for _, t in seats[r.game_id]), r.winner, r.kind) for r in rows]
 
 
 def index_mark(store: Store, club_id: int, upto: tuple[datetime, str] | None) -> tuple[int, int, int]:

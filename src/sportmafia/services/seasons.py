@@ -62,6 +62,12 @@ def played_seat(seat: IndexedSeat) -> PlayedSeat:
                       None if seat.table_no is None else str(seat.table_no), seat.kind)
 
 
+@dataclass(frozen=True)
+class ClubRatings:
+    elo: Ratings
+    skill: SkillRatings
+
+
 @dataclass
 class _Kept:
     """A club's ratings as far as its index has been read: the states, the last game applied and what tells
@@ -71,12 +77,8 @@ class _Kept:
     skill: SkillState
     last: tuple[datetime, str] | None
     mark: tuple[int, int, int]
-
-
-@dataclass(frozen=True)
-class ClubRatings:
-    elo: Ratings
-    skill: SkillRatings
+    now: ClubRatings | None = None
+    """The ratings as of ``last`` (copied once, shared by every page until the next game)."""
 
 
 _KEPT: dict[tuple[int, int], _Kept] = {}
@@ -103,8 +105,11 @@ def club_ratings(store: Store, club_id: int) -> ClubRatings:
                 kept.skill.apply(game)
             kept.last = (game.ended, game.game_id)
             kept.mark = (kept.mark[0] + 1, *kept.mark[1:])
+            kept.now = None
+        if kept.now is None:
+            kept.now = ClubRatings(kept.elo.ratings(), kept.skill.ratings())
         _KEPT[key] = kept
-        return ClubRatings(kept.elo.ratings(), kept.skill.ratings())
+        return kept.now
 
 
 @dataclass(frozen=True)

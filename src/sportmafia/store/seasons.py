@@ -229,10 +229,14 @@ def rating_games(store: Store, club_id: int, since: tuple[datetime, str] | None 
                          .where(GameIndex.club_id == club_id, after(GameIndex))
                          .order_by(GameIndex.ended_at, GameIndex.game_id)).all()
         seats: dict[str, list[tuple[int | None, str]]] = {}
-        for game_id, person, team in s.execute(select(SeatIndex.game_id, SeatIndex.player_id, SeatIndex.team)
-                                               .where(SeatIndex.club_id == club_id, after(SeatIndex))
-                                               .order_by(SeatIndex.game_id, SeatIndex.seat)):
-            seats.setdefault(game_id, []).append((person, team))
+        columns = select(SeatIndex.game_id, SeatIndex.player_id, SeatIndex.team)
+        ids = [r.game_id for r in rows]
+        # from scratch: the club's seats at once; after a game: those of the few games found (by their key)
+        queries = [columns.where(SeatIndex.club_id == club_id)] if since is None else \
+            [columns.where(SeatIndex.game_id.in_(ids[i:i + 500])) for i in range(0, len(ids), 500)]
+        for query in queries:
+            for game_id, person, team in s.execute(query.order_by(SeatIndex.game_id, SeatIndex.seat)):
+                seats.setdefault(game_id, []).append((person, team))
         return [RatedGame(r.game_id, as_utc(r.ended_at),
                           tuple(None if p is None else str(p) for p, _ in seats[r.game_id]),
                           tuple(t for _, t in seats[r.game_id]), r.winner, r.kind) for r in rows]

@@ -36,6 +36,7 @@ bench: $(STAMP)
 	$(PY) bench/console.py
 	$(PY) bench/online.py
 	$(PY) bench/cluster.py
+	$(PY) bench/seasons.py
 
 ## lint: ruff everywhere, mypy --strict on the pure layers
 lint: $(STAMP)

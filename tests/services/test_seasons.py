@@ -50,8 +50,8 @@ def test_a_new_game_is_applied_on_top_of_what_the_process_kept(store: Store, mon
     played(store, club, 1, list(roster))
     seasons.club_ratings(store, club)
     reads: list[object] = []
-    real = db.index_games
-    monkeypatch.setattr(db, "index_games", lambda *a, **k: reads.append(k.get("since")) or real(*a, **k))
+    real = db.rating_games
+    monkeypatch.setattr(db, "rating_games", lambda *a, **k: reads.append(k.get("since")) or real(*a, **k))
     played(store, club, 2, list(roster))
     assert kept(store, club) == from_scratch(store, club)
     assert reads[0] is not None  # only the games after the last one applied were read
@@ -66,8 +66,8 @@ def test_a_profile_counts_the_facts_of_his_games_and_the_filter_narrows_them(sto
     games = [PlayedGame(g.game_id, g.ended_at, g.facts, tuple(None if p is None else str(p) for p in g.people))
              for g in db.index_games(store, club)]
     assert page.stats == person_stats(str(roster[4]), games)
-    role = page.games[0].seat_of(str(roster[4]))
-    assert role is not None
+    role = page.games[0].seat
+    assert role.name == "P5" and page.games[0].game_id == db.index_games(store, club)[-1].game_id  # newest first
     group = {"civilian": "red", "sheriff": "sheriff", "mafia": "black", "don": "don"}[role.role]
     narrowed = seasons.profile(store, roster[4], Filter(role_group=group))
     assert narrowed is not None and narrowed.stats.games["all"] == page.stats.games[group]
@@ -141,3 +141,13 @@ def test_one_person_at_two_seats_of_a_game_is_rated_at_neither(store: Store) -> 
     assert seasons.people_of(game)[:2] == (None, None)
     ratings = seasons.club_ratings(store, club)  # no "a person sits at two seats" refusal: the page stands
     assert str(roster[0]) not in ratings.elo.history and str(roster[2]) in ratings.elo.history
+
+
+def test_the_ratings_read_the_same_games_as_the_index_gives_them(store: Store) -> None:
+    club, roster, _ = club_with_roster(store)
+    for seed in range(3):
+        played(store, club, seed, [*roster[:9], None])
+    games = db.index_games(store, club)
+    assert db.rating_games(store, club) == [seasons.rated(g) for g in games]
+    since = (games[0].ended_at, games[0].game_id)
+    assert db.rating_games(store, club, since=since) == [seasons.rated(g) for g in games[1:]]

@@ -36,26 +36,41 @@ class Skill:
 
 
 class SkillModel:
-    """The typed face of the library's model: a new rating, and the ratings after one game of two teams."""
+    """The typed face of the library's model: a new rating, and the ratings after one game of two teams.
+
+    The library's rating objects are kept between games (:class:`SkillState` holds each person's): making one
+    draws a random id, which cost more than the game's own arithmetic. The placeholders are a pool of fresh
+    default ratings, each used at most once per game (``rate`` copies its teams and leaves them as they were)."""
 
     def __init__(self) -> None:
         self._model = PlackettLuce()
         fresh = self._model.rating()
         self.initial = Skill(fresh.mu, fresh.sigma, fresh.ordinal())
+        self._placeholders: list[PlackettLuceRating] = []
+
+    def rating(self, skill: Skill | None = None) -> PlackettLuceRating:
+        """The library's rating of ``skill`` (a newcomer's default one without)."""
+        return self._model.rating() if skill is None else self._model.rating(mu=skill.mu, sigma=skill.sigma)
+
+    def placeholders(self, n: int) -> list[PlackettLuceRating]:
+        """``n`` distinct default ratings that belong to nobody."""
+        while len(self._placeholders) < n:
+            self._placeholders.append(self._model.rating())
+        return self._placeholders[:n]
+
+    def rate_teams(self, winners: list[PlackettLuceRating], losers: list[PlackettLuceRating]
+                   ) -> tuple[list[PlackettLuceRating], list[PlackettLuceRating]]:
+        """The library's ratings after ``winners`` beat ``losers`` (new objects; those given are unchanged)."""
+        won, lost = self._model.rate([winners, losers], ranks=[1, 2])
+        return won, lost
 
     def rate(self, winners: list[Skill | None], losers: list[Skill | None]) -> tuple[list[Skill], list[Skill]]:
         """The skills after ``winners`` beat ``losers``; None stands for a placeholder (a default rating)."""
-        teams = [[self._rating(s) for s in winners], [self._rating(s) for s in losers]]
-        won, lost = self._model.rate(teams, ranks=[1, 2])
-        return [self._skill(r) for r in won], [self._skill(r) for r in lost]
-
-    def _rating(self, skill: Skill | None) -> PlackettLuceRating:
-        if skill is None:
-            return self._model.rating()
-        return self._model.rating(mu=skill.mu, sigma=skill.sigma)
+        won, lost = self.rate_teams([self.rating(s) for s in winners], [self.rating(s) for s in losers])
+        return [self.skill(r) for r in won], [self.skill(r) for r in lost]
 
     @staticmethod
-    def _skill(rating: PlackettLuceRating) -> Skill:
+    def skill(rating: PlackettLuceRating) -> Skill:
         return Skill(rating.mu, rating.sigma, rating.ordinal())
 
 
@@ -97,6 +112,8 @@ class SkillState:
         self.model = model or SkillModel()
         self.excluded = frozenset(excluded)
         self.skills: dict[str, Skill] = {}
+        self.kept: dict[str, PlackettLuceRating] = {}
+        """Each person's rating as the library's object (the same figures as ``skills``)."""
         self.history: dict[str, list[SkillChange]] = {}
         self.last: tuple[datetime, str] | None = None
 
@@ -105,20 +122,27 @@ class SkillState:
         self.last = check_game(game, self.last)
         if game.winner is None or game.game_id in self.excluded:
             return ()
-        winners = [(p, t) for p, t in zip(game.people, game.teams, strict=True) if t == game.winner]
-        losers = [(p, t) for p, t in zip(game.people, game.teams, strict=True) if t != game.winner]
-        size = max(len(winners), len(losers))
-        winners += [(None, game.winner)] * (size - len(winners))
-        losers += [(None, "")] * (size - len(losers))
-        skills = self.skills
-        initial = self.model.initial
-        before = [[skills.get(p, initial) if p is not None else None for p, _ in team] for team in (winners, losers)]
-        after = self.model.rate(before[0], before[1])
+        model, kept = self.model, self.kept
+        winners: list[tuple[str, str]] = []
+        losers: list[tuple[str, str]] = []
+        for person, team in zip(game.people, game.teams, strict=True):
+            if person is not None:
+                (winners if team == game.winner else losers).append((person, team))
+        # the smaller team (and a guest's seat) evened out with placeholders, whose updates are dropped
+        size = max(game.teams.count("red"), game.teams.count("black"))
+        short = size - len(winners)
+        placeholders = model.placeholders(short + size - len(losers))  # distinct: each object once a game
+        after = model.rate_teams([*(kept[p] if p in kept else model.rating() for p, _ in winners),
+                                  *placeholders[:short]],
+                                 [*(kept[p] if p in kept else model.rating() for p, _ in losers),
+                                  *placeholders[short:]])
+        skills, initial = self.skills, model.initial
         changes = []
-        for team, old, new in zip((winners, losers), before, after, strict=True):
-            for (person, colour), was, now in zip(team, old, new, strict=True):
-                if person is None or was is None:
-                    continue
+        for side, new in zip((winners, losers), after, strict=True):
+            for (person, colour), rating in zip(side, new, strict=False):
+                was = skills.get(person, initial)
+                now = model.skill(rating)
+                kept[person] = rating
                 skills[person] = now
                 change = SkillChange(person, game.game_id, game.ended, colour, was, now)
                 self.history.setdefault(person, []).append(change)

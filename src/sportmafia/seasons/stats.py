@@ -113,6 +113,33 @@ class PlayedGame:
         return None
 
 
+@dataclass(frozen=True, slots=True)
+class PlayedSeat:
+    """One person's seat in a finished game, with what of the game his statistics and the filter read: a
+    person's page reads these alone, not his games' other nine seats."""
+
+    game_id: str
+    ended: datetime
+    seat: SeatFacts
+    ruleset: str
+    result: str
+    detail: bool
+    club: str | None = None
+    host: str | None = None
+    tournament: str | None = None
+    table: str | None = None
+    kind: str = "club"
+
+
+def played_seat(game: PlayedGame, person: str) -> PlayedSeat:
+    """``person``'s seat of ``game`` (``ValueError`` if he did not play it)."""
+    seat = game.seat_of(person)
+    if seat is None:
+        raise ValueError(f"{person!r} did not play game {game.game_id!r}")
+    return PlayedSeat(game.game_id, game.ended, seat, game.facts.ruleset, game.facts.result, game.facts.detail,
+                      game.club, game.host, game.tournament, game.table, game.kind)
+
+
 @dataclass(frozen=True)
 class Filter:
     """Which games a statistic is over; every field left None lets every game through. ``since``, ``until``:
@@ -129,14 +156,7 @@ class Filter:
     timezone: str = MOSCOW
 
     def keeps(self, game: PlayedGame, person: str | None = None) -> bool:
-        day = game.ended.astimezone(ZoneInfo(self.timezone)).date()
-        if (self.since and day < self.since) or (self.until and day > self.until):
-            return False
-        if self.tournament is not None and game.tournament != self.tournament:
-            return False
-        if self.ruleset is not None and game.facts.ruleset != self.ruleset:
-            return False
-        if (self.club is not None and game.club != self.club) or (self.host is not None and game.host != self.host):
+        if not self._keeps(game, game.facts.ruleset):
             return False
         if self.role_group is not None:
             if person is None:
@@ -144,6 +164,23 @@ class Filter:
             seat = game.seat_of(person)
             return seat is not None and role_group(seat.role) == self.role_group
         return True
+
+    def keeps_seat(self, seat: PlayedSeat) -> bool:
+        """Whether the game of a person's seat is kept (the role group: the seat's)."""
+        return self._keeps(seat, seat.ruleset) and (self.role_group is None
+                                                    or role_group(seat.seat.role) == self.role_group)
+
+    def _keeps(self, game: PlayedGame | PlayedSeat, ruleset: str) -> bool:
+        if self.since or self.until:
+            day = game.ended.astimezone(ZoneInfo(self.timezone)).date()
+            if (self.since and day < self.since) or (self.until and day > self.until):
+                return False
+        if self.tournament is not None and game.tournament != self.tournament:
+            return False
+        if self.ruleset is not None and ruleset != self.ruleset:
+            return False
+        return not ((self.club is not None and game.club != self.club)
+                    or (self.host is not None and game.host != self.host))
 
 
 def select(games: Iterable[PlayedGame], where: Filter | None = None, person: str | None = None) -> list[PlayedGame]:
@@ -209,6 +246,12 @@ class PersonStats:
 
 def person_stats(person: str, games: Iterable[PlayedGame], where: Filter | None = None) -> PersonStats:
     """``person``'s statistics over the games of ``games`` he played that ``where`` keeps."""
+    return seat_stats(person, [played_seat(g, person) for g in select(games, where, person)])
+
+
+def seat_stats(person: str, seats: Iterable[PlayedSeat], where: Filter | None = None) -> PersonStats:
+    """``person``'s statistics over his seats (one per game) whose games ``where`` keeps: the same as
+    :func:`person_stats` over those games."""
     played: Counter[str] = Counter()
     wins = _Tally()
     departures: Counter[str] = Counter()
@@ -217,9 +260,10 @@ def person_stats(person: str, games: Iterable[PlayedGame], where: Filter | None 
     guesses: Counter[int] = Counter()
     sheriff, by_night, don, votes, by_day, noms = _Tally(), _Tally(), _Tally(), _Tally(), _Tally(), _Tally()
     found_on: Counter[int] = Counter()
-    for game in select(games, where, person):
-        seat = game.seat_of(person)
-        assert seat is not None
+    for mine in seats:
+        if where is not None and not where.keeps_seat(mine):
+            continue
+        seat = mine.seat
         group = role_group(seat.role)
         for key in ("all", group):
             played[key] += 1
@@ -229,8 +273,8 @@ def person_stats(person: str, games: Iterable[PlayedGame], where: Filter | None 
         removals += seat.removed
         departures[seat.left or "stayed"] += 1
         first_killed += seat.first_killed
-        results[game.facts.result] += 1
-        if not game.facts.detail:
+        results[mine.result] += 1
+        if not mine.detail:
             continue
         detailed += 1
         if seat.guess_black is not None:

@@ -12,10 +12,10 @@ from datetime import datetime
 from ..i18n import msg
 from ..seasons.elo import EloState, RatedGame, Ratings
 from ..seasons.skill import SkillRatings, SkillState
-from ..seasons.stats import Filter, GroupStats, PersonStats, PlayedGame, group_stats, person_stats
+from ..seasons.stats import Filter, GroupStats, PersonStats, PlayedGame, PlayedSeat, group_stats, seat_stats
 from ..store import Store, UserRecord
 from ..store import seasons as db
-from ..store.seasons import IndexedGame, Person
+from ..store.seasons import IndexedGame, IndexedSeat, Person
 from .errors import Refusal
 
 
@@ -38,10 +38,8 @@ def reindex(store: Store, *, every: bool = False, progress: Callable[[str], None
 
 
 def people_of(game: IndexedGame) -> tuple[str | None, ...]:
-    """The persons at the game's seats by their id as text; a person at two seats (two persons merged after the
-    game began, whose seats the index joined) is a guest at both: no rating takes one person twice."""
-    seen = [p for p in game.people if p is not None]
-    return tuple(None if p is None or seen.count(p) > 1 else str(p) for p in game.people)
+    """The persons at the game's seats by their id as text, each once (``store.seasons.persons_once``)."""
+    return db.persons_once(game.people)
 
 
 def rated(game: IndexedGame) -> RatedGame:
@@ -60,6 +58,20 @@ def played(game: IndexedGame) -> PlayedGame:
                       None if game.table_no is None else str(game.table_no), game.kind)
 
 
+def played_seat(seat: IndexedSeat) -> PlayedSeat:
+    """A person's seat of the index as his statistics see it (as :func:`played` names the game's context)."""
+    return PlayedSeat(seat.game_id, seat.ended_at, seat.seat, seat.ruleset, seat.result, seat.detail, None,
+                      None if seat.host_id is None else str(seat.host_id),
+                      None if seat.tournament_id is None else str(seat.tournament_id),
+                      None if seat.table_no is None else str(seat.table_no), seat.kind)
+
+
+@dataclass(frozen=True)
+class ClubRatings:
+    elo: Ratings
+    skill: SkillRatings
+
+
 @dataclass
 class _Kept:
     """A club's ratings as far as its index has been read: the states, the last game applied and what tells
@@ -69,12 +81,8 @@ class _Kept:
     skill: SkillState
     last: tuple[datetime, str] | None
     mark: tuple[int, int, int]
-
-
-@dataclass(frozen=True)
-class ClubRatings:
-    elo: Ratings
-    skill: SkillRatings
+    now: ClubRatings | None = None
+    """The ratings as of ``last`` (copied once, shared by every page until the next game)."""
 
 
 _KEPT: dict[tuple[int, int], _Kept] = {}
@@ -95,26 +103,29 @@ def club_ratings(store: Store, club_id: int) -> ClubRatings:
             excluded = db.exclusions(store, club_id)
             kept = _Kept(EloState(excluded=excluded), SkillState(excluded=excluded), None,
                          db.index_mark(store, club_id, None))
-        for game in db.index_games(store, club_id, since=kept.last):
+        for game in db.rating_games(store, club_id, since=kept.last):  # the seats' persons and teams alone
             if game.kind != "none":  # a tournament that is not rated
-                kept.elo.apply(rated(game))
-                kept.skill.apply(rated(game))
-            kept.last = (game.ended_at, game.game_id)
+                kept.elo.apply(game)
+                kept.skill.apply(game)
+            kept.last = (game.ended, game.game_id)
             kept.mark = (kept.mark[0] + 1, *kept.mark[1:])
+            kept.now = None
+        if kept.now is None:
+            kept.now = ClubRatings(kept.elo.ratings(), kept.skill.ratings())
         _KEPT[key] = kept
-        return ClubRatings(kept.elo.ratings(), kept.skill.ratings())
+        return kept.now
 
 
 @dataclass(frozen=True)
 class Profile:
     """What a player's page shows: the person, his statistics over the games the filter keeps, his ratings now
-    (team Elo, OpenSkill) with their history, and his games, newest first."""
+    (team Elo, OpenSkill) with their history, and his games (his seat in each), newest first."""
 
     person: Person
     club_name: str
     stats: PersonStats
     ratings: ClubRatings
-    games: tuple[PlayedGame, ...]
+    games: tuple[PlayedSeat, ...]
     excluded: frozenset[str] = frozenset()
     """The club's games left out of the ratings."""
 
@@ -124,11 +135,11 @@ def profile(store: Store, person_id: int, where: Filter | None = None) -> Profil
     person = db.person(store, person_id)
     if person is None or person.merged_into is not None:
         return None
-    key = str(person_id)
-    games = [played(g) for g in db.index_games(store, person.club_id, person=person_id)]
-    stats = person_stats(key, games, where)
-    return Profile(person, db.club_name(store, person.club_id), stats, club_ratings(store, person.club_id),
-                   tuple(reversed([g for g in games if where is None or where.keeps(g, key)])),
+    seats = [played_seat(s) for s in db.person_seats(store, person_id)]  # his seats only: not his games' others
+    if where is not None:
+        seats = [s for s in seats if where.keeps_seat(s)]
+    return Profile(person, db.club_name(store, person.club_id), seat_stats(str(person_id), seats),
+                   club_ratings(store, person.club_id), tuple(reversed(seats)),
                    frozenset(db.exclusions(store, person.club_id)))
 
 

@@ -13,6 +13,7 @@ from sqlalchemy import func, select, update
 from sqlalchemy.orm import Session
 
 from ..engine import Game
+from ..seasons.elo import RatedGame
 from ..seasons.facts import GameFacts, SeatFacts
 from . import season_index
 from . import statements as st
@@ -77,6 +78,7 @@ class IndexedSeat:
     host_id: int | None
     tournament_id: int | None
     table_no: int | None
+    kind: str = "club"
 
 
 class SeasonRefused(ValueError):
@@ -219,6 +221,38 @@ def index_games(store: Store, club_id: int, since: tuple[datetime, str] | None =
                             r.kind, r.source) for r in rows]
 
 
+def persons_once(people: Sequence[int | None]) -> tuple[str | None, ...]:
+    """The persons at a game's seats by their id as text; a person at two seats (two persons merged after the
+    game began, whose seats the index joined) is a guest at both: no rating or statistic takes one person twice."""
+    seen = [p for p in people if p is not None]
+    return tuple(None if p is None or seen.count(p) > 1 else str(p) for p in people)
+
+
+def rating_games(store: Store, club_id: int, since: tuple[datetime, str] | None = None) -> list[RatedGame]:
+    """The club's indexed games as the ratings read them, in the order they ended (then by id; ``since``: only
+    those after that one): who sat where (persons by their id as text), the teams, the winner and the kind. Plain
+    columns: no facts read."""
+    def after(table: Any) -> Any:
+        return (table.ended_at > since[0]) | ((table.ended_at == since[0]) & (table.game_id > since[1])) \
+            if since is not None else True
+
+    with store.read() as s:
+        rows = s.execute(select(GameIndex.game_id, GameIndex.ended_at, GameIndex.winner, GameIndex.kind)
+                         .where(GameIndex.club_id == club_id, after(GameIndex))
+                         .order_by(GameIndex.ended_at, GameIndex.game_id)).all()
+        seats: dict[str, list[tuple[int | None, str]]] = {}
+        columns = select(SeatIndex.game_id, SeatIndex.player_id, SeatIndex.team)
+        ids = [r.game_id for r in rows]
+        # from scratch: the club's seats at once; after a game: those of the few games found (by their key)
+        queries = [columns.where(SeatIndex.club_id == club_id)] if since is None else \
+            [columns.where(SeatIndex.game_id.in_(ids[i:i + 500])) for i in range(0, len(ids), 500)]
+        for query in queries:
+            for game_id, person, team in s.execute(query.order_by(SeatIndex.game_id, SeatIndex.seat)):
+                seats.setdefault(game_id, []).append((person, team))
+        return [RatedGame(r.game_id, as_utc(r.ended_at), persons_once([p for p, _ in seats[r.game_id]]),
+                          tuple(t for _, t in seats[r.game_id]), r.winner, r.kind) for r in rows]
+
+
 def index_mark(store: Store, club_id: int, upto: tuple[datetime, str] | None) -> tuple[int, int, int]:
     """What tells a kept computation over the club's index that it is still a prefix of it: how many indexed
     games ended up to ``upto`` (inclusive), and how many merges and exclusions (lifted ones too) the club has."""
@@ -236,14 +270,18 @@ def index_mark(store: Store, club_id: int, upto: tuple[datetime, str] | None) ->
 
 
 def person_seats(store: Store, person_id: int) -> list[IndexedSeat]:
-    """A person's seats in indexed games, in the order the games ended."""
+    """A person's seats in indexed games, in the order the games ended: his seat rows and the game columns
+    beside them (not the games' other seats nor their own facts)."""
     with store.read() as s:
-        rows = s.execute(select(SeatIndex, GameIndex).join(GameIndex, GameIndex.game_id == SeatIndex.game_id)
+        rows = s.execute(select(SeatIndex.facts, GameIndex.game_id, GameIndex.ended_at, GameIndex.ruleset,
+                                GameIndex.players, GameIndex.winner, GameIndex.result, GameIndex.detail,
+                                GameIndex.host_id, GameIndex.tournament_id, GameIndex.table_no, GameIndex.kind)
+                         .join(GameIndex, GameIndex.game_id == SeatIndex.game_id)
                          .where(SeatIndex.player_id == person_id)
                          .order_by(SeatIndex.ended_at, SeatIndex.game_id)).all()
-        return [IndexedSeat(g.game_id, as_utc(g.ended_at), SeatFacts.from_json(seat.facts), g.ruleset, g.players,
-                            g.winner, g.result, g.detail, g.host_id, g.tournament_id, g.table_no)
-                for seat, g in rows]
+        return [IndexedSeat(r.game_id, as_utc(r.ended_at), SeatFacts.from_json(r.facts), r.ruleset, r.players,
+                            r.winner, r.result, r.detail, r.host_id, r.tournament_id, r.table_no, r.kind)
+                for r in rows]
 
 
 def unindexed_games(store: Store) -> list[str]:

@@ -132,11 +132,10 @@ def profile_view(page: Profile, lang: str, where: Filter | None = None) -> Profi
                        s.nominations_black, lang)]
     rows = []
     for game in page.games[:GAMES_SHOWN]:
-        seat = game.seat_of(me)
-        assert seat is not None
+        seat = game.seat
         rows.append({"game_id": game.game_id, "date": day(game.ended, lang), "seat": seat.seat,
                      "role": GROUP_NAMES[role_group(seat.role)].render(lang),
-                     "result": t(RESULT_NAMES, game.facts.result, lang),
+                     "result": t(RESULT_NAMES, game.result, lang),
                      "won": {True: msg("won"), False: msg("lost"), None: msg("no winner")}[seat.won].render(lang),
                      "change": None if game.game_id not in changes else number(changes[game.game_id], lang, 2),
                      "excluded": game.game_id in page.excluded})

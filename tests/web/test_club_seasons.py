@@ -74,7 +74,8 @@ def test_the_standings_by_points_sum_two_tournaments_places_computed_by_hand(api
     series = [10, 6, 4, 3, 2, 1]
     first, second = _run_tournament(api, store, "2026-03-14", 1), _run_tournament(api, store, "2026-04-18", 2)
     outside = _run_tournament(api, store, "2026-06-01", 3)  # after the season: not its tournament
-    # "Player 1" to "Player 5" are the club's persons in both tournaments; the others only nicknames
+    # "Player 1" to "Player 5" are made the club's persons "Person 1".."Person 5" in both tournaments; the others
+    # keep the persons their game's end linked them to (a new person per nickname, the same in both tournaments)
     persons = store.add_club_players(api.club_id, [f"Person {i}" for i in range(1, 6)])
     with store.write() as s:
         for i, person in enumerate(persons, 1):
@@ -94,7 +95,7 @@ def test_the_standings_by_points_sum_two_tournaments_places_computed_by_hand(api
     assert [t["id"] for t in body["tournaments"]] == [first, second] and outside not in body["tournaments"]
     assert all(t["counted"] for t in body["tournaments"])
     linked = {r["name"]: r["person"] for r in body["standings"]}
-    assert linked["Person 1"] == persons[0] and linked["Player 9"] is None
+    assert linked["Person 1"] == persons[0] and linked["Player 9"] is not None and linked["Player 9"] not in persons
     assert [r["points"] for r in body["standings"]] == sorted((r["points"] for r in body["standings"]), reverse=True)
     page = api.get(f"/clubs/{api.club_id}/seasons/{season['id']}").text
     assert f'href="/players/{persons[0]}"' in page and f'href="/t/{first}"' in page

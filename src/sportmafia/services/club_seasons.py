@@ -22,7 +22,7 @@ from ..store import tournaments as tdb
 from ..store.club_seasons import SeasonRecord
 from ..store.tournaments import TournamentRecord
 from .errors import Refusal, conflict, invalid
-from .seasons import STAFF, played, rated
+from .seasons import STAFF, played
 from .tournament import TournamentService
 
 STANDINGS = ("rating", "points")
@@ -149,10 +149,13 @@ def standings(store: Store, record: SeasonRecord) -> dict[str, Any]:
     """The season as it stands now, as its page shows it (and as its closing keeps it, ``seasons.final``):
     ``games`` (how many), ``red_wins`` (of those with a winner), ``tournaments`` (each with whether its places
     counted) and ``rows`` (by rating or by points, with the persons' names of now)."""
-    games = [g for g in index.index_games(store, record.club_id)
+    # plain columns, no game's facts parsed: the persons and teams for the ratings, the game's own for red's wins
+    games = [g for g in index.game_lines(store, record.club_id)
              if in_season(g.ended_at, record.starts_on, record.ends_on)]
     excluded = index.exclusions(store, record.club_id)
-    rating = rating_standings([rated(g) for g in games if g.kind != "none"], excluded)
+    rating = rating_standings([g for g in index.rating_games(store, record.club_id)
+                               if in_season(g.ended, record.starts_on, record.ends_on) and g.kind != "none"],
+                              excluded)
     red = group_stats([played(g) for g in games]).red_wins
     lines: list[dict[str, Any]] = []
     placings: list[Placing] = []

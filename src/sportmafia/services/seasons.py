@@ -145,7 +145,7 @@ def profile(store: Store, person_id: int, where: Filter | None = None) -> Profil
 
 def club_stats(store: Store, club_id: int, where: Filter | None = None) -> GroupStats:
     """The club's games' statistics (red's wins by rule set, weekday, table, host)."""
-    return group_stats([played(g) for g in db.index_games(store, club_id)], where)
+    return group_stats([played(g) for g in db.game_lines(store, club_id)], where)
 
 
 

@@ -389,3 +389,20 @@ def is_stored(store: Store, game_id: str) -> bool:
     """Whether ``game_id`` is a stored game (with a log), not an imported result."""
     with store.read() as s:
         return s.get(StoredGame, game_id) is not None
+
+
+def game_lines(store: Store, club_id: int) -> list[IndexedGame]:
+    """The club's indexed games as a group's statistics read them, in the order they ended: the game's own
+    columns and facts, without its seats (``facts.seats`` empty, ``people`` empty): a club's page counts red's
+    wins by rule set, weekday, table and host without reading its games' ten seats each."""
+    with store.read() as s:
+        rows = s.execute(select(GameIndex.game_id, GameIndex.ended_at, GameIndex.players, GameIndex.ruleset,
+                                GameIndex.winner, GameIndex.result, GameIndex.detail, GameIndex.facts,
+                                GameIndex.host_id, GameIndex.tournament_id, GameIndex.table_no, GameIndex.kind,
+                                GameIndex.source)
+                         .where(GameIndex.club_id == club_id).order_by(GameIndex.ended_at, GameIndex.game_id)).all()
+    return [IndexedGame(r.game_id, as_utc(r.ended_at),
+                        GameFacts(players=r.players, ruleset=r.ruleset, winner=r.winner, result=r.result,
+                                  days=int(r.facts.get("days", 0)), nights=int(r.facts.get("nights", 0)),
+                                  detail=r.detail, seats=()),
+                        (), r.host_id, r.tournament_id, r.table_no, r.kind, r.source) for r in rows]

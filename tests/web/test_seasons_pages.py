@@ -129,3 +129,22 @@ def test_a_game_left_out_by_the_staff_leaves_the_ratings_and_comes_back(api: Api
     assert api.post(f"/api/games/{game}/rating-exclusion/lift", {"reason": "kept"}).status_code == 200
     assert game in seasons.club_ratings(store, api.club_id).elo.odds
     assert api.post("/api/games/nope/rating-exclusion", {"reason": "x"}).status_code == 404
+
+
+def test_the_clubs_page_kept_between_views_follows_every_change_of_the_index(api: Api) -> None:
+    from sportmafia.store import seasons as db
+
+    people = club_games(api, NAMES, games=1)
+    version = db.index_version(api.store, api.club_id)
+    first = api.get(f"/api/clubs/{api.club_id}/players").json()
+    assert api.get(f"/api/clubs/{api.club_id}/players").json() == first  # kept: the same answer
+    played(api.store, api.club_id, 5, people)
+    assert db.index_version(api.store, api.club_id) == (version or 0) + 1
+    assert api.get(f"/api/clubs/{api.club_id}/players").json()["games"] == first["games"] + 1
+    [dup] = api.store.add_club_players(api.club_id, ["Ворон-2"])
+    assert api.post("/api/players/merge", {"from_id": dup, "into_id": people[0], "reason": "dup"}).status_code == 200
+    assert dup not in {p["id"] for p in api.get(f"/api/clubs/{api.club_id}/players").json()["players"]}
+    game = seasons.club_ratings(api.store, api.club_id).elo.history[str(people[0])][0].game_id
+    before = api.get(f"/api/clubs/{api.club_id}/players").json()["players"]
+    assert api.post(f"/api/games/{game}/rating-exclusion", {"reason": "x"}).status_code == 200
+    assert api.get(f"/api/clubs/{api.club_id}/players").json()["players"] != before  # the ratings moved

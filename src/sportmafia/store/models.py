@@ -74,6 +74,9 @@ class Club(Base):
     name: Mapped[str] = mapped_column(String(200))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     autostart_timer: Mapped[bool] = mapped_column(Boolean, default=True, server_default=true())
+    index_version: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    """Counts the changes of the club's index of finished games (docs/seasons.md): what is computed from it and
+    kept (the club's statistics) is kept under this number."""
     """The club's setting: the host's console starts the speech timer when a speech begins (store/clubs.py)."""
 
 

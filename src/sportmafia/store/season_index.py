@@ -17,7 +17,16 @@ from sqlalchemy import Connection, Table, delete, insert, select, update
 
 from ..engine import Game
 from ..seasons.facts import GameFacts, corrected, game_facts
-from .models import ClubPlayer, SheetCorrection, StoredGame, Tournament, TournamentGame, TournamentParticipant, User
+from .models import (
+    Club,
+    ClubPlayer,
+    SheetCorrection,
+    StoredGame,
+    Tournament,
+    TournamentGame,
+    TournamentParticipant,
+    User,
+)
 from .season_tables import GameIndex, SeatIndex
 
 GAMES = cast(Table, StoredGame.__table__)
@@ -29,6 +38,7 @@ PARTICIPANTS = cast(Table, TournamentParticipant.__table__)
 TOURNAMENTS = cast(Table, Tournament.__table__)
 USERS = cast(Table, User.__table__)
 CORRECTIONS = cast(Table, SheetCorrection.__table__)
+CLUBS = cast(Table, Club.__table__)
 
 
 def resolve(s: Connection, player_ids: Sequence[int | None]) -> list[int | None]:
@@ -90,7 +100,15 @@ def link_participants(s: Connection, club_id: int, participant_ids: Sequence[int
     return out
 
 
+def bump(s: Connection, club_id: int) -> None:
+    """One more change of the club's index (``clubs.index_version``), in the transaction that makes it."""
+    s.execute(update(CLUBS).where(CLUBS.c.id == club_id).values(index_version=CLUBS.c.index_version + 1))
+
+
 def drop(s: Connection, game_id: str) -> None:
+    club = s.scalar(select(GAME_INDEX.c.club_id).where(GAME_INDEX.c.game_id == game_id))
+    if club is not None:
+        bump(s, club)
     s.execute(delete(SEAT_INDEX).where(SEAT_INDEX.c.game_id == game_id))
     s.execute(delete(GAME_INDEX).where(GAME_INDEX.c.game_id == game_id))
 
@@ -123,6 +141,7 @@ def write(s: Connection, facts: GameFacts, *, club_id: int, game_id: str, ended_
           people: Sequence[int | None], host_id: int | None = None, tournament_id: int | None = None,
           table_no: int | None = None, kind: str = "club", source: str = "log", source_id: str = "") -> None:
     """One game's index rows (a finished stored game, or an imported result)."""
+    bump(s, club_id)
     data = facts.to_json()
     seats = data.pop("seats")
     s.execute(insert(GAME_INDEX), {

@@ -148,6 +148,7 @@ def merge(store: Store, club_id: int, from_id: int, into_id: int, reason: str, u
             raise SeasonRefused("same-game", together)
         source.merged_into = into_id
         s.execute(update(SeatIndex).where(SeatIndex.player_id.in_(moved)).values(player_id=into_id))
+        season_index.bump(s.connection(), club_id)
         row = PlayerMerge(club_id=club_id, from_id=from_id, into_id=into_id, from_name=source.name,
                           reason=reason, user_id=user_id, created_at=utcnow())
         s.add(row)
@@ -175,6 +176,7 @@ def exclude(store: Store, club_id: int, game_id: str, reason: str, user_id: int)
         if _active_exclusion(s, game_id) is not None:
             raise SeasonRefused("already-excluded", game_id)
         s.add(RatingExclusion(game_id=game_id, club_id=club_id, reason=reason, user_id=user_id, created_at=utcnow()))
+        season_index.bump(s.connection(), club_id)
 
 
 def lift_exclusion(store: Store, club_id: int, game_id: str, reason: str, user_id: int) -> None:
@@ -184,6 +186,7 @@ def lift_exclusion(store: Store, club_id: int, game_id: str, reason: str, user_i
         if row is None or row.club_id != club_id:
             raise SeasonRefused("not-excluded", game_id)
         row.lifted_at, row.lifted_by, row.lift_reason = utcnow(), user_id, reason
+        season_index.bump(s.connection(), club_id)
 
 
 def _active_exclusion(s: Session, game_id: str) -> RatingExclusion | None:
@@ -406,3 +409,11 @@ def game_lines(store: Store, club_id: int) -> list[IndexedGame]:
                                   days=int(r.facts.get("days", 0)), nights=int(r.facts.get("nights", 0)),
                                   detail=r.detail, seats=()),
                         (), r.host_id, r.tournament_id, r.table_no, r.kind, r.source) for r in rows]
+
+
+def index_version(store: Store, club_id: int) -> int | None:
+    """How many times the club's index of finished games changed (None: no such club)."""
+    from .models import Club
+
+    with store.read() as s:
+        return s.scalar(select(Club.index_version).where(Club.id == club_id))

@@ -314,6 +314,7 @@ class Store:
             rows = [ClubPlayer(club_id=club_id, name=name) for name in names]
             s.add_all(rows)
             s.flush()
+            season_index.bump(s.connection(), club_id)  # the club's players page lists them
             return [row.id for row in rows]
 
     def club_players(self, club_id: int) -> list[RosterPlayer]:

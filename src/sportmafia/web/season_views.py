@@ -4,6 +4,8 @@ the series their charts draw."""
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from dataclasses import asdict, dataclass, field
 from datetime import date, datetime
 from typing import Any
@@ -173,7 +175,33 @@ class ClubView:
         return asdict(self)
 
 
+_CLUB_VIEWS: OrderedDict[tuple[int, int, int, str, Filter | None], ClubView] = OrderedDict()
+_CLUB_VIEWS_LOCK = threading.Lock()
+CLUB_VIEWS_KEPT = 64
+
+
 def club_view(store: Store, club_id: int, lang: str, where: Filter | None = None) -> ClubView | None:
+    """The club's page as of now: kept in the process under the club's index version (``clubs.index_version``,
+    moved by every game indexed or dropped, merge and exclusion), so it is computed once per change of the
+    index, not per view."""
+    version = db.index_version(store, club_id)
+    if version is None:
+        return None
+    key = (id(store), club_id, version, lang, where)
+    with _CLUB_VIEWS_LOCK:
+        kept = _CLUB_VIEWS.get(key)
+    if kept is not None:
+        return kept
+    made = _club_view(store, club_id, lang, where)
+    if made is not None:
+        with _CLUB_VIEWS_LOCK:
+            _CLUB_VIEWS[key] = made
+            while len(_CLUB_VIEWS) > CLUB_VIEWS_KEPT:
+                _CLUB_VIEWS.popitem(last=False)
+    return made
+
+
+def _club_view(store: Store, club_id: int, lang: str, where: Filter | None) -> ClubView | None:
     name = db.club_name(store, club_id)
     if not name:
         return None

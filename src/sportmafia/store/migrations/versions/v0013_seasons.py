@@ -38,6 +38,7 @@ def upgrade() -> None:
     _add_reference("tournament_participants", "player_id", "club_players")
     op.add_column("tournaments", sa.Column("rating_kind", sa.String(length=16), server_default="tournament",
                                            nullable=False))
+    op.add_column("clubs", sa.Column("index_version", sa.Integer(), server_default="0", nullable=False))
     op.create_table(
         "game_index",
         sa.Column("game_id", sa.String(length=36), nullable=False),
@@ -147,6 +148,8 @@ def downgrade() -> None:
     sqlite = op.get_bind().dialect.name == "sqlite"
     with op.batch_alter_table("tournaments") as batch:
         batch.drop_column("rating_kind")
+    with op.batch_alter_table("clubs") as batch:
+        batch.drop_column("index_version")
     for table, column in (("tournament_participants", "player_id"), ("club_players", "merged_into")):
         with op.batch_alter_table(table) as batch:
             if not sqlite:

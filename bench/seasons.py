@@ -162,6 +162,7 @@ def run(games: int, players: int, seed: int, batch: int, club_pages: int, data: 
     from sqlalchemy import select
     from starlette.testclient import TestClient
 
+    from sportmafia.cli import tune_gc
     from sportmafia.seasons.elo import rate
     from sportmafia.seasons.skill import rate_skill
     from sportmafia.services import seasons
@@ -222,6 +223,9 @@ def run(games: int, players: int, seed: int, batch: int, club_pages: int, data: 
         with TestClient(create_app(store)) as client:
             for pid in shown[:5]:  # warm-up: templates, catalogs, the kept ratings
                 timed_get(client, f"/players/{pid}")
+            # the garbage collector as `sportmafia serve` tunes it: what lives long (the kept ratings' histories,
+            # some 400,000 objects here) frozen out of the full collections' walk (cli.tune_gc)
+            tune_gc()
             note(f"{len(shown)} profile pages")
             profile_ms = [timed_get(client, f"/players/{pid}") for pid in shown]
             note(f"{club_pages} club pages")

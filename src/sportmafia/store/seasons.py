@@ -227,8 +227,10 @@ def index_games(store: Store, club_id: int, since: tuple[datetime, str] | None =
 def persons_once(people: Sequence[int | None]) -> tuple[str | None, ...]:
     """The persons at a game's seats by their id as text; a person at two seats (two persons merged after the
     game began, whose seats the index joined) is a guest at both: no rating or statistic takes one person twice."""
-    seen = [p for p in people if p is not None]
-    return tuple(None if p is None or seen.count(p) > 1 else str(p) for p in people)
+    present = [p for p in people if p is not None]
+    if len(set(present)) == len(present):  # the usual case: each person once
+        return tuple(None if p is None else str(p) for p in people)
+    return tuple(None if p is None or present.count(p) > 1 else str(p) for p in people)
 
 
 def rating_games(store: Store, club_id: int, since: tuple[datetime, str] | None = None) -> list[RatedGame]:
@@ -239,7 +241,7 @@ def rating_games(store: Store, club_id: int, since: tuple[datetime, str] | None 
         return (table.ended_at > since[0]) | ((table.ended_at == since[0]) & (table.game_id > since[1])) \
             if since is not None else True
 
-    with store.read() as s:
+    with store.read_conn() as s:  # plain rows, no ORM: 200,000 seats for a big club
         rows = s.execute(select(GameIndex.game_id, GameIndex.ended_at, GameIndex.winner, GameIndex.kind)
                          .where(GameIndex.club_id == club_id, after(GameIndex))
                          .order_by(GameIndex.ended_at, GameIndex.game_id)).all()

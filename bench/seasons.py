@@ -44,6 +44,9 @@ from sportmafia.bots.plausible import play_plausible
 from sportmafia.engine.record import command_for, to_record
 from sportmafia.rules import get_ruleset
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from online import machine_loop_ms
+
 CACHE_VERSION = 2
 PRESETS = ("club", "club", "fiim")
 """The presets of ten seats, a club night's mix: two club games for one fiim game."""
@@ -118,19 +121,6 @@ def batches(lines: list[str], size: int) -> Iterator[tuple[int, str]]:
 def percentile(values: list[float], q: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
-
-
-def machine_loop_ms() -> float:
-    """This machine's speed now, as ``bench/online.py`` measures it: the best of three runs of a fixed
-    pure-Python loop, in ms."""
-    best = float("inf")
-    for _ in range(3):
-        started = time.perf_counter()
-        total = 0
-        for i in range(2_000_000):
-            total += i
-        best = min(best, time.perf_counter() - started)
-    return round(best * 1000, 1)
 
 
 def one_more_game(store: Any, club_id: int, people: list[int], seed: int) -> str:

@@ -6,22 +6,19 @@ charts are legible at a phone's and a tablet's width (screenshots /tmp/charts-<w
 from __future__ import annotations
 
 import html
-import threading
-import time
 from collections.abc import Iterator
 from datetime import date, timedelta
 from typing import Any
 from xml.etree import ElementTree
 
 import pytest
-import uvicorn
 from fastapi import FastAPI
 from fastapi.responses import HTMLResponse, Response
 
 from sportmafia.web import charts
 from sportmafia.web.headers import security_headers
 
-from .conftest import _free_port, open_page
+from .conftest import app_server, open_page
 
 HOSTILE = '<script>window.pwned=1</script>"&\''
 STYLESHEET = """body { font-family: sans-serif; margin: 0; padding: 8px; }
@@ -97,19 +94,8 @@ def _app() -> FastAPI:
 
 @pytest.fixture(scope="module")
 def chart_server() -> Iterator[str]:
-    port = _free_port()
-    server = uvicorn.Server(uvicorn.Config(_app(), host="127.0.0.1", port=port, log_level="warning"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 15
-    while not server.started:
-        assert time.monotonic() < deadline, "the test server did not start"
-        time.sleep(0.05)
-    try:
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        server.should_exit = True
-        thread.join(timeout=10)
+    with app_server(_app()) as url:
+        yield url
 
 
 def _console_errors(page: Any) -> list[str]:

@@ -6,15 +6,12 @@ close one after confirming."""
 from __future__ import annotations
 
 import os
-import threading
-import time
 from collections.abc import Iterator
 from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
 import pytest
-import uvicorn
 from sqlalchemy import update
 
 from sportmafia.services import club_seasons as svc
@@ -24,7 +21,7 @@ from sportmafia.store.season_tables import Season
 from sportmafia.web import create_app, ensure_demo
 from tests.services.test_club_seasons import game
 
-from .conftest import ADMIN_PASSWORD, _free_port, log_in_as_admin, open_page
+from .conftest import ADMIN_PASSWORD, app_server, log_in_as_admin, open_page
 
 NAMES = ["Константинопольский", "Лиса", "Кот Баюн", "Сова", "Ёж", "Волк-одиночка", "Заяц", "Медведь", "Барсук",
          "<script>window.pwned=1</script>", "Ворон", "Длинноимённая Александра-Валентина"]
@@ -56,19 +53,10 @@ def season_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[st
                                                      (25, 18, 15, 12, 10, 8, 6, 4, 2, 1)))
     _frozen_points(store, points.id, people)
     svc.create(store, judge, SeasonSettings("Осень 2025", date(2025, 9, 1), date(2025, 11, 30)))
-    server = uvicorn.Server(uvicorn.Config(create_app(store, secret_key="browser-seasons"), host="127.0.0.1",
-                                           port=_free_port(), log_level="warning"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 15
-    while not server.started:
-        assert time.monotonic() < deadline, "the test server did not start"
-        time.sleep(0.05)
     try:
-        yield f"http://127.0.0.1:{server.config.port}", club, rating.id, points.id
+        with app_server(create_app(store, secret_key="browser-seasons")) as url:
+            yield url, club, rating.id, points.id
     finally:
-        server.should_exit = True
-        thread.join(timeout=10)
         store.close()
 
 

@@ -51,7 +51,8 @@ def test_every_integer_id_beyond_the_database_is_refused(srv: Server) -> None:
     pid = admin.post(f"/api/tournaments/{tid}/participants", {"text": "A\nB"}).json()["added"][0]["id"]
     game_id = admin.new_game()
     real = {"tournament_id": tid, "participant_id": pid, "game_id": game_id, "number": 1, "seat": 1,
-            "request_id": 1, "variant_id": 1, "person_id": 1, "club_id": 1, "name": "rating", "fmt": "svg"}
+            "request_id": 1, "variant_id": 1, "person_id": 1, "club_id": 1, "name": "rating", "fmt": "svg",
+            "season_id": 1}
     routes = int_path_routes(srv)
     assert len(routes) >= 25  # the tournaments' routes, the public ones, the pages, variants, seat links
     for method, path, ints in routes:

@@ -148,3 +148,31 @@ def test_the_clubs_page_kept_between_views_follows_every_change_of_the_index(api
     before = api.get(f"/api/clubs/{api.club_id}/players").json()["players"]
     assert api.post(f"/api/games/{game}/rating-exclusion", {"reason": "x"}).status_code == 200
     assert api.get(f"/api/clubs/{api.club_id}/players").json()["players"] != before  # the ratings moved
+
+
+def test_a_season_narrows_a_profile_to_its_days(api: Api) -> None:
+    from datetime import UTC, datetime, timedelta
+
+    from sqlalchemy import update
+
+    from sportmafia.store import GameIndex, SeatIndex
+
+    people = club_games(api, NAMES, games=3)
+    games = [g.game_id for g in seasons.db.index_games(api.store, api.club_id)]
+    for day, game in zip((1, 15, 40), games, strict=True):  # Mar 1, Mar 15 and Apr 9, 2026, at 19:00 Moscow
+        when = datetime(2026, 2, 28, 16, tzinfo=UTC) + timedelta(days=day)
+        with api.store.write() as s:
+            s.execute(update(GameIndex).where(GameIndex.game_id == game).values(ended_at=when))
+            s.execute(update(SeatIndex).where(SeatIndex.game_id == game).values(ended_at=when))
+    r = api.post("/api/seasons", {"name": "Март", "starts_on": "2026-03-01", "ends_on": "2026-03-31"})
+    assert r.status_code == 201, r.text
+    season = r.json()["season"]["id"]
+    assert api.get(f"/api/players/{people[0]}", params={"season": season}).json()["stats"]["games"]["all"] == 2
+    narrowed = api.get(f"/api/players/{people[0]}", params={"season": season, "since": "2026-03-10"}).json()
+    assert narrowed["stats"]["games"]["all"] == 1  # the season's days and the dates asked for, both
+    page = api.get(f"/players/{people[0]}", params={"season": season})
+    assert page.status_code == 200 and "Март" in page.text
+    other = api.store.create_club("Other")
+    [stranger] = api.store.add_club_players(other, ["X"])
+    assert api.get(f"/api/players/{stranger}", params={"season": season}).status_code == 422
+    assert api.get(f"/api/players/{people[0]}", params={"season": 999999}).status_code == 422

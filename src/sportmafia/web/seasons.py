@@ -6,6 +6,7 @@ staff's merges and rating exclusions."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import date
 from typing import Annotated, Any
 from urllib.parse import urlencode
@@ -20,6 +21,7 @@ from ..i18n import msg
 from ..seasons.stats import GROUPS, Filter
 from ..services import seasons
 from ..store import Store, UserRecord
+from ..store import club_seasons as club_seasons_db
 from ..store import seasons as db
 from . import charts
 from .access import game_access
@@ -73,6 +75,23 @@ Until = Annotated[date | None, Query(description="Games up to this day, included
 Role = Annotated[str | None, Query(max_length=16, description="red, sheriff, black or don")]
 Ruleset = Annotated[str | None, Query(max_length=16, description="club, tournament or fiim")]
 TournamentQ = Annotated[int | None, Query(ge=1, le=MAX_ID)]
+SeasonQ = Annotated[int | None, Query(ge=1, le=MAX_ID, description="Only the games of this season of the club")]
+
+
+def _in_season(store: Store, where: Filter, season_id: int | None, person_id: int) -> Filter:
+    """``where`` narrowed to the days of the player's club's season ``season_id`` (422 for another club's or
+    none)."""
+    if season_id is None:
+        return where
+    person = db.person(store, person_id)
+    found = club_seasons_db.season(store, season_id)
+    if person is None:
+        return where  # no such player: the route answers 404
+    if found is None or found.club_id != person.club_id:
+        raise ApiError(422, "bad-filter", msg("No such season in the player's club."))
+    since = found.starts_on if where.since is None else max(where.since, found.starts_on)
+    until = found.ends_on if where.until is None else min(where.until, found.ends_on)
+    return replace(where, since=since, until=until)
 
 
 def _missing(request: Request) -> Response:
@@ -81,9 +100,11 @@ def _missing(request: Request) -> Response:
 
 @router.get("/players/{person_id}", include_in_schema=False)
 async def profile_page(request: Request, person_id: PersonId, since: Since = None, until: Until = None,
-                       role: Role = None, ruleset: Ruleset = None, tournament: TournamentQ = None) -> Response:
-    where = _filter(since, until, role, ruleset, tournament)
+                       role: Role = None, ruleset: Ruleset = None, tournament: TournamentQ = None,
+                       season: SeasonQ = None) -> Response:
     store: Store = request.app.state.store
+    where = await run_in_threadpool(_in_season, store, _filter(since, until, role, ruleset, tournament), season,
+                                    person_id)
     page = await run_in_threadpool(seasons.profile, store, person_id, where)
     if page is None:
         return _missing(request)
@@ -92,8 +113,9 @@ async def profile_page(request: Request, person_id: PersonId, since: Since = Non
     roster = await run_in_threadpool(db.club_people, store, page.person.club_id) if staff else []
     merged = await run_in_threadpool(db.merges, store, page.person.club_id, person_id) if staff else []
     lang = request_lang(request)
-    return render(request, "profile.html", user=user, staff=staff, roster=roster, merged=merged,
-                  view=profile_view(page, lang, where), where=where, query=_query(where))
+    periods = await run_in_threadpool(club_seasons_db.club_seasons, store, page.person.club_id)
+    return render(request, "profile.html", user=user, staff=staff, roster=roster, merged=merged, season=season,
+                  seasons=periods, view=profile_view(page, lang, where), where=where, query=_query(where))
 
 
 @router.get("/clubs/{club_id}/players", include_in_schema=False)
@@ -112,9 +134,12 @@ async def club_players_page(request: Request, club_id: ClubId, since: Since = No
 
 @router.get("/api/players/{person_id}", summary="A player's profile: statistics, ratings and games")
 async def profile_json(request: Request, person_id: PersonId, since: Since = None, until: Until = None,
-                       role: Role = None, ruleset: Ruleset = None, tournament: TournamentQ = None) -> dict[str, Any]:
-    where = _filter(since, until, role, ruleset, tournament)
-    page = await run_in_threadpool(seasons.profile, request.app.state.store, person_id, where)
+                       role: Role = None, ruleset: Ruleset = None, tournament: TournamentQ = None,
+                       season: SeasonQ = None) -> dict[str, Any]:
+    store: Store = request.app.state.store
+    where = await run_in_threadpool(_in_season, store, _filter(since, until, role, ruleset, tournament), season,
+                                    person_id)
+    page = await run_in_threadpool(seasons.profile, store, person_id, where)
     if page is None:
         raise ApiError(404, "not-found", msg("No such player."))
     return profile_view(page, request_lang(request), where).to_json()

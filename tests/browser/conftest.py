@@ -35,8 +35,11 @@ def _unavailable(reason: str) -> None:
     pytest.skip(reason)
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
+    """Chromium for one test module. Not for the whole session: Playwright's sync API keeps an event loop running
+    in the main thread while it is started, so every later test of the worker would find itself inside a running
+    loop (where `asyncio.run` refuses to start)."""
     if not (CHROMIUM.is_file() and os.access(CHROMIUM, os.X_OK)):
         _unavailable(f"no Chromium at {CHROMIUM} (as root: apt-get install -y chromium; `make test` does it)")
     try:

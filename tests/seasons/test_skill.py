@@ -91,3 +91,22 @@ def test_one_by_one_equals_from_scratch(games: list[RatedGame], cut: int) -> Non
     for history in state.ratings().history.values():
         for earlier, later in itertools.pairwise(history):
             assert later.before == earlier.after
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 10**6), st.integers(1, 11), st.integers(1, 11), st.integers(0, 12))
+def test_the_model_gives_the_figures_of_the_librarys_rate(seed: int, winners: int, losers: int, size: int) -> None:
+    """SkillModel.rate skips the copies of the library's ``rate``: the same figures, to the last bit, the teams
+    evened out to ``size`` with newcomers' default ratings."""
+    from sportmafia.seasons.skill import Skill, SkillModel
+
+    rng = random.Random(seed)
+    model, library = SkillModel(), PlackettLuce()
+    teams = [[Skill(rng.uniform(10, 40), rng.uniform(0.5, 9), 0.0) for _ in range(n)] for n in (winners, losers)]
+    mine = model.rate(*teams, size)
+    model.rate(teams[1], teams[0])  # the work ratings reused: nothing of one game stays for the next
+    theirs = library.rate([[library.rating(mu=s.mu, sigma=s.sigma) for s in team] +
+                           [library.rating() for _ in range(size - len(team))] for team in teams], ranks=[1, 2])
+    assert [[(s.mu, s.sigma, s.ordinal) for s in team] for team in mine] == \
+        [[(r.mu, r.sigma, r.ordinal()) for r in team[:len(given)]] for team, given in zip(theirs, teams, strict=True)]
+    assert model.rate(*teams, size) == mine

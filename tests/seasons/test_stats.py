@@ -3,12 +3,28 @@
 from __future__ import annotations
 
 import json
+from collections import Counter
 from datetime import UTC, date, datetime, timedelta
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from sportmafia.seasons.facts import GameFacts, game_facts, result_only_facts
-from sportmafia.seasons.stats import Filter, PlayedGame, Rate, group_stats, person_stats, select, wilson
+from sportmafia.seasons.stats import (
+    Filter,
+    PlayedGame,
+    Rate,
+    counted_stats,
+    group_stats,
+    person_stats,
+    played_names,
+    played_seat,
+    seat_counts,
+    seat_stats,
+    select,
+    wilson,
+)
 from tests.seasons import golden
 
 FRIDAY_NIGHT = datetime(2025, 1, 10, 22, 30, tzinfo=UTC)   # Saturday 01:30 in Moscow
@@ -124,3 +140,56 @@ def test_person_stats_print_as_json() -> None:
     data = json.loads(json.dumps(stats.to_json()))
     assert data["games"]["all"] == 2 and data["sheriff_by_night"]["1"]["n"] == 2
     assert data["fouls_per_game"] == stats.fouls / 2
+
+
+def _plausible_season() -> list[PlayedGame]:
+    """Forty games of a club of fourteen played by the plausible bots, every fifth one result-only."""
+    import random
+
+    from sportmafia.bots.plausible import play_plausible
+    from sportmafia.rules import get_ruleset
+
+    rng, people, games = random.Random(3), [f"p{i}" for i in range(14)], []
+    for k in range(40):
+        preset = ("club", "fiim", "tournament")[k % 3]
+        n = 12 if preset == "tournament" else 10
+        seated = rng.sample(people, n)
+        facts = game_facts(play_plausible(get_ruleset(preset), n, k, seated))
+        games.append(PlayedGame(f"g{k:02}", FRIDAY_NIGHT + timedelta(hours=k),
+                                result_only(facts) if k % 5 == 4 else facts, tuple(seated)))
+    return games
+
+
+SEASON = _plausible_season()
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.sets(st.integers(0, len(SEASON) - 1)), st.sampled_from([f"p{i}" for i in range(14)]))
+def test_a_persons_statistics_are_the_sum_of_his_seats_counts_less_those_taken_away(gone: set[int],
+                                                                                     person: str) -> None:
+    """What a store keeps as games end: the counts of his seats added, those of games reopened taken away (in any
+    order), through JSON, give the statistics read from his remaining seats."""
+    mine = [played_seat(g, person) for g in SEASON if person in g.people]
+    kept: Counter[str] = Counter()
+    for seat in mine:
+        kept.update(seat_counts(seat))
+    stored = json.loads(json.dumps(dict(kept)))
+    left = Counter(stored)
+    for seat in mine:
+        if int(seat.game_id[1:]) in gone:
+            left.subtract(seat_counts(seat))
+    remaining = [s for s in mine if int(s.game_id[1:]) not in gone]
+    assert counted_stats(person, +left) == seat_stats(person, remaining)
+    assert counted_stats(person, +left).to_json() == person_stats(person, [g for g in SEASON if g.game_id in
+                                                                          {s.game_id for s in remaining}]).to_json()
+    assert all(v >= 0 for v in left.values())
+
+
+def test_the_names_a_person_played_under_come_from_his_counts() -> None:
+    seats = [played_seat(g, "p1") for g in SEASON if "p1" in g.people]
+    counts: Counter[str] = Counter()
+    for seat in seats:
+        counts.update(seat_counts(seat))
+    assert played_names(counts) == ("p1",) and counts["name/p1"] == len(seats)
+    counts.update({"name/Pavel": len(seats) + 1, "name/a/b": 1})
+    assert played_names(counts) == ("Pavel", "p1", "a/b")

@@ -12,7 +12,8 @@ The library is used through this module only (:class:`SkillModel`): the rest of 
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable, Mapping
+import math
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from types import MappingProxyType
@@ -23,9 +24,10 @@ from openskill.models import PlackettLuce, PlackettLuceRating
 from .elo import RatedGame, check_game, in_order
 
 
-@dataclass(frozen=True)
-class Skill:
-    """A person's skill: ``mu`` and ``sigma`` of the model, and its ``ordinal`` (a cautious figure to rank by)."""
+class Skill(NamedTuple):
+    """A person's skill: ``mu`` and ``sigma`` of the model, and its ``ordinal`` (a cautious figure to rank by). A
+    named tuple: a season makes one per seat (200,000 of them for a club's year), and a frozen dataclass took four
+    times as long to make."""
 
     mu: float
     sigma: float
@@ -36,38 +38,39 @@ class Skill:
 
 
 class SkillModel:
-    """The typed face of the library's model: a new rating, and the ratings after one game of two teams.
+    """The typed face of the library's model: a newcomer's skill, and the skills after one game of two teams.
 
-    The library's rating objects are kept between games (:class:`SkillState` holds each person's): making one
-    draws a random id, which cost more than the game's own arithmetic. The placeholders are a pool of fresh
-    default ratings, each used at most once per game (``rate`` copies its teams and leaves them as they were)."""
+    ``rate`` is the library's ``PlackettLuce.rate`` for two teams ranked 1 and 2, without its copies: ``rate``
+    deep-copies its teams (drawing a random id for each copy) and then adds ``tau`` to each sigma, which cost four
+    times the game's own arithmetic. Here the figures are set on a pool of work ratings that belong to nobody, the
+    same ``tau`` step is taken, and the library's own computation (``_compute``) updates them: the same figures
+    as ``rate`` (asserted by tests/seasons/test_skill.py on random games, so a change of the library shows)."""
 
     def __init__(self) -> None:
         self._model = PlackettLuce()
         fresh = self._model.rating()
         self.initial = Skill(fresh.mu, fresh.sigma, fresh.ordinal())
-        self._placeholders: list[PlackettLuceRating] = []
+        self._tau_squared = self._model.tau * self._model.tau
+        self._work: list[PlackettLuceRating] = []
 
-    def rating(self, skill: Skill | None = None) -> PlackettLuceRating:
-        """The library's rating of ``skill`` (a newcomer's default one without)."""
-        return self._model.rating() if skill is None else self._model.rating(mu=skill.mu, sigma=skill.sigma)
-
-    def placeholders(self, n: int) -> list[PlackettLuceRating]:
-        """``n`` distinct default ratings that belong to nobody."""
-        while len(self._placeholders) < n:
-            self._placeholders.append(self._model.rating())
-        return self._placeholders[:n]
-
-    def rate_teams(self, winners: list[PlackettLuceRating], losers: list[PlackettLuceRating]
-                   ) -> tuple[list[PlackettLuceRating], list[PlackettLuceRating]]:
-        """The library's ratings after ``winners`` beat ``losers`` (new objects; those given are unchanged)."""
-        won, lost = self._model.rate([winners, losers], ranks=[1, 2])
-        return won, lost
-
-    def rate(self, winners: list[Skill | None], losers: list[Skill | None]) -> tuple[list[Skill], list[Skill]]:
-        """The skills after ``winners`` beat ``losers``; None stands for a placeholder (a default rating)."""
-        won, lost = self.rate_teams([self.rating(s) for s in winners], [self.rating(s) for s in losers])
-        return [self.skill(r) for r in won], [self.skill(r) for r in lost]
+    def rate(self, winners: Sequence[Skill], losers: Sequence[Skill], size: int = 0) -> tuple[list[Skill], list[Skill]]:
+        """The skills of ``winners`` and ``losers`` after the first team beat the second, each team evened out to
+        ``size`` with placeholders (newcomers' ratings that are nobody's: their own updates are not returned)."""
+        if self._model.limit_sigma:  # pragma: no cover - the library's default is off; kept as the library would
+            raise ValueError("limit_sigma is not supported")
+        n_won, n_lost = max(size, len(winners)), max(size, len(losers))
+        work, need = self._work, n_won + n_lost
+        while len(work) < need:
+            work.append(self._model.rating())
+        tau_squared = self._tau_squared
+        initial = self.initial
+        teams = (*winners, *[initial] * (n_won - len(winners)), *losers, *[initial] * (n_lost - len(losers)))
+        for rating, given in zip(work, teams, strict=False):
+            rating.mu = given.mu
+            rating.sigma = math.sqrt(given.sigma * given.sigma + tau_squared)
+        won, lost = self._model._compute(teams=[work[:n_won], work[n_won:need]], ranks=[1, 2])
+        made = self.skill
+        return [made(r) for r in won[:len(winners)]], [made(r) for r in lost[:len(losers)]]
 
     @staticmethod
     def skill(rating: PlackettLuceRating) -> Skill:
@@ -112,8 +115,6 @@ class SkillState:
         self.model = model or SkillModel()
         self.excluded = frozenset(excluded)
         self.skills: dict[str, Skill] = {}
-        self.kept: dict[str, PlackettLuceRating] = {}
-        """Each person's rating as the library's object (the same figures as ``skills``)."""
         self.history: dict[str, list[SkillChange]] = {}
         self.last: tuple[datetime, str] | None = None
 
@@ -122,7 +123,7 @@ class SkillState:
         self.last = check_game(game, self.last)
         if game.winner is None or game.game_id in self.excluded:
             return ()
-        model, kept = self.model, self.kept
+        model, skills, initial = self.model, self.skills, self.model.initial
         winners: list[tuple[str, str]] = []
         losers: list[tuple[str, str]] = []
         for person, team in zip(game.people, game.teams, strict=True):
@@ -130,19 +131,11 @@ class SkillState:
                 (winners if team == game.winner else losers).append((person, team))
         # the smaller team (and a guest's seat) evened out with placeholders, whose updates are dropped
         size = max(game.teams.count("red"), game.teams.count("black"))
-        short = size - len(winners)
-        placeholders = model.placeholders(short + size - len(losers))  # distinct: each object once a game
-        after = model.rate_teams([*(kept[p] if p in kept else model.rating() for p, _ in winners),
-                                  *placeholders[:short]],
-                                 [*(kept[p] if p in kept else model.rating() for p, _ in losers),
-                                  *placeholders[short:]])
-        skills, initial = self.skills, model.initial
+        before = ([skills.get(p, initial) for p, _ in winners], [skills.get(p, initial) for p, _ in losers])
+        after = model.rate(*before, size)
         changes = []
-        for side, new in zip((winners, losers), after, strict=True):
-            for (person, colour), rating in zip(side, new, strict=False):
-                was = skills.get(person, initial)
-                now = model.skill(rating)
-                kept[person] = rating
+        for side, was_side, new in zip((winners, losers), before, after, strict=True):
+            for (person, colour), was, now in zip(side, was_side, new, strict=True):
                 skills[person] = now
                 change = SkillChange(person, game.game_id, game.ended, colour, was, now)
                 self.history.setdefault(person, []).append(change)

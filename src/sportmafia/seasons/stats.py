@@ -155,6 +155,12 @@ class Filter:
     host: str | None = None
     timezone: str = MOSCOW
 
+    @property
+    def everything(self) -> bool:
+        """Whether it lets every game through."""
+        return all(v is None for v in (self.since, self.until, self.tournament, self.role_group, self.ruleset,
+                                       self.club, self.host))
+
     def keeps(self, game: PlayedGame, person: str | None = None) -> bool:
         if not self._keeps(game, game.facts.ruleset):
             return False
@@ -252,57 +258,115 @@ def person_stats(person: str, games: Iterable[PlayedGame], where: Filter | None 
 def seat_stats(person: str, seats: Iterable[PlayedSeat], where: Filter | None = None) -> PersonStats:
     """``person``'s statistics over his seats (one per game) whose games ``where`` keeps: the same as
     :func:`person_stats` over those games."""
-    played: Counter[str] = Counter()
-    wins = _Tally()
-    departures: Counter[str] = Counter()
-    results: Counter[str] = Counter()
-    fouls = removals = first_killed = detailed = 0
-    guesses: Counter[int] = Counter()
-    sheriff, by_night, don, votes, by_day, noms = _Tally(), _Tally(), _Tally(), _Tally(), _Tally(), _Tally()
-    found_on: Counter[int] = Counter()
+    counts: Counter[str] = Counter()
     for mine in seats:
-        if where is not None and not where.keeps_seat(mine):
-            continue
-        seat = mine.seat
-        group = role_group(seat.role)
-        for key in ("all", group):
-            played[key] += 1
-            if seat.won is not None:
-                wins.add(key, seat.won)
-        fouls += seat.fouls
-        removals += seat.removed
-        departures[seat.left or "stayed"] += 1
-        first_killed += seat.first_killed
-        results[mine.result] += 1
-        if not mine.detail:
-            continue
-        detailed += 1
+        if where is None or where.keeps_seat(mine):
+            counts.update(seat_counts(mine))
+    return counted_stats(person, counts)
+
+
+def seat_counts(mine: PlayedSeat) -> Counter[str]:
+    """What one seat adds to its person's statistics, as counts by key: a person's statistics are the sum of his
+    seats' counts (:func:`counted_stats`), so a store keeps that sum up to date as games end (adding a game's
+    seats, taking away those of a game reopened or corrected) instead of reading every seat per page view.
+
+    Keys: ``games/<group>``, ``decided/<group>`` and ``wins/<group>`` (group ``all`` and the seat's), ``fouls``,
+    ``removals``, ``left/<how>``, ``first_killed``, ``result/<code>``, ``name/<name>`` (the names he played
+    under); of a game with a full record: ``detailed``, ``guess/<black found>``, ``sheriff/checks`` and
+    ``sheriff/found`` (and ``sheriff/<night>/...``), ``don/checks``, ``don/found``, ``don_found_on/<night>``,
+    ``votes/<team>/n`` and ``votes/<team>/black``, ``votes_red/<day>/...``, ``noms/<team>/...``."""
+    counts: Counter[str] = Counter()
+    seat = mine.seat
+    group = role_group(seat.role)
+    for key in ("all", group):
+        counts[f"games/{key}"] += 1
+        if seat.won is not None:
+            counts[f"decided/{key}"] += 1
+            counts[f"wins/{key}"] += seat.won
+    counts["fouls"] += seat.fouls
+    counts["removals"] += seat.removed
+    counts[f"left/{seat.left or 'stayed'}"] += 1
+    counts["first_killed"] += seat.first_killed
+    counts[f"result/{mine.result}"] += 1
+    counts[f"name/{seat.name}"] += 1
+    if mine.detail:
+        counts["detailed"] += 1
         if seat.guess_black is not None:
-            guesses[seat.guess_black] += 1
+            counts[f"guess/{seat.guess_black}"] += 1
         if group == "sheriff":
             for night, _, found in seat.checks:
-                sheriff.add("all", found)
-                by_night.add(night, found)
+                for key in ("sheriff", f"sheriff/{night}"):
+                    counts[f"{key}/checks"] += 1
+                    counts[f"{key}/found"] += found
         elif group == "don":
             for _, _, found in seat.checks:
-                don.add("all", found)
-            found_on[min((c[0] for c in seat.checks if c[2]), default=0)] += 1
+                counts["don/checks"] += 1
+                counts["don/found"] += found
+            counts[f"don_found_on/{min((c[0] for c in seat.checks if c[2]), default=0)}"] += 1
         for day, _, black in seat.votes:
-            votes.add(seat.team, black)
+            counts[f"votes/{seat.team}/n"] += 1
+            counts[f"votes/{seat.team}/black"] += black
             if seat.team == "red":
-                by_day.add(day, black)
+                counts[f"votes_red/{day}/n"] += 1
+                counts[f"votes_red/{day}/black"] += black
         for _, _, black in seat.nominations:
-            noms.add(seat.team, black)
+            counts[f"noms/{seat.team}/n"] += 1
+            counts[f"noms/{seat.team}/black"] += black
+    return +counts  # the keys of what happened only
+
+
+def _counted(counts: Mapping[str, int], prefix: str) -> dict[str, int]:
+    """The counts under ``prefix/`` by the rest of their key (one level only)."""
+    start = len(prefix) + 1
+    return {k[start:]: v for k, v in counts.items() if k.startswith(prefix + "/") and "/" not in k[start:]}
+
+
+def _by_number(counts: Mapping[str, int], prefix: str, hit: str, n: str) -> dict[int, Rate]:
+    """Rates by a number (a night, a day) from ``prefix/<number>/<hit>`` and ``prefix/<number>/<n>``."""
+    out: dict[int, Rate] = {}
+    start = len(prefix) + 1
+    for key, trials in counts.items():
+        if key.startswith(prefix + "/") and key.endswith("/" + n) and trials:
+            number = key[start:-len(n) - 1]
+            if not number.isdigit():  # prefix/<n> itself: the total
+                continue
+            out[int(number)] = Rate(counts.get(f"{prefix}/{number}/{hit}", 0), trials)
+    return dict(sorted(out.items()))
+
+
+def played_names(counts: Mapping[str, int]) -> tuple[str, ...]:
+    """The names a person played under, most used first (then by name), from his counts."""
+    return tuple(name for name, _ in sorted(_counted_names(counts).items(), key=lambda kv: (-kv[1], kv[0])))
+
+
+def _counted_names(counts: Mapping[str, int]) -> dict[str, int]:
+    return {k[5:]: v for k, v in counts.items() if k.startswith("name/") and v}
+
+
+def counted_stats(person: str, counts: Mapping[str, int]) -> PersonStats:
+    """``person``'s statistics from the sum of his seats' counts (:func:`seat_counts`)."""
+    def rate(hit: str, n: str) -> Rate:
+        return Rate(counts.get(hit, 0), counts.get(n, 0))
+
+    guesses = {int(k): v for k, v in _counted(counts, "guess").items()}
     return PersonStats(
-        person=person, games={g: played[g] for g in GROUPS}, wins={g: wins.rate(g) for g in GROUPS},
-        fouls=fouls, removals=removals, departures=dict(sorted(departures.items())), first_killed=first_killed,
-        detailed=detailed, best_moves=sum(guesses.values()), best_move_black={k: guesses[k] for k in range(4)},
-        sheriff_checks=sheriff.rate("all"),
-        sheriff_by_night=by_night.rates(),
-        don_checks=don.rate("all"), don_found_on=dict(sorted(found_on.items())),
-        votes_red=votes.rate("red"), votes_red_by_day=by_day.rates(),
-        votes_black=votes.rate("black"), nominations_red=noms.rate("red"), nominations_black=noms.rate("black"),
-        results=dict(sorted(results.items())))
+        person=person, games={g: counts.get(f"games/{g}", 0) for g in GROUPS},
+        wins={g: rate(f"wins/{g}", f"decided/{g}") for g in GROUPS},
+        fouls=counts.get("fouls", 0), removals=counts.get("removals", 0),
+        departures={k: v for k, v in sorted(_counted(counts, "left").items()) if v},
+        first_killed=counts.get("first_killed", 0), detailed=counts.get("detailed", 0),
+        best_moves=sum(guesses.values()), best_move_black={k: guesses.get(k, 0) for k in range(4)},
+        sheriff_checks=rate("sheriff/found", "sheriff/checks"),
+        sheriff_by_night=_by_number(counts, "sheriff", "found", "checks"),
+        don_checks=rate("don/found", "don/checks"),
+        don_found_on={int(k): v for k, v in sorted(_counted(counts, "don_found_on").items(), key=lambda kv: int(kv[0]))
+                      if v},
+        votes_red=rate("votes/red/black", "votes/red/n"),
+        votes_red_by_day=_by_number(counts, "votes_red", "black", "n"),
+        votes_black=rate("votes/black/black", "votes/black/n"),
+        nominations_red=rate("noms/red/black", "noms/red/n"),
+        nominations_black=rate("noms/black/black", "noms/black/n"),
+        results={k: v for k, v in sorted(_counted(counts, "result").items()) if v})
 
 
 @dataclass(frozen=True)

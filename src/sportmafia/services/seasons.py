@@ -4,15 +4,26 @@ shows (docs/seasons.md)."""
 
 from __future__ import annotations
 
+import gc
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass
 from datetime import datetime
 
 from ..i18n import msg
 from ..seasons.elo import EloState, RatedGame, Ratings
 from ..seasons.skill import SkillRatings, SkillState
-from ..seasons.stats import Filter, GroupStats, PersonStats, PlayedGame, PlayedSeat, group_stats, seat_stats
+from ..seasons.stats import (
+    Filter,
+    GroupStats,
+    PersonStats,
+    PlayedGame,
+    PlayedSeat,
+    counted_stats,
+    group_stats,
+    seat_stats,
+)
 from ..store import Store, UserRecord
 from ..store import seasons as db
 from ..store.seasons import IndexedGame, IndexedSeat, Person
@@ -34,6 +45,8 @@ def reindex(store: Store, *, every: bool = False, progress: Callable[[str], None
         db.reindex_game(store, game_id)
         if progress is not None:
             progress(game_id)
+    if every:  # each game's rows were written anew, and each person's counts with them: made anew from them too
+        db.refill_counts(store)
     return len(ids)
 
 
@@ -81,12 +94,28 @@ class _Kept:
     skill: SkillState
     last: tuple[datetime, str] | None
     mark: tuple[int, int, int]
+    version: int | None = None
+    """The club's ``index_version`` read before the last catch-up: while it has not moved, nothing changed."""
     now: ClubRatings | None = None
     """The ratings as of ``last`` (copied once, shared by every page until the next game)."""
 
 
 _KEPT: dict[tuple[int, int], _Kept] = {}
 _KEPT_LOCK = threading.Lock()
+
+
+@contextmanager
+def _gc_paused() -> Iterator[None]:
+    """The cyclic garbage collector held off while the ratings are computed from scratch (called under
+    ``_KEPT_LOCK``). They make some 600,000 tuples for a club's year, none of them in a cycle; the young
+    collections their making sets off walk ever more of them and took 40% of the time (bench/seasons.py)."""
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was:
+            gc.enable()
 
 
 def club_ratings(store: Store, club_id: int) -> ClubRatings:
@@ -97,21 +126,26 @@ def club_ratings(store: Store, club_id: int) -> ClubRatings:
     key = (id(store), club_id)
     with _KEPT_LOCK:
         kept = _KEPT.get(key)
+        version = db.index_version(store, club_id)  # read first: a change made meanwhile moves it again
+        if kept is not None and kept.now is not None and kept.version == version:
+            return kept.now  # the index has not changed since: one read of the club's row per page
         if kept is not None and db.index_mark(store, club_id, kept.last) != kept.mark:
             kept = None
         if kept is None:
             excluded = db.exclusions(store, club_id)
             kept = _Kept(EloState(excluded=excluded), SkillState(excluded=excluded), None,
                          db.index_mark(store, club_id, None))
-        for game in db.rating_games(store, club_id, since=kept.last):  # the seats' persons and teams alone
-            if game.kind != "none":  # a tournament that is not rated
-                kept.elo.apply(game)
-                kept.skill.apply(game)
-            kept.last = (game.ended, game.game_id)
-            kept.mark = (kept.mark[0] + 1, *kept.mark[1:])
-            kept.now = None
-        if kept.now is None:
-            kept.now = ClubRatings(kept.elo.ratings(), kept.skill.ratings())
+        kept.version = version
+        with _gc_paused() if kept.last is None else nullcontext():
+            for game in db.rating_games(store, club_id, since=kept.last):  # the seats' persons and teams alone
+                if game.kind != "none":  # a tournament that is not rated
+                    kept.elo.apply(game)
+                    kept.skill.apply(game)
+                kept.last = (game.ended, game.game_id)
+                kept.mark = (kept.mark[0] + 1, *kept.mark[1:])
+                kept.now = None
+            if kept.now is None:
+                kept.now = ClubRatings(kept.elo.ratings(), kept.skill.ratings())
         _KEPT[key] = kept
         return kept.now
 
@@ -119,28 +153,37 @@ def club_ratings(store: Store, club_id: int) -> ClubRatings:
 @dataclass(frozen=True)
 class Profile:
     """What a player's page shows: the person, his statistics over the games the filter keeps, his ratings now
-    (team Elo, OpenSkill) with their history, and his games (his seat in each), newest first."""
+    (team Elo, OpenSkill) with their history, and his newest games (his seat in each)."""
 
     person: Person
     club_name: str
     stats: PersonStats
     ratings: ClubRatings
     games: tuple[PlayedSeat, ...]
+    """His newest games (at most ``NEWEST``), newest first."""
     excluded: frozenset[str] = frozenset()
     """The club's games left out of the ratings."""
 
 
+NEWEST = 50
+"""How many of a player's games his profile lists (newest first)."""
+
+
 def profile(store: Store, person_id: int, where: Filter | None = None) -> Profile | None:
-    """A person's page, None if there is no such person (or he was merged into another: his page is that one's)."""
+    """A person's page, None if there is no such person (or he was merged into another: his page is that one's).
+    Over all his games, his statistics are the counts kept as games end (one row); narrowed by ``where``, they
+    are computed from his seats."""
     person = db.person(store, person_id)
     if person is None or person.merged_into is not None:
         return None
-    seats = [played_seat(s) for s in db.person_seats(store, person_id)]  # his seats only: not his games' others
-    if where is not None:
-        seats = [s for s in seats if where.keeps_seat(s)]
-    return Profile(person, db.club_name(store, person.club_id), seat_stats(str(person_id), seats),
-                   club_ratings(store, person.club_id), tuple(reversed(seats)),
-                   frozenset(db.exclusions(store, person.club_id)))
+    if where is None or where.everything:
+        stats = counted_stats(str(person_id), db.counts(store, person_id))
+        newest = [played_seat(s) for s in db.person_seats(store, person_id, newest=NEWEST)]
+    else:
+        seats = [s for s in map(played_seat, db.person_seats(store, person_id)) if where.keeps_seat(s)]
+        stats, newest = seat_stats(str(person_id), seats), seats[-NEWEST:]
+    return Profile(person, db.club_name(store, person.club_id), stats, club_ratings(store, person.club_id),
+                   tuple(reversed(newest)), frozenset(db.exclusions(store, person.club_id)))
 
 
 def club_stats(store: Store, club_id: int, where: Filter | None = None) -> GroupStats:

@@ -25,11 +25,13 @@ class GameIndex(Base):
     from the log when the game ends (or from an imported result when only that is known: ``detail`` false)."""
 
     __tablename__ = "game_index"
-    __table_args__ = (UniqueConstraint("club_id", "source", "source_id"),)
+    __table_args__ = (UniqueConstraint("club_id", "source", "source_id"),
+                      # a club's games in the ratings' order: those after the last one rated, how many before (0014)
+                      Index("ix_game_index_club_id_ended_at", "club_id", "ended_at", "game_id"))
 
     game_id: Mapped[str] = mapped_column(String(36), primary_key=True)
     """The stored game's id; an imported result-only game has an id of its own and no ``games`` row."""
-    club_id: Mapped[int] = mapped_column(ForeignKey("clubs.id"), index=True)
+    club_id: Mapped[int] = mapped_column(ForeignKey("clubs.id"))
     ended_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), index=True)
     ruleset: Mapped[str] = mapped_column(String(64))
     players: Mapped[int] = mapped_column(Integer)
@@ -51,12 +53,14 @@ class SeatIndex(Base):
     """One seat of an indexed game: the person at it (after merges) and that seat's facts."""
 
     __tablename__ = "seat_index"
-    __table_args__ = (Index("ix_seat_index_player_id_ended_at", "player_id", "ended_at"),)
+    __table_args__ = (Index("ix_seat_index_player_id_ended_at", "player_id", "ended_at", "game_id"),
+                      # what the ratings read of a club's seats, in their order, from the index alone (0014)
+                      Index("ix_seat_index_club_id_game_id", "club_id", "game_id", "seat", "player_id", "team"))
 
     game_id: Mapped[str] = mapped_column(ForeignKey("game_index.game_id", ondelete="CASCADE"), primary_key=True)
     seat: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)
     player_id: Mapped[int | None] = mapped_column(ForeignKey("club_players.id"), nullable=True)
-    club_id: Mapped[int] = mapped_column(ForeignKey("clubs.id"), index=True)
+    club_id: Mapped[int] = mapped_column(ForeignKey("clubs.id"))
     ended_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     name: Mapped[str] = mapped_column(String(64))
     role: Mapped[str] = mapped_column(String(16))
@@ -117,3 +121,15 @@ class Season(Base):
     """What the season's page shows from its closing on: the standings, the games and the tournaments as they
     stood when it was closed (``services.club_seasons``); None while it is open."""
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class PersonCounts(Base):
+    """A person's statistics kept as the sum of his seats' counts (``seasons.stats.seat_counts``): brought
+    forward in the transaction that writes or drops a game's index rows, joined on a merge, and refilled from
+    the index at will (``store.person_counts``). A profile reads this one row, not his thousands of seats."""
+
+    __tablename__ = "person_counts"
+
+    player_id: Mapped[int] = mapped_column(ForeignKey("club_players.id"), primary_key=True, autoincrement=False)
+    club_id: Mapped[int] = mapped_column(ForeignKey("clubs.id"), index=True)
+    counts: Mapped[dict[str, int]] = mapped_column(JSON)

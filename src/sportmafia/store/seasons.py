@@ -15,7 +15,8 @@ from sqlalchemy.orm import Session
 from ..engine import Game
 from ..seasons.elo import RatedGame
 from ..seasons.facts import GameFacts, SeatFacts
-from . import season_index
+from ..seasons.stats import played_names
+from . import person_counts, season_index
 from . import statements as st
 from .models import ClubPlayer, GameEvent, StoredGame, User, as_utc, utcnow
 from .season_tables import GameIndex, PlayerMerge, RatingExclusion, SeatIndex
@@ -107,12 +108,30 @@ def person(store: Store, person_id: int) -> Person | None:
         row = s.get(ClubPlayer, person_id)
         if row is None:
             return None
-        names = s.execute(select(SeatIndex.name, func.count()).where(SeatIndex.player_id == person_id)
-                          .group_by(SeatIndex.name).order_by(func.count().desc(), SeatIndex.name)).all()
+        names = played_names(person_counts.person_counts(s.connection(), person_id))
         span = s.execute(select(func.count(), func.min(SeatIndex.ended_at), func.max(SeatIndex.ended_at))
                          .where(SeatIndex.player_id == person_id)).one()
         return Person(row.id, row.club_id, row.name, row.merged_into, tuple(_merged_into(s, row.id)),
-                      tuple(n for n, _ in names), int(span[0]), as_utc(span[1]), as_utc(span[2]))
+                      names, int(span[0]), as_utc(span[1]), as_utc(span[2]))
+
+
+def miscounted(store: Store) -> list[int]:
+    """The persons whose kept counts are not those of their indexed seats."""
+    with store.read_conn() as conn:
+        kept, fresh = person_counts.kept_counts(conn), person_counts.recounted(conn)
+    return sorted(p for p in kept.keys() | fresh.keys() if kept.get(p) != fresh.get(p))
+
+
+def refill_counts(store: Store) -> int:
+    """Every person's kept counts written anew from the index; how many persons have some."""
+    with store.write_conn() as conn:
+        return person_counts.refill(conn)
+
+
+def counts(store: Store, person_id: int) -> dict[str, int]:
+    """A person's statistics' counts as kept (``store.person_counts``)."""
+    with store.read_conn() as conn:
+        return person_counts.person_counts(conn, person_id)
 
 
 def club_people(store: Store, club_id: int) -> list[tuple[int, str, int, datetime | None]]:
@@ -149,6 +168,7 @@ def merge(store: Store, club_id: int, from_id: int, into_id: int, reason: str, u
         source.merged_into = into_id
         s.execute(update(SeatIndex).where(SeatIndex.player_id.in_(moved)).values(player_id=into_id))
         season_index.bump(s.connection(), club_id)
+        person_counts.join(s.connection(), club_id, moved, into_id)
         row = PlayerMerge(club_id=club_id, from_id=from_id, into_id=into_id, from_name=source.name,
                           reason=reason, user_id=user_id, created_at=utcnow())
         s.add(row)
@@ -237,8 +257,8 @@ def rating_games(store: Store, club_id: int, since: tuple[datetime, str] | None 
     """The club's indexed games as the ratings read them, in the order they ended (then by id; ``since``: only
     those after that one): who sat where (persons by their id as text), the teams, the winner and the kind. Plain
     columns: no facts read."""
-    def after(table: Any) -> Any:
-        return (table.ended_at > since[0]) | ((table.ended_at == since[0]) & (table.game_id > since[1])) \
+    def after(table: Any) -> Any:  # the range first: the index on (club, end, id) answers it
+        return (table.ended_at >= since[0]) & ((table.ended_at > since[0]) | (table.game_id > since[1])) \
             if since is not None else True
 
     with store.read_conn() as s:  # plain rows, no ORM: 200,000 seats for a big club
@@ -252,7 +272,7 @@ def rating_games(store: Store, club_id: int, since: tuple[datetime, str] | None 
         queries = [columns.where(SeatIndex.club_id == club_id)] if since is None else \
             [columns.where(SeatIndex.game_id.in_(ids[i:i + 500])) for i in range(0, len(ids), 500)]
         for query in queries:
-            for game_id, person, team in s.execute(query.order_by(SeatIndex.game_id, SeatIndex.seat)):
+            for game_id, person, team in s.execute(query.order_by(SeatIndex.game_id, SeatIndex.seat)).all():
                 seats.setdefault(game_id, []).append((person, team))
         return [RatedGame(r.game_id, as_utc(r.ended_at), persons_once([p for p, _ in seats[r.game_id]]),
                           tuple(t for _, t in seats[r.game_id]), r.winner, r.kind) for r in rows]
@@ -265,8 +285,8 @@ def index_mark(store: Store, club_id: int, upto: tuple[datetime, str] | None) ->
         n = 0
         if upto is not None:
             n = int(s.scalar(select(func.count()).select_from(GameIndex).where(
-                GameIndex.club_id == club_id,
-                (GameIndex.ended_at < upto[0]) | ((GameIndex.ended_at == upto[0]) & (GameIndex.game_id <= upto[1]))))
+                GameIndex.club_id == club_id, GameIndex.ended_at <= upto[0],
+                (GameIndex.ended_at < upto[0]) | (GameIndex.game_id <= upto[1])))
                 or 0)
         m = int(s.scalar(select(func.count()).select_from(PlayerMerge).where(PlayerMerge.club_id == club_id)) or 0)
         e = int(s.scalar(select(func.count(RatingExclusion.id) + func.count(RatingExclusion.lifted_at))
@@ -274,19 +294,23 @@ def index_mark(store: Store, club_id: int, upto: tuple[datetime, str] | None) ->
         return n, m, e
 
 
-def person_seats(store: Store, person_id: int) -> list[IndexedSeat]:
-    """A person's seats in indexed games, in the order the games ended: his seat rows and the game columns
-    beside them (not the games' other seats nor their own facts)."""
-    with store.read() as s:
-        rows = s.execute(select(SeatIndex.facts, GameIndex.game_id, GameIndex.ended_at, GameIndex.ruleset,
-                                GameIndex.players, GameIndex.winner, GameIndex.result, GameIndex.detail,
-                                GameIndex.host_id, GameIndex.tournament_id, GameIndex.table_no, GameIndex.kind)
-                         .join(GameIndex, GameIndex.game_id == SeatIndex.game_id)
-                         .where(SeatIndex.player_id == person_id)
-                         .order_by(SeatIndex.ended_at, SeatIndex.game_id)).all()
-        return [IndexedSeat(r.game_id, as_utc(r.ended_at), SeatFacts.from_json(r.facts), r.ruleset, r.players,
-                            r.winner, r.result, r.detail, r.host_id, r.tournament_id, r.table_no, r.kind)
-                for r in rows]
+def person_seats(store: Store, person_id: int, newest: int | None = None) -> list[IndexedSeat]:
+    """A person's seats in indexed games, in the order the games ended (``newest``: only his last so many): his
+    seat rows and the game columns beside them (not the games' other seats nor their own facts)."""
+    query = (select(SeatIndex.facts, GameIndex.game_id, GameIndex.ended_at, GameIndex.ruleset, GameIndex.players,
+                    GameIndex.winner, GameIndex.result, GameIndex.detail, GameIndex.host_id, GameIndex.tournament_id,
+                    GameIndex.table_no, GameIndex.kind)
+             .join(GameIndex, GameIndex.game_id == SeatIndex.game_id)
+             .where(SeatIndex.player_id == person_id))
+    if newest is not None:
+        query = query.order_by(SeatIndex.ended_at.desc(), SeatIndex.game_id.desc()).limit(newest)
+    else:
+        query = query.order_by(SeatIndex.ended_at, SeatIndex.game_id)
+    with store.read_conn() as s:
+        rows = s.execute(query).all()
+    seats = [IndexedSeat(r.game_id, as_utc(r.ended_at), SeatFacts.from_json(r.facts), r.ruleset, r.players,
+                         r.winner, r.result, r.detail, r.host_id, r.tournament_id, r.table_no, r.kind) for r in rows]
+    return seats[::-1] if newest is not None else seats
 
 
 def unindexed_games(store: Store) -> list[str]:

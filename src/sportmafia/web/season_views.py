@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from datetime import date, datetime
 from typing import Any
@@ -16,6 +17,7 @@ from babel.numbers import format_decimal
 
 from ..engine.describe import RESULT_NAMES, t
 from ..i18n import msg, pmsg
+from ..seasons.elo import RatingChange
 from ..seasons.stats import MOSCOW, Filter, Rate, role_group
 from ..services import seasons
 from ..services.seasons import Profile
@@ -31,7 +33,7 @@ RULESET_NAMES = {"club": pmsg("rule set", "Club"), "tournament": pmsg("rule set"
                  "fiim": pmsg("rule set", "FIIM")}
 DEPARTURES = {"vote": msg("voted out"), "lift": msg("lifted"), "kill": msg("killed at night"),
               "lot": msg("by lot"), "removal": msg("removed"), "stayed": msg("stayed to the end")}
-GAMES_SHOWN = 50
+GAMES_SHOWN = seasons.NEWEST
 
 
 def percent(value: float | None, lang: str) -> str:
@@ -101,15 +103,37 @@ class ProfileView:
         return asdict(self)
 
 
-def profile_view(page: Profile, lang: str, where: Filter | None = None) -> ProfileView:
+def rating_series(page: Profile) -> dict[str, list[tuple[str, float]]]:
+    """The player's Elo after each of his games, as red and as black: (the day, the rating)."""
+    series: dict[str, list[tuple[str, float]]] = {"red": [], "black": []}
+    zone = _zone()
+    for c in page.ratings.elo.history.get(str(page.person.id), ()):
+        series[c.colour].append((c.ended.astimezone(zone).date().isoformat(), round(c.after, 2)))
+    return series
+
+
+def _changes(page: Profile, history: Sequence[RatingChange]) -> dict[str, float]:
+    """His Elo changes in the games the page lists (his newest): read from the end of his history, which is in
+    the same order, not the thousands of games before."""
+    shown = {g.game_id for g in page.games[:GAMES_SHOWN]}
+    oldest = min((g.ended for g in page.games[:GAMES_SHOWN]), default=None)
+    out: dict[str, float] = {}
+    for c in reversed(history):
+        if oldest is None or c.ended < oldest or len(out) == len(shown):
+            break
+        if c.game_id in shown:
+            out[c.game_id] = c.change
+    return out
+
+
+def profile_view(page: Profile, lang: str, where: Filter | None = None, *, series: bool = True) -> ProfileView:
+    """The profile in ``lang``; ``series``: with the rating's series (the JSON and the chart read it, the page
+    draws the chart from its own address)."""
     me = str(page.person.id)
     s = page.stats
     elo, skill = page.ratings.elo, page.ratings.skill.skill(me)
     history = elo.history.get(me, ())
-    changes = {c.game_id: c.change for c in history}
-    series: dict[str, list[tuple[str, float]]] = {"red": [], "black": []}
-    for c in history:
-        series[c.colour].append((c.ended.astimezone(_zone()).date().isoformat(), round(c.after, 2)))
+    changes = _changes(page, history)
     fouls = s.fouls_per_game
     found = sum(v for k, v in s.best_move_black.items() if k > 0)
     at_table = [
@@ -150,7 +174,7 @@ def profile_view(page: Profile, lang: str, where: Filter | None = None) -> Profi
              "black": number(elo.colour(me, "black"), lang), "games": str(len(history))},
         skill={"ordinal": number(skill.ordinal, lang, 2), "mu": number(skill.mu, lang, 2),
                "sigma": number(skill.sigma, lang, 2)},
-        rating_series=series,
+        rating_series=rating_series(page) if series else {"red": [], "black": []},
         roles=[rate_row(g, GROUP_NAMES[g].render(lang), s.wins[g], lang) for g in ("red", "sheriff", "black", "don",
                                                                                   "all")],
         at_table=at_table, checks=checks,

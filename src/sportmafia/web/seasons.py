@@ -115,7 +115,7 @@ async def profile_page(request: Request, person_id: PersonId, since: Since = Non
     lang = request_lang(request)
     periods = await run_in_threadpool(club_seasons_db.club_seasons, store, page.person.club_id)
     return render(request, "profile.html", user=user, staff=staff, roster=roster, merged=merged, season=season,
-                  seasons=periods, view=profile_view(page, lang, where), where=where, query=_query(where))
+                  seasons=periods, view=profile_view(page, lang, where, series=False), where=where, query=_query(where))
 
 
 @router.get("/clubs/{club_id}/players", include_in_schema=False)

@@ -15,7 +15,9 @@ from sportmafia.seasons.stats import (
     Filter,
     PlayedGame,
     Rate,
+    counted_group,
     counted_stats,
+    game_counts,
     group_stats,
     person_stats,
     played_names,
@@ -193,3 +195,27 @@ def test_the_names_a_person_played_under_come_from_his_counts() -> None:
     assert played_names(counts) == ("p1",) and counts["name/p1"] == len(seats)
     counts.update({"name/Pavel": len(seats) + 1, "name/a/b": 1})
     assert played_names(counts) == ("Pavel", "p1", "a/b")
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.sets(st.integers(0, len(SEASON) - 1)))
+def test_a_groups_statistics_are_the_sum_of_its_games_counts_less_those_taken_away(gone: set[int]) -> None:
+    """What a store keeps for a club: its games' counts added, those of games reopened taken away, through JSON,
+    give the statistics of the remaining games (by rule set, weekday, table and host)."""
+    from dataclasses import replace
+
+    games = [replace(g, host=("1", "12", None)[i % 3], table=(None, "2", "10")[i % 3]) for i, g in enumerate(SEASON)]
+
+    def counts(g: PlayedGame) -> Counter[str]:
+        return game_counts(g.ended, g.facts.ruleset, g.facts.winner, g.facts.result, g.table, g.host)
+
+    kept: Counter[str] = Counter()
+    for g in games:
+        kept.update(counts(g))
+    left = Counter(json.loads(json.dumps(dict(kept))))
+    for i in gone:
+        left.subtract(counts(games[i]))
+    remaining = [g for i, g in enumerate(games) if i not in gone]
+    assert counted_group(+left) == group_stats(remaining)
+    assert list(counted_group(+left).by_table) == list(group_stats(remaining).by_table)
+    assert all(v >= 0 for v in left.values())

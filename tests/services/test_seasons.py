@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from sportmafia.seasons.elo import rate
 from sportmafia.seasons.skill import rate_skill
-from sportmafia.seasons.stats import Filter, PlayedGame, person_stats
+from sportmafia.seasons.stats import Filter, PlayedGame, group_stats, person_stats
 from sportmafia.services import seasons
 from sportmafia.store import Store
 from sportmafia.store import seasons as db
@@ -161,11 +161,14 @@ def _counted_right(store: Store, club: int, person: int) -> None:
     games = [PlayedGame(g.game_id, g.ended_at, g.facts, tuple(None if p is None else str(p) for p in g.people))
              for g in db.index_games(store, club)]
     assert page.stats == person_stats(str(person), games)
+    lines = [seasons.played(g) for g in db.index_games(store, club)]
+    assert seasons.club_stats(store, club) == group_stats(lines) and group_stats(lines).games == len(games)
 
 
 def test_a_players_statistics_are_kept_as_games_end_and_follow_every_change_of_his_games(store: Store) -> None:
-    """Statistics kept up to date incrementally (issue: not recomputed per page view): the profile reads one kept
-    row, brought forward by a game's end, its reopening by an undo, a merge and a reindex."""
+    """Statistics kept up to date incrementally (issue: not recomputed per page view): the profile and the club's
+    page read one kept row each, brought forward by a game's end, its reopening by an undo, a merge and a
+    reindex."""
     import random
     import uuid
 
@@ -173,7 +176,7 @@ def test_a_players_statistics_are_kept_as_games_end_and_follow_every_change_of_h
 
     from sportmafia.engine import Award, DealCards, Undo
     from sportmafia.services.integrity import check
-    from sportmafia.store.season_tables import PersonCounts
+    from sportmafia.store.season_tables import ClubCounts, PersonCounts
 
     club, roster, admin = club_with_roster(store)
     [dup] = store.add_club_players(club, ["P1 again"])
@@ -200,6 +203,10 @@ def test_a_players_statistics_are_kept_as_games_end_and_follow_every_change_of_h
         s.execute(update(PersonCounts).where(PersonCounts.player_id == roster[0]).values(counts={"games/all": 1}))
     assert seasons.profile(store, roster[0]).stats.games["all"] == 1  # type: ignore[union-attr]
     assert any(f"player {roster[0]}:" in p for p in check(store).problems)
+    with store.write() as s:
+        s.execute(update(ClubCounts).where(ClubCounts.club_id == club).values(counts={"games": 99}))
+    assert seasons.club_stats(store, club).games == 99
+    assert any(f"club {club}:" in p for p in check(store).problems)
     seasons.reindex(store, every=True)
     _counted_right(store, club, roster[0])
     assert check(store).ok, check(store).problems

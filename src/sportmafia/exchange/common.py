@@ -59,7 +59,7 @@ def full(source: str, script: Script, game: Game, played_on: date | None, extern
     if played_on is not None:
         meta["date"] = played_on.isoformat()
     return Imported(source, script.game_id, to_record(game, meta=meta), None, played_on, script.names,
-                    tuple(external_ids), tuple(kept), tuple(script.left_out), outcome_of(game.winner))
+                    tuple(external_ids), tuple(kept), tuple(script.left_out), outcome_of(game.winner), game)
 
 
 def result_only(source: str, script: Script, played_on: date | None, external_ids: Sequence[str | None],

@@ -51,7 +51,7 @@ def from_record(record: Mapping[str, Any]) -> Imported:
         raise ImportRefused(gid, "game" if exc.index is None else f"events[{exc.index}]", exc.clause,
                             msg("The record does not replay: %(detail)s", detail=exc.detail)) from None
     return Imported("sportmafia", gid, dict(record), None, day_of(meta.get("date")), tuple(game.names),
-                    (None,) * game.n, ("everything",), (), outcome_of(game.winner))
+                    (None,) * game.n, ("everything",), (), outcome_of(game.winner), game)
 
 
 IMPORTERS = {"sportmafia": from_record, "polemica": from_polemica, "mafiaratings": from_mafiaratings}

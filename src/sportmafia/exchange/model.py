@@ -3,10 +3,11 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
 
+from ..engine import Game
 from ..errors import BilingualError
 from ..i18n import Text, msg
 
@@ -44,6 +45,8 @@ class Imported:
     kept: tuple[str, ...]
     left_out: tuple[str, ...]
     outcome: str
+    game: Game | None = field(default=None, compare=False, repr=False)
+    """The game the engine played from ``record`` (the import's own replay, kept so it is not replayed twice)."""
 
 
 def outcome_of(winner: str | None) -> str:

@@ -391,24 +391,50 @@ class GroupStats:
 
 def group_stats(games: Sequence[PlayedGame] | Iterable[PlayedGame], where: Filter | None = None,
                 timezone: str = MOSCOW) -> GroupStats:
-    """The statistics of the games ``where`` keeps (a game without a table or host is not in those lines)."""
+    """The statistics of the games ``where`` keeps (a game without a table or host is not in those lines): the
+    sum of each game's counts (:func:`game_counts`)."""
     zone = ZoneInfo(timezone)
-    red, ruleset, weekday, table, host = _Tally(), _Tally(), _Tally(), _Tally(), _Tally()
-    results: Counter[str] = Counter()
-    count = 0
+    counts: Counter[str] = Counter()
     for game in select(games, where):
-        count += 1
-        results[game.facts.result] += 1
-        winner = game.facts.winner
-        if winner is None:
-            continue
-        won = winner == "red"
-        red.add("all", won)
-        ruleset.add(game.facts.ruleset, won)
-        weekday.add(game.ended.astimezone(zone).weekday(), won)
-        if game.table is not None:
-            table.add(game.table, won)
-        if game.host is not None:
-            host.add(game.host, won)
-    return GroupStats(games=count, red_wins=red.rate("all"), by_ruleset=ruleset.rates(), by_weekday=weekday.rates(),
-                      by_table=table.rates(), by_host=host.rates(), results=dict(sorted(results.items())))
+        counts.update(game_counts(game.ended, game.facts.ruleset, game.facts.winner, game.facts.result, game.table,
+                                  game.host, zone))
+    return counted_group(counts)
+
+
+def game_counts(ended: datetime, ruleset: str, winner: str | None, result: str, table: str | None,
+                host: str | None, zone: ZoneInfo | None = None) -> Counter[str]:
+    """What one game adds to a group's statistics, as counts by key (as :func:`seat_counts` for a person): a club
+    keeps their sum as its games end. Keys: ``games``, ``result/<code>``; of a game with a winner, ``<line>/n``
+    and ``<line>/red`` (red won) for the lines ``all``, ``ruleset/<name>``, ``weekday/<0..6>`` (of ``ended`` in
+    ``zone``, Moscow's by default), ``table/<n>`` and ``host/<id>``."""
+    counts: Counter[str] = Counter({"games": 1, f"result/{result}": 1})
+    if winner is None:
+        return counts
+    red = winner == "red"
+    lines = ["all", f"ruleset/{ruleset}", f"weekday/{ended.astimezone(zone or ZoneInfo(MOSCOW)).weekday()}"]
+    if table is not None:
+        lines.append(f"table/{table}")
+    if host is not None:
+        lines.append(f"host/{host}")
+    for line in lines:
+        counts[f"{line}/n"] += 1
+        counts[f"{line}/red"] += red
+    return +counts
+
+
+def _group_rates(counts: Mapping[str, int], prefix: str) -> dict[str, Rate]:
+    """The rates of the lines ``prefix/<key>/n`` and ``prefix/<key>/red`` by key (a key may hold a slash)."""
+    start = len(prefix) + 1
+    return {key[start:-2]: Rate(counts.get(key[:-2] + "/red", 0), n) for key, n in counts.items()
+            if key.startswith(prefix + "/") and key.endswith("/n") and n}
+
+
+def counted_group(counts: Mapping[str, int]) -> GroupStats:
+    """A group's statistics from the sum of its games' counts (:func:`game_counts`)."""
+    weekday = {int(k): v for k, v in _group_rates(counts, "weekday").items()}
+    return GroupStats(games=counts.get("games", 0), red_wins=Rate(counts.get("all/red", 0), counts.get("all/n", 0)),
+                      by_ruleset=dict(sorted(_group_rates(counts, "ruleset").items())),
+                      by_weekday=dict(sorted(weekday.items())),
+                      by_table=dict(sorted(_group_rates(counts, "table").items())),
+                      by_host=dict(sorted(_group_rates(counts, "host").items())),
+                      results=dict(sorted((k[7:], v) for k, v in counts.items() if k.startswith("result/") and v)))

@@ -93,7 +93,7 @@ def _keep(store: Store, club_id: int, imported: Imported, order: int, user_id: i
                       kept=imported.kept, left_out=imported.left_out)
     try:
         if imported.record is not None:
-            game = replay(imported.record)
+            game = imported.game or replay(imported.record)  # replayed once, by the import itself
             if not game.over:
                 return ImportLine("refused", imported.source, source_id, imported.outcome, reason=msg(
                     "The game is not over in its source: only finished games are kept."), event="game",

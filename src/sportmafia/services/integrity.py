@@ -7,7 +7,7 @@ before the server is pointed at it, and whenever an operator wants to know that 
   holds (status, winner, result);
 - a signed sheet is a finished game's, with its signer; corrections are of finished games, and the sheet with
   every correction applied is made;
-- each player's statistics kept as games end are those of his seats in the index;
+- each player's and each club's statistics kept as games end are those of the index;
 - a tournament's game seats as many participants as the game has seats, an accepted sheet is signed, and
   every tournament's standings (and its final's, once there are finalists) are computed.
 
@@ -169,6 +169,6 @@ def check(store: Store, progress: Callable[[int, int], None] | None = None) -> R
         if progress is not None:
             progress(len(rows), report.counts.games)
     report.problems += _tournament_problems(store, rows, report)
-    report.problems += [f"player {person}: his kept statistics differ from those of his indexed seats "
-                        "(sportmafia reindex --all)" for person in seasons_db.miscounted(store)]
+    report.problems += [f"{who}: the statistics kept as games end differ from those of the index "
+                        "(sportmafia reindex --all)" for who in seasons_db.miscounted(store)]
     return report

@@ -20,6 +20,7 @@ from ..seasons.stats import (
     PersonStats,
     PlayedGame,
     PlayedSeat,
+    counted_group,
     counted_stats,
     group_stats,
     seat_stats,
@@ -187,7 +188,10 @@ def profile(store: Store, person_id: int, where: Filter | None = None) -> Profil
 
 
 def club_stats(store: Store, club_id: int, where: Filter | None = None) -> GroupStats:
-    """The club's games' statistics (red's wins by rule set, weekday, table, host)."""
+    """The club's games' statistics (red's wins by rule set, weekday, table, host): over all its games, the counts
+    kept as games end (one row); narrowed by ``where``, computed from its games."""
+    if where is None or where.everything:
+        return counted_group(db.club_counts(store, club_id))
     return group_stats([played(g) for g in db.game_lines(store, club_id)], where)
 
 

@@ -17,7 +17,7 @@ from sqlalchemy import Connection, Table, delete, insert, select, update
 
 from ..engine import Game
 from ..seasons.facts import GameFacts, corrected, game_facts
-from . import person_counts
+from . import kept_counts
 from .models import (
     Club,
     ClubPlayer,
@@ -107,10 +107,10 @@ def bump(s: Connection, club_id: int) -> None:
 
 
 def drop(s: Connection, game_id: str) -> None:
-    club, counted = person_counts.game_counts(s, game_id)
+    club = s.scalar(select(GAME_INDEX.c.club_id).where(GAME_INDEX.c.game_id == game_id))
     if club is not None:
-        bump(s, club)
-        person_counts.change(s, club, counted, -1)
+        bump(s, club)  # first: the club's row locked before its counts are read
+        kept_counts.drop_game(s, game_id)
     s.execute(delete(SEAT_INDEX).where(SEAT_INDEX.c.game_id == game_id))
     s.execute(delete(GAME_INDEX).where(GAME_INDEX.c.game_id == game_id))
 
@@ -155,8 +155,8 @@ def write(s: Connection, facts: GameFacts, *, club_id: int, game_id: str, ended_
         {"game_id": game_id, "seat": seat.seat, "player_id": person, "club_id": club_id, "ended_at": ended_at,
          "name": seat.name, "role": seat.role, "team": seat.team, "won": seat.won, "facts": seat_json}
         for seat, seat_json, person in zip(facts.seats, seats, people, strict=True)])
-    person_counts.change(s, club_id, person_counts.counts_of(game_id, ended_at, facts.ruleset, facts.result,
-                                                             facts.detail, zip(people, facts.seats, strict=True)))
+    kept_counts.add_game(s, facts, club_id=club_id, game_id=game_id, ended_at=ended_at, people=people,
+                         host_id=host_id, table_no=table_no)
 
 
 def facts_of(game_row: Any, seat_rows: Sequence[Any]) -> GameFacts:

@@ -126,10 +126,20 @@ class Season(Base):
 class PersonCounts(Base):
     """A person's statistics kept as the sum of his seats' counts (``seasons.stats.seat_counts``): brought
     forward in the transaction that writes or drops a game's index rows, joined on a merge, and refilled from
-    the index at will (``store.person_counts``). A profile reads this one row, not his thousands of seats."""
+    the index at will (``store.kept_counts``). A profile reads this one row, not his thousands of seats."""
 
     __tablename__ = "person_counts"
 
     player_id: Mapped[int] = mapped_column(ForeignKey("club_players.id"), primary_key=True, autoincrement=False)
     club_id: Mapped[int] = mapped_column(ForeignKey("clubs.id"), index=True)
+    counts: Mapped[dict[str, int]] = mapped_column(JSON)
+
+
+class ClubCounts(Base):
+    """A club's statistics kept as the sum of its games' counts (``seasons.stats.game_counts``), as
+    ``person_counts`` (``store.kept_counts``): the club's page reads this one row, not its thousands of games."""
+
+    __tablename__ = "club_counts"
+
+    club_id: Mapped[int] = mapped_column(ForeignKey("clubs.id"), primary_key=True, autoincrement=False)
     counts: Mapped[dict[str, int]] = mapped_column(JSON)

@@ -16,7 +16,7 @@ from ..engine import Game
 from ..seasons.elo import RatedGame
 from ..seasons.facts import GameFacts, SeatFacts
 from ..seasons.stats import played_names
-from . import person_counts, season_index
+from . import kept_counts, season_index
 from . import statements as st
 from .models import ClubPlayer, GameEvent, StoredGame, User, as_utc, utcnow
 from .season_tables import GameIndex, PlayerMerge, RatingExclusion, SeatIndex
@@ -108,43 +108,50 @@ def person(store: Store, person_id: int) -> Person | None:
         row = s.get(ClubPlayer, person_id)
         if row is None:
             return None
-        names = played_names(person_counts.person_counts(s.connection(), person_id))
+        names = played_names(kept_counts.person_counts(s.connection(), person_id))
         span = s.execute(select(func.count(), func.min(SeatIndex.ended_at), func.max(SeatIndex.ended_at))
                          .where(SeatIndex.player_id == person_id)).one()
         return Person(row.id, row.club_id, row.name, row.merged_into, tuple(_merged_into(s, row.id)),
                       names, int(span[0]), as_utc(span[1]), as_utc(span[2]))
 
 
-def miscounted(store: Store) -> list[int]:
-    """The persons whose kept counts are not those of their indexed seats."""
+def miscounted(store: Store) -> list[str]:
+    """The persons and clubs whose kept counts are not those of the index ("player 7", "club 2")."""
     with store.read_conn() as conn:
-        kept, fresh = person_counts.kept_counts(conn), person_counts.recounted(conn)
-    return sorted(p for p in kept.keys() | fresh.keys() if kept.get(p) != fresh.get(p))
+        kept, fresh = kept_counts.kept(conn), kept_counts.recounted(conn)
+    return [f"{what} {key}" for what, mine, theirs in zip(("player", "club"), kept, fresh, strict=True)
+            for key in sorted(mine.keys() | theirs.keys()) if mine.get(key) != theirs.get(key)]
 
 
 def refill_counts(store: Store) -> int:
-    """Every person's kept counts written anew from the index; how many persons have some."""
+    """Every kept count written anew from the index; how many persons have some."""
     with store.write_conn() as conn:
-        return person_counts.refill(conn)
+        return kept_counts.refill(conn)
+
+
+def club_counts(store: Store, club_id: int) -> dict[str, int]:
+    """A club's statistics' counts as kept (``store.kept_counts``)."""
+    with store.read_conn() as conn:
+        return kept_counts.club_counts(conn, club_id)
 
 
 def counts(store: Store, person_id: int) -> dict[str, int]:
-    """A person's statistics' counts as kept (``store.person_counts``)."""
+    """A person's statistics' counts as kept (``store.kept_counts``)."""
     with store.read_conn() as conn:
-        return person_counts.person_counts(conn, person_id)
+        return kept_counts.person_counts(conn, person_id)
 
 
 def club_people(store: Store, club_id: int) -> list[tuple[int, str, int, datetime | None]]:
     """The club's persons (duplicates merged away left out): id, name, games played, last game; most games
-    first."""
-    with store.read() as s:
-        played = (select(SeatIndex.player_id, func.count().label("n"), func.max(SeatIndex.ended_at).label("last"))
-                  .where(SeatIndex.club_id == club_id).group_by(SeatIndex.player_id).subquery())
-        rows = s.execute(select(ClubPlayer.id, ClubPlayer.name, played.c.n, played.c.last)
-                         .outerjoin(played, played.c.player_id == ClubPlayer.id)
-                         .where(ClubPlayer.club_id == club_id, ClubPlayer.merged_into.is_(None))
-                         .order_by(func.coalesce(played.c.n, 0).desc(), ClubPlayer.name)).all()
-        return [(r.id, r.name, int(r.n or 0), as_utc(r.last)) for r in rows]
+    first. The games from the kept counts, the last one from the end of each one's seats' index."""
+    last = (select(func.max(SeatIndex.ended_at)).where(SeatIndex.player_id == ClubPlayer.id)
+            .correlate(ClubPlayer).scalar_subquery())
+    with store.read_conn() as s:
+        played = kept_counts.games_played(s, club_id)
+        rows = s.execute(select(ClubPlayer.id, ClubPlayer.name, last.label("last"))
+                         .where(ClubPlayer.club_id == club_id, ClubPlayer.merged_into.is_(None))).all()
+    people = [(r.id, r.name, played.get(r.id, 0), as_utc(r.last)) for r in rows]
+    return sorted(people, key=lambda p: (-p[2], p[1]))
 
 
 def merge(store: Store, club_id: int, from_id: int, into_id: int, reason: str, user_id: int) -> MergeRecord:
@@ -168,7 +175,7 @@ def merge(store: Store, club_id: int, from_id: int, into_id: int, reason: str, u
         source.merged_into = into_id
         s.execute(update(SeatIndex).where(SeatIndex.player_id.in_(moved)).values(player_id=into_id))
         season_index.bump(s.connection(), club_id)
-        person_counts.join(s.connection(), club_id, moved, into_id)
+        kept_counts.join(s.connection(), club_id, moved, into_id)
         row = PlayerMerge(club_id=club_id, from_id=from_id, into_id=into_id, from_name=source.name,
                           reason=reason, user_id=user_id, created_at=utcnow())
         s.add(row)
@@ -334,9 +341,9 @@ def people_named(store: Store, club_id: int, names: Sequence[str]) -> list[int]:
     """The club's person for each name (the same name, any case, not merged away), made when there is none."""
     with store.write() as s:
         known: dict[str, int] = {}
-        for row in s.scalars(select(ClubPlayer).where(ClubPlayer.club_id == club_id, ClubPlayer.merged_into.is_(None))
-                             .order_by(ClubPlayer.id)):
-            known.setdefault(row.name.casefold(), row.id)
+        for pid, name in s.execute(select(ClubPlayer.id, ClubPlayer.name).where(  # plain rows: 200 a game
+                ClubPlayer.club_id == club_id, ClubPlayer.merged_into.is_(None)).order_by(ClubPlayer.id)):
+            known.setdefault(name.casefold(), pid)
         out = []
         for name in names:
             if name.casefold() not in known:

@@ -1,5 +1,5 @@
 """Each person's statistics kept up to date as games end (``person_counts``: the sum of his seats' counts), filled
-here from the index of finished games (``store.person_counts.refill``); and the index of a club's seats the
+here from the index of finished games (``store.kept_counts.refill``); and the index of a club's seats the
 ratings read (club, game, seat, person, team: read from the index alone, in order) and that of a club's games
 in the ratings' order (club, end, id), which take the places of the indexes on the club alone; a person's seats
 indexed by (person, end, id), his newest games read from the index's end.
@@ -23,7 +23,7 @@ depends_on: str | Sequence[str] | None = None
 
 
 def upgrade() -> None:
-    from sportmafia.store.person_counts import refill
+    from sportmafia.store.kept_counts import refill
 
     op.create_table(
         "person_counts",
@@ -36,6 +36,13 @@ def upgrade() -> None:
         sa.PrimaryKeyConstraint("player_id", name=op.f("pk_person_counts")),
     )
     op.create_index(op.f("ix_person_counts_club_id"), "person_counts", ["club_id"], unique=False)
+    op.create_table(
+        "club_counts",
+        sa.Column("club_id", sa.Integer(), autoincrement=False, nullable=False),
+        sa.Column("counts", sa.JSON(), nullable=False),
+        sa.ForeignKeyConstraint(["club_id"], ["clubs.id"], name=op.f("fk_club_counts_club_id_clubs")),
+        sa.PrimaryKeyConstraint("club_id", name=op.f("pk_club_counts")),
+    )
     refill(op.get_bind())
     op.create_index("ix_seat_index_club_id_game_id", "seat_index", ["club_id", "game_id", "seat", "player_id", "team"],
                     unique=False)
@@ -48,6 +55,7 @@ def upgrade() -> None:
 
 
 def downgrade() -> None:
+    op.drop_table("club_counts")
     op.create_index(op.f("ix_game_index_club_id"), "game_index", ["club_id"], unique=False)
     op.drop_index("ix_game_index_club_id_ended_at", table_name="game_index")
     op.drop_index("ix_seat_index_player_id_ended_at", table_name="seat_index")

@@ -58,3 +58,21 @@ def test_a_file_that_is_not_games_is_refused_with_a_reason(api: Api, body: bytes
 def test_a_file_over_the_limit_is_refused_before_it_is_read(api: Api) -> None:
     r = upload(api, b" " * (MAX_IMPORT + 1))
     assert r.status_code == 413  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize(("lang", "words", "raw"), [
+    ("ru", ["по данным источника", "Полемика"], ["<td>source</td>", "polemica</"]),
+    ("en", ["as its source records it", "Polemica"], ["<td>source</td>", "polemica</"])])
+def test_imported_games_read_in_the_pages_words(api: Api, lang: str, words: list[str], raw: list[str]) -> None:
+    """A result-only game's ending and the Polemica rule set are named in the page's language, not by their
+    codes ("source", "polemica")."""
+    text = json.dumps([json.loads((FIXTURES / n).read_text(encoding="utf-8"))
+                       for n in ("mafiaratings_documented.json", "polemica_334187.json")])
+    assert upload(api, text.encode()).status_code == 200  # type: ignore[attr-defined]
+    player = next(g for g in api.get(f"/api/clubs/{api.club_id}/players").json()["players"] if g["games"])
+    api.client.cookies.set("lang", lang)
+    pages = api.get(f"/clubs/{api.club_id}/players").text + "".join(
+        api.get(f"/players/{p['id']}").text for p in api.get(f"/api/clubs/{api.club_id}/players").json()["players"]
+        if p["games"])
+    assert player and all(w in pages for w in words), lang
+    assert not any(r in pages for r in raw)

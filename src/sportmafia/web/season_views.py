@@ -30,7 +30,9 @@ GROUP_NAMES = {"all": pmsg("role group", "all games"), "red": pmsg("role group",
                "sheriff": pmsg("role group", "Sheriff"), "black": pmsg("role group", "mafia"),
                "don": pmsg("role group", "Don")}
 RULESET_NAMES = {"club": pmsg("rule set", "Club"), "tournament": pmsg("rule set", "Tournament"),
-                 "fiim": pmsg("rule set", "FIIM")}
+                 "fiim": pmsg("rule set", "FIIM"), "polemica": pmsg("rule set", "Polemica")}
+RESULTS = {**RESULT_NAMES, "source": pmsg("result", "as its source records it")}
+"""How games ended; ``source``: an imported game known by its result only (docs/exchange.md)."""
 DEPARTURES = {"vote": msg("voted out"), "lift": msg("lifted"), "kill": msg("killed at night"),
               "lot": msg("by lot"), "removal": msg("removed"), "stayed": msg("stayed to the end")}
 GAMES_SHOWN = seasons.NEWEST
@@ -161,7 +163,7 @@ def profile_view(page: Profile, lang: str, where: Filter | None = None, *, serie
         seat = game.seat
         rows.append({"game_id": game.game_id, "date": day(game.ended, lang), "seat": seat.seat,
                      "role": GROUP_NAMES[role_group(seat.role)].render(lang),
-                     "result": t(RESULT_NAMES, game.result, lang),
+                     "result": t(RESULTS, game.result, lang),
                      "won": {True: msg("won"), False: msg("lost"), None: msg("no winner")}[seat.won].render(lang),
                      "change": None if game.game_id not in changes else number(changes[game.game_id], lang, 2),
                      "excluded": game.game_id in page.excluded})
@@ -179,7 +181,7 @@ def profile_view(page: Profile, lang: str, where: Filter | None = None, *, serie
                                                                                   "all")],
         at_table=at_table, checks=checks,
         votes_by_day=[rate_row(d, msg("day %(n)s", n=d).render(lang), r, lang) for d, r in s.votes_red_by_day.items()],
-        results=[(t(RESULT_NAMES, k, lang), v) for k, v in s.results.items()], rows=rows, stats=s.to_json())
+        results=[(t(RESULTS, k, lang), v) for k, v in s.results.items()], rows=rows, stats=s.to_json())
 
 
 @dataclass(frozen=True)
@@ -250,4 +252,4 @@ def _club_view(store: Store, club_id: int, lang: str, where: Filter | None) -> C
         by_weekday=[rate_row(k, days[int(k)], r, lang) for k, r in stats.by_weekday.items()],
         by_table=[rate_row(k, msg("table %(n)s", n=k).render(lang), r, lang) for k, r in stats.by_table.items()],
         by_host=[rate_row(k, hosts.get(int(k), k), r, lang) for k, r in stats.by_host.items()],
-        results=[(t(RESULT_NAMES, k, lang), v) for k, v in stats.results.items()])
+        results=[(t(RESULTS, k, lang), v) for k, v in stats.results.items()])

@@ -141,6 +141,15 @@ def test_one_person_at_two_seats_of_a_game_is_rated_at_neither(store: Store) -> 
     assert seasons.people_of(game)[:2] == (None, None)
     ratings = seasons.club_ratings(store, club)  # no "a person sits at two seats" refusal: the page stands
     assert str(roster[0]) not in ratings.elo.history and str(roster[2]) in ratings.elo.history
+    # nor do his statistics count that game (twice, as they did): his two seats are nobody's, like a guest's
+    page = seasons.profile(store, roster[0])
+    assert page is not None and page.stats.games["all"] == 0 and page.games == () and page.person.games == 0
+    narrowed = seasons.profile(store, roster[0], Filter(ruleset="club"))
+    assert narrowed is not None and narrowed.stats.games["all"] == 0 and narrowed.games == ()
+    [(_, _, games, last)] = [p for p in db.club_people(store, club) if p[0] == roster[0]]
+    assert games == 0 and last is None
+    assert db.miscounted(store) == []
+    _counted_right(store, club, roster[2])
 
 
 def test_the_ratings_read_the_same_games_as_the_index_gives_them(store: Store) -> None:

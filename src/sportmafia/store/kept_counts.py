@@ -17,7 +17,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
 from typing import Any, cast
 
-from sqlalchemy import Column, Connection, Table, delete, insert, select, update
+from sqlalchemy import Column, Connection, Table, delete, exists, insert, select, update
 
 from ..seasons.facts import GameFacts, SeatFacts
 from ..seasons.stats import PlayedSeat, game_counts, seat_counts
@@ -35,10 +35,13 @@ Counts = dict[str, int]
 
 def _person_counts(game_id: str, ended_at: datetime, ruleset: str, result: str, detail: bool,
                    seats: Iterable[tuple[int | None, SeatFacts]]) -> dict[int, Counter[str]]:
-    """What one game's seats add to their persons' counts (a guest's seat: nobody's)."""
+    """What one game's seats add to their persons' counts (a guest's seat, and the seats of a person at two seats
+    of the game, as ``store.seasons.persons_once`` has it: nobody's)."""
+    seats = list(seats)
+    at = Counter(person for person, _ in seats)
     out: dict[int, Counter[str]] = {}
     for person, seat in seats:
-        if person is not None:
+        if person is not None and at[person] == 1:
             out.setdefault(person, Counter()).update(
                 seat_counts(PlayedSeat(game_id, ended_at, seat, ruleset, result, detail)))
     return out
@@ -128,7 +131,7 @@ def recounted(s: Connection) -> tuple[dict[int, Counts], dict[int, Counts]]:
     for r in s.execute(select(SEAT_INDEX.c.player_id, SEAT_INDEX.c.facts, GAME_INDEX.c.game_id,
                               GAME_INDEX.c.ended_at, GAME_INDEX.c.ruleset, GAME_INDEX.c.result, GAME_INDEX.c.detail)
                        .join(GAME_INDEX, GAME_INDEX.c.game_id == SEAT_INDEX.c.game_id)
-                       .where(SEAT_INDEX.c.player_id.is_not(None))):
+                       .where(SEAT_INDEX.c.player_id.is_not(None), once(SEAT_INDEX))):
         persons.setdefault(r.player_id, Counter()).update(seat_counts(PlayedSeat(
             r.game_id, r.ended_at, SeatFacts.from_json(_json(r.facts)), r.ruleset, r.result, r.detail)))
     clubs: dict[int, Counter[str]] = {}
@@ -158,6 +161,14 @@ def refill(s: Connection) -> int:
     if clubs:
         s.execute(insert(CLUB_COUNTS), [{"club_id": c, "counts": counts} for c, counts in clubs.items()])
     return len(persons)
+
+
+def once(seats: Table) -> Any:
+    """The condition that a seat's person sits at no other seat of its game (a person at two seats is nobody at
+    either, as ``store.seasons.persons_once`` has it)."""
+    other = SEAT_INDEX.alias("other")
+    return ~exists().where(other.c.game_id == seats.c.game_id, other.c.player_id == seats.c.player_id,
+                           other.c.seat != seats.c.seat)
 
 
 def _plain(counts: Mapping[int, Counter[str]]) -> dict[int, Counts]:

@@ -108,11 +108,13 @@ def person(store: Store, person_id: int) -> Person | None:
         row = s.get(ClubPlayer, person_id)
         if row is None:
             return None
-        names = played_names(kept_counts.person_counts(s.connection(), person_id))
-        span = s.execute(select(func.count(), func.min(SeatIndex.ended_at), func.max(SeatIndex.ended_at))
-                         .where(SeatIndex.player_id == person_id)).one()
+        counts = kept_counts.person_counts(s.connection(), person_id)
+        mine = select(SeatIndex.ended_at).where(SeatIndex.player_id == person_id,
+                                                kept_counts.once(SeatIndex.__table__)).limit(1)
+        first = s.scalar(mine.order_by(SeatIndex.ended_at))  # each from one end of his seats' index
+        last = s.scalar(mine.order_by(SeatIndex.ended_at.desc()))
         return Person(row.id, row.club_id, row.name, row.merged_into, tuple(_merged_into(s, row.id)),
-                      names, int(span[0]), as_utc(span[1]), as_utc(span[2]))
+                      played_names(counts), int(counts.get("games/all", 0)), as_utc(first), as_utc(last))
 
 
 def miscounted(store: Store) -> list[str]:
@@ -144,8 +146,9 @@ def counts(store: Store, person_id: int) -> dict[str, int]:
 def club_people(store: Store, club_id: int) -> list[tuple[int, str, int, datetime | None]]:
     """The club's persons (duplicates merged away left out): id, name, games played, last game; most games
     first. The games from the kept counts, the last one from the end of each one's seats' index."""
-    last = (select(func.max(SeatIndex.ended_at)).where(SeatIndex.player_id == ClubPlayer.id)
-            .correlate(ClubPlayer).scalar_subquery())
+    last = (select(SeatIndex.ended_at).where(SeatIndex.player_id == ClubPlayer.id,
+                                              kept_counts.once(SeatIndex.__table__))
+            .order_by(SeatIndex.ended_at.desc()).limit(1).correlate(ClubPlayer).scalar_subquery())
     with store.read_conn() as s:
         played = kept_counts.games_played(s, club_id)
         rows = s.execute(select(ClubPlayer.id, ClubPlayer.name, last.label("last"))
@@ -303,12 +306,13 @@ def index_mark(store: Store, club_id: int, upto: tuple[datetime, str] | None) ->
 
 def person_seats(store: Store, person_id: int, newest: int | None = None) -> list[IndexedSeat]:
     """A person's seats in indexed games, in the order the games ended (``newest``: only his last so many): his
-    seat rows and the game columns beside them (not the games' other seats nor their own facts)."""
+    seat rows and the game columns beside them (not the games' other seats nor their own facts). A game where
+    he sat at two seats is not his (``persons_once``)."""
     query = (select(SeatIndex.facts, GameIndex.game_id, GameIndex.ended_at, GameIndex.ruleset, GameIndex.players,
                     GameIndex.winner, GameIndex.result, GameIndex.detail, GameIndex.host_id, GameIndex.tournament_id,
                     GameIndex.table_no, GameIndex.kind)
              .join(GameIndex, GameIndex.game_id == SeatIndex.game_id)
-             .where(SeatIndex.player_id == person_id))
+             .where(SeatIndex.player_id == person_id, kept_counts.once(SeatIndex.__table__)))
     if newest is not None:
         query = query.order_by(SeatIndex.ended_at.desc(), SeatIndex.game_id.desc()).limit(newest)
     else:

@@ -163,8 +163,8 @@ def refill(s: Connection) -> int:
     return len(persons)
 
 
-def once(seats: Table) -> Any:
-    """The condition that a seat's person sits at no other seat of its game (a person at two seats is nobody at
+def once(seats: Table = SEAT_INDEX) -> Any:
+    """The condition that a ``seat_index`` row's person sits at no other seat of its game (a person at two seats is nobody at
     either, as ``store.seasons.persons_once`` has it)."""
     other = SEAT_INDEX.alias("other")
     return ~exists().where(other.c.game_id == seats.c.game_id, other.c.player_id == seats.c.player_id,

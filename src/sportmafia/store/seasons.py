@@ -110,7 +110,7 @@ def person(store: Store, person_id: int) -> Person | None:
             return None
         counts = kept_counts.person_counts(s.connection(), person_id)
         mine = select(SeatIndex.ended_at).where(SeatIndex.player_id == person_id,
-                                                kept_counts.once(SeatIndex.__table__)).limit(1)
+                                                kept_counts.once()).limit(1)
         first = s.scalar(mine.order_by(SeatIndex.ended_at))  # each from one end of his seats' index
         last = s.scalar(mine.order_by(SeatIndex.ended_at.desc()))
         return Person(row.id, row.club_id, row.name, row.merged_into, tuple(_merged_into(s, row.id)),
@@ -147,7 +147,7 @@ def club_people(store: Store, club_id: int) -> list[tuple[int, str, int, datetim
     """The club's persons (duplicates merged away left out): id, name, games played, last game; most games
     first. The games from the kept counts, the last one from the end of each one's seats' index."""
     last = (select(SeatIndex.ended_at).where(SeatIndex.player_id == ClubPlayer.id,
-                                              kept_counts.once(SeatIndex.__table__))
+                                              kept_counts.once())
             .order_by(SeatIndex.ended_at.desc()).limit(1).correlate(ClubPlayer).scalar_subquery())
     with store.read_conn() as s:
         played = kept_counts.games_played(s, club_id)
@@ -312,7 +312,7 @@ def person_seats(store: Store, person_id: int, newest: int | None = None) -> lis
                     GameIndex.winner, GameIndex.result, GameIndex.detail, GameIndex.host_id, GameIndex.tournament_id,
                     GameIndex.table_no, GameIndex.kind)
              .join(GameIndex, GameIndex.game_id == SeatIndex.game_id)
-             .where(SeatIndex.player_id == person_id, kept_counts.once(SeatIndex.__table__)))
+             .where(SeatIndex.player_id == person_id, kept_counts.once()))
     if newest is not None:
         query = query.order_by(SeatIndex.ended_at.desc(), SeatIndex.game_id.desc()).limit(newest)
     else:

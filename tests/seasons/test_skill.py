@@ -84,10 +84,13 @@ def test_one_by_one_equals_from_scratch(games: list[RatedGame], cut: int) -> Non
     state = SkillState()
     for g in ordered[:cut]:
         state.apply(g)
-    assert state.ratings() == rate_skill(ordered[:cut])
+    early = state.ratings()
+    assert early == rate_skill(ordered[:cut])
     for g in ordered[cut:]:
         state.apply(g)
+        state.ratings()  # a copy after every game, as a server makes one: only the histories that moved are new
     assert state.ratings() == rate_skill(reversed(games))
+    assert early == rate_skill(ordered[:cut])  # an earlier copy is left as it was
     for history in state.ratings().history.values():
         for earlier, later in itertools.pairwise(history):
             assert later.before == earlier.after

@@ -151,6 +151,9 @@ class EloState:
         self.history: dict[str, list[RatingChange]] = {}
         self.odds: dict[str, float] = {}
         self.last: tuple[datetime, str] | None = None
+        self._copies: dict[str, tuple[RatingChange, ...]] = {}
+        """Each person's history as of the last :meth:`ratings` (remade only for those who played since)."""
+        self._changed: set[str] = set()
 
     def apply(self, game: RatedGame) -> tuple[RatingChange, ...]:
         """Rate one game; returns its changes (none for an excluded game or a game without a winner). Raises
@@ -192,14 +195,18 @@ class EloState:
             table[person] = after
             entry = RatingChange(person, game.game_id, game.ended, team, before, change, after)
             self.history.setdefault(person, []).append(entry)
+            self._changed.add(person)
             changes.append(entry)
         return tuple(changes)
 
     def ratings(self) -> Ratings:
-        """The ratings now (a copy: later games do not change it)."""
+        """The ratings now (a copy: later games do not change it). Only the histories of those who played since
+        the last copy are copied again: after one game, ten of a club's two hundred."""
+        for person in self._changed:
+            self._copies[person] = tuple(self.history[person])
+        self._changed.clear()
         return Ratings(system=self.system, red=MappingProxyType(dict(self.red)),
-                       black=MappingProxyType(dict(self.black)),
-                       history=MappingProxyType({p: tuple(h) for p, h in self.history.items()}),
+                       black=MappingProxyType(dict(self.black)), history=MappingProxyType(dict(self._copies)),
                        odds=MappingProxyType(dict(self.odds)))
 
 

@@ -115,6 +115,9 @@ class SkillState:
         self.model = model or SkillModel()
         self.excluded = frozenset(excluded)
         self.skills: dict[str, Skill] = {}
+        self._copies: dict[str, tuple[SkillChange, ...]] = {}
+        """Each person's history as of the last :meth:`ratings` (remade only for those who played since)."""
+        self._changed: set[str] = set()
         self.history: dict[str, list[SkillChange]] = {}
         self.last: tuple[datetime, str] | None = None
 
@@ -139,13 +142,17 @@ class SkillState:
                 skills[person] = now
                 change = SkillChange(person, game.game_id, game.ended, colour, was, now)
                 self.history.setdefault(person, []).append(change)
+                self._changed.add(person)
                 changes.append(change)
         return tuple(changes)
 
     def ratings(self) -> SkillRatings:
         """The skills now (a copy)."""
+        for person in self._changed:
+            self._copies[person] = tuple(self.history[person])
+        self._changed.clear()
         return SkillRatings(initial=self.model.initial, skills=MappingProxyType(dict(self.skills)),
-                            history=MappingProxyType({p: tuple(h) for p, h in self.history.items()}))
+                            history=MappingProxyType(dict(self._copies)))
 
 
 def rate_skill(games: Iterable[RatedGame], excluded: Collection[str] = ()) -> SkillRatings:

@@ -4,6 +4,10 @@ those of the games' facts (docs/seasons.md)."""
 
 from __future__ import annotations
 
+import uuid
+from datetime import timedelta
+
+from sportmafia.engine import Award, Undo
 from sportmafia.seasons.elo import rate
 from sportmafia.seasons.skill import rate_skill
 from sportmafia.seasons.stats import Filter, PlayedGame, group_stats, person_stats
@@ -43,6 +47,20 @@ def test_the_ratings_kept_in_the_process_equal_the_ratings_from_scratch_after_ev
     db.lift_exclusion(store, club, games[1], "kept after all", admin)
     assert kept(store, club) == from_scratch(store, club)
     assert games[1] in seasons.club_ratings(store, club).elo.odds
+    # a game imported that ended before all the others: the past changed, rated again from scratch
+    first = db.index_games(store, club)[0]
+    facts = db.indexed_facts(store, first.game_id)
+    assert facts is not None
+    old = db.import_game(store, club, facts=facts, ended_at=first.ended_at - timedelta(days=1),
+                         people=list(first.people), source="polemica", source_id="earlier")
+    assert kept(store, club) == from_scratch(store, club) and old in seasons.club_ratings(store, club).elo.odds
+    # the newest game reopened by an undo, and ended again
+    newest = games[-1]
+    store.append(newest, Undo(), expected_seq=store.game(newest).next_seq, command_id=uuid.uuid4().hex)
+    assert kept(store, club) == from_scratch(store, club) and newest not in seasons.club_ratings(store, club).elo.odds
+    store.append(newest, Award("black", "judge's decision"), expected_seq=store.game(newest).next_seq,
+                 command_id=uuid.uuid4().hex)
+    assert kept(store, club) == from_scratch(store, club) and newest in seasons.club_ratings(store, club).elo.odds
 
 
 def test_a_new_game_is_applied_on_top_of_what_the_process_kept(store: Store, monkeypatch) -> None:  # type: ignore[no-untyped-def]

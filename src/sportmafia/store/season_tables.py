@@ -26,8 +26,8 @@ class GameIndex(Base):
 
     __tablename__ = "game_index"
     __table_args__ = (UniqueConstraint("club_id", "source", "source_id"),
-                      # a club's games in the ratings' order: those after the last one rated, how many before (0014)
-                      Index("ix_game_index_club_id_ended_at", "club_id", "ended_at", "game_id"))
+                      # a club's games in the ratings' order, with what the ratings read of them (0014)
+                      Index("ix_game_index_club_id_ended_at", "club_id", "ended_at", "game_id", "winner", "kind"))
 
     game_id: Mapped[str] = mapped_column(String(36), primary_key=True)
     """The stored game's id; an imported result-only game has an id of its own and no ``games`` row."""

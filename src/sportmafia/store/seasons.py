@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import func, select, update
+from sqlalchemy import func, select, true, update
 from sqlalchemy.orm import Session
 
 from ..engine import Game
@@ -19,7 +19,7 @@ from ..seasons.stats import played_names
 from . import kept_counts, season_index
 from . import statements as st
 from .models import ClubPlayer, GameEvent, StoredGame, User, as_utc, utcnow
-from .season_tables import GameIndex, PlayerMerge, RatingExclusion, SeatIndex
+from .season_tables import ClubCounts, GameIndex, PlayerMerge, RatingExclusion, SeatIndex
 from .store import Store
 
 
@@ -267,13 +267,9 @@ def rating_games(store: Store, club_id: int, since: tuple[datetime, str] | None 
     """The club's indexed games as the ratings read them, in the order they ended (then by id; ``since``: only
     those after that one): who sat where (persons by their id as text), the teams, the winner and the kind. Plain
     columns: no facts read."""
-    def after(table: Any) -> Any:  # the range first: the index on (club, end, id) answers it
-        return (table.ended_at >= since[0]) & ((table.ended_at > since[0]) | (table.game_id > since[1])) \
-            if since is not None else True
-
     with store.read_conn() as s:  # plain rows, no ORM: 200,000 seats for a big club
         rows = s.execute(select(GameIndex.game_id, GameIndex.ended_at, GameIndex.winner, GameIndex.kind)
-                         .where(GameIndex.club_id == club_id, after(GameIndex))
+                         .where(GameIndex.club_id == club_id, _after(since))
                          .order_by(GameIndex.ended_at, GameIndex.game_id)).all()
         seats: dict[str, list[tuple[int | None, str]]] = {}
         columns = select(SeatIndex.game_id, SeatIndex.player_id, SeatIndex.team)
@@ -288,16 +284,26 @@ def rating_games(store: Store, club_id: int, since: tuple[datetime, str] | None 
                           tuple(t for _, t in seats[r.game_id]), r.winner, r.kind) for r in rows]
 
 
+def _after(since: tuple[datetime, str] | None) -> Any:
+    """The condition that an indexed game ended after ``since`` (its end and id): the range first, which the
+    index on (club, end, id) answers."""
+    if since is None:
+        return true()
+    return (GameIndex.ended_at >= since[0]) & ((GameIndex.ended_at > since[0]) | (GameIndex.game_id > since[1]))
+
+
 def index_mark(store: Store, club_id: int, upto: tuple[datetime, str] | None) -> tuple[int, int, int]:
     """What tells a kept computation over the club's index that it is still a prefix of it: how many indexed
-    games ended up to ``upto`` (inclusive), and how many merges and exclusions (lifted ones too) the club has."""
+    games ended up to ``upto`` (inclusive), and how many merges and exclusions (lifted ones too) the club has.
+    The games up to ``upto``: the club's kept count of its games less those after ``upto`` (a few, read from the
+    index's end), in one statement (one snapshot, so a game indexed meanwhile is in both or in neither)."""
     with store.read() as s:
         n = 0
         if upto is not None:
-            n = int(s.scalar(select(func.count()).select_from(GameIndex).where(
-                GameIndex.club_id == club_id, GameIndex.ended_at <= upto[0],
-                (GameIndex.ended_at < upto[0]) | (GameIndex.game_id <= upto[1])))
-                or 0)
+            later = (select(func.count()).select_from(GameIndex)
+                     .where(GameIndex.club_id == club_id, _after(upto)).scalar_subquery())
+            row = s.execute(select(ClubCounts.counts, later).where(ClubCounts.club_id == club_id)).one_or_none()
+            n = 0 if row is None else int(row[0].get("games", 0)) - int(row[1])
         m = int(s.scalar(select(func.count()).select_from(PlayerMerge).where(PlayerMerge.club_id == club_id)) or 0)
         e = int(s.scalar(select(func.count(RatingExclusion.id) + func.count(RatingExclusion.lifted_at))
                          .where(RatingExclusion.club_id == club_id)) or 0)

@@ -1,7 +1,7 @@
 """Each person's statistics kept up to date as games end (``person_counts``: the sum of his seats' counts), filled
 here from the index of finished games (``store.kept_counts.refill``); and the index of a club's seats the
 ratings read (club, game, seat, person, team: read from the index alone, in order) and that of a club's games
-in the ratings' order (club, end, id), which take the places of the indexes on the club alone; a person's seats
+in the ratings' order with what they read (club, end, id, winner, kind), which take the places of the indexes on the club alone; a person's seats
 indexed by (person, end, id), his newest games read from the index's end.
 
 Revision ID: 0014
@@ -50,7 +50,8 @@ def upgrade() -> None:
     op.drop_index("ix_seat_index_player_id_ended_at", table_name="seat_index")
     op.create_index("ix_seat_index_player_id_ended_at", "seat_index", ["player_id", "ended_at", "game_id"],
                     unique=False)
-    op.create_index("ix_game_index_club_id_ended_at", "game_index", ["club_id", "ended_at", "game_id"], unique=False)
+    op.create_index("ix_game_index_club_id_ended_at", "game_index", ["club_id", "ended_at", "game_id", "winner", "kind"],
+                    unique=False)
     op.drop_index(op.f("ix_game_index_club_id"), table_name="game_index")
 
 

@@ -17,7 +17,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
 from typing import Any, cast
 
-from sqlalchemy import Column, Connection, Table, delete, exists, insert, select, update
+from sqlalchemy import Column, Connection, Table, delete, func, insert, select, true, update
 
 from ..seasons.facts import GameFacts, SeatFacts
 from ..seasons.stats import PlayedSeat, game_counts, seat_counts
@@ -128,10 +128,13 @@ def join(s: Connection, club_id: int, moved: Iterable[int], into_id: int) -> Non
 def recounted(s: Connection) -> tuple[dict[int, Counts], dict[int, Counts]]:
     """Every person's and every club's counts computed again from the index."""
     persons: dict[int, Counter[str]] = {}
+    doubled = _doubled(s)
     for r in s.execute(select(SEAT_INDEX.c.player_id, SEAT_INDEX.c.facts, GAME_INDEX.c.game_id,
                               GAME_INDEX.c.ended_at, GAME_INDEX.c.ruleset, GAME_INDEX.c.result, GAME_INDEX.c.detail)
                        .join(GAME_INDEX, GAME_INDEX.c.game_id == SEAT_INDEX.c.game_id)
-                       .where(SEAT_INDEX.c.player_id.is_not(None), once(SEAT_INDEX))):
+                       .where(SEAT_INDEX.c.player_id.is_not(None))):
+        if (r.game_id, r.player_id) in doubled:
+            continue
         persons.setdefault(r.player_id, Counter()).update(seat_counts(PlayedSeat(
             r.game_id, r.ended_at, SeatFacts.from_json(_json(r.facts)), r.ruleset, r.result, r.detail)))
     clubs: dict[int, Counter[str]] = {}
@@ -163,12 +166,23 @@ def refill(s: Connection) -> int:
     return len(persons)
 
 
-def once(seats: Table = SEAT_INDEX) -> Any:
-    """The condition that a ``seat_index`` row's person sits at no other seat of its game (a person at two seats is nobody at
-    either, as ``store.seasons.persons_once`` has it)."""
-    other = SEAT_INDEX.alias("other")
-    return ~exists().where(other.c.game_id == seats.c.game_id, other.c.player_id == seats.c.player_id,
-                           other.c.seat != seats.c.seat)
+def once(s: Connection, person_id: int) -> Any:
+    """The condition that a ``seat_index`` row of ``person_id`` is in a game where he sits at no other seat (a
+    person at two seats is nobody at either, as ``store.seasons.persons_once`` has it). Such games are rare:
+    when his seats are as many as his kept games, there are none, and the condition is no condition."""
+    seats = s.scalar(select(func.count()).select_from(SEAT_INDEX).where(SEAT_INDEX.c.player_id == person_id))
+    if seats == person_counts(s, person_id).get("games/all", 0):
+        return true()
+    doubled = (select(SEAT_INDEX.c.game_id).where(SEAT_INDEX.c.player_id == person_id)
+               .group_by(SEAT_INDEX.c.game_id).having(func.count() > 1))
+    return SEAT_INDEX.c.game_id.not_in(doubled)
+
+
+def _doubled(s: Connection) -> set[tuple[str, int]]:
+    """Every (game, person) of a person at two seats of a game."""
+    return {(r.game_id, r.player_id) for r in s.execute(
+        select(SEAT_INDEX.c.game_id, SEAT_INDEX.c.player_id).where(SEAT_INDEX.c.player_id.is_not(None))
+        .group_by(SEAT_INDEX.c.game_id, SEAT_INDEX.c.player_id).having(func.count() > 1))}
 
 
 def _plain(counts: Mapping[int, Counter[str]]) -> dict[int, Counts]:

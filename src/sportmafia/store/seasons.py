@@ -110,7 +110,7 @@ def person(store: Store, person_id: int) -> Person | None:
             return None
         counts = kept_counts.person_counts(s.connection(), person_id)
         mine = select(SeatIndex.ended_at).where(SeatIndex.player_id == person_id,
-                                                kept_counts.once()).limit(1)
+                                                kept_counts.once(s.connection(), person_id)).limit(1)
         first = s.scalar(mine.order_by(SeatIndex.ended_at))  # each from one end of his seats' index
         last = s.scalar(mine.order_by(SeatIndex.ended_at.desc()))
         return Person(row.id, row.club_id, row.name, row.merged_into, tuple(_merged_into(s, row.id)),
@@ -145,10 +145,10 @@ def counts(store: Store, person_id: int) -> dict[str, int]:
 
 def club_people(store: Store, club_id: int) -> list[tuple[int, str, int, datetime | None]]:
     """The club's persons (duplicates merged away left out): id, name, games played, last game; most games
-    first. The games from the kept counts, the last one from the end of each one's seats' index."""
-    last = (select(SeatIndex.ended_at).where(SeatIndex.player_id == ClubPlayer.id,
-                                              kept_counts.once())
-            .order_by(SeatIndex.ended_at.desc()).limit(1).correlate(ClubPlayer).scalar_subquery())
+    first. The games from the kept counts, the last one from the end of each one's seats' index (a game where
+    he sat at two seats, not counted, may be that one)."""
+    last = (select(func.max(SeatIndex.ended_at)).where(SeatIndex.player_id == ClubPlayer.id)
+            .correlate(ClubPlayer).scalar_subquery())
     with store.read_conn() as s:
         played = kept_counts.games_played(s, club_id)
         rows = s.execute(select(ClubPlayer.id, ClubPlayer.name, last.label("last"))
@@ -314,16 +314,16 @@ def person_seats(store: Store, person_id: int, newest: int | None = None) -> lis
     """A person's seats in indexed games, in the order the games ended (``newest``: only his last so many): his
     seat rows and the game columns beside them (not the games' other seats nor their own facts). A game where
     he sat at two seats is not his (``persons_once``)."""
-    query = (select(SeatIndex.facts, GameIndex.game_id, GameIndex.ended_at, GameIndex.ruleset, GameIndex.players,
-                    GameIndex.winner, GameIndex.result, GameIndex.detail, GameIndex.host_id, GameIndex.tournament_id,
-                    GameIndex.table_no, GameIndex.kind)
-             .join(GameIndex, GameIndex.game_id == SeatIndex.game_id)
-             .where(SeatIndex.player_id == person_id, kept_counts.once()))
-    if newest is not None:
-        query = query.order_by(SeatIndex.ended_at.desc(), SeatIndex.game_id.desc()).limit(newest)
-    else:
-        query = query.order_by(SeatIndex.ended_at, SeatIndex.game_id)
     with store.read_conn() as s:
+        query = (select(SeatIndex.facts, GameIndex.game_id, GameIndex.ended_at, GameIndex.ruleset, GameIndex.players,
+                        GameIndex.winner, GameIndex.result, GameIndex.detail, GameIndex.host_id,
+                        GameIndex.tournament_id, GameIndex.table_no, GameIndex.kind)
+                 .join(GameIndex, GameIndex.game_id == SeatIndex.game_id)
+                 .where(SeatIndex.player_id == person_id, kept_counts.once(s, person_id)))
+        if newest is not None:
+            query = query.order_by(SeatIndex.ended_at.desc(), SeatIndex.game_id.desc()).limit(newest)
+        else:
+            query = query.order_by(SeatIndex.ended_at, SeatIndex.game_id)
         rows = s.execute(query).all()
     seats = [IndexedSeat(r.game_id, as_utc(r.ended_at), SeatFacts.from_json(r.facts), r.ruleset, r.players,
                          r.winner, r.result, r.detail, r.host_id, r.tournament_id, r.table_no, r.kind) for r in rows]

@@ -55,6 +55,13 @@ def test_a_judge_imports_games_and_everyone_reads_the_players_pages(browser: Any
             screenshots(page, f"seasons-{name}-{lang}", full_page=True)
         heading = page.inner_text("h2")
         assert heading == {"ru": "Рейтинг", "en": "Rating"}[lang]
+        # the club's statistics narrowed by its filter: the rules chosen and shown, the games counted again
+        page.goto(f"{server}/clubs/{club}/players")
+        page.select_option(".season-filter select[name=ruleset]", "fiim")
+        page.click(".season-filter button[type=submit]")
+        page.wait_for_url("**ruleset=fiim**")
+        assert page.input_value(".season-filter select[name=ruleset]") == "fiim"
+        assert page.locator(".season-table").first.is_visible()
         assert not errors
     finally:
         ctx.close()

@@ -176,3 +176,63 @@ def test_a_season_narrows_a_profile_to_its_days(api: Api) -> None:
     [stranger] = api.store.add_club_players(other, ["X"])
     assert api.get(f"/api/players/{stranger}", params={"season": season}).status_code == 422
     assert api.get(f"/api/players/{people[0]}", params={"season": 999999}).status_code == 422
+
+
+def test_a_season_or_a_tournament_narrows_the_clubs_statistics(api: Api) -> None:
+    from datetime import UTC, datetime, timedelta
+
+    from sqlalchemy import update
+
+    from sportmafia.store import GameIndex, SeatIndex
+
+    club_games(api, NAMES, games=3)
+    games = [g.game_id for g in seasons.db.index_games(api.store, api.club_id)]
+    for day, game in zip((1, 15, 40), games, strict=True):  # Mar 1, Mar 15 and Apr 9, 2026
+        when = datetime(2026, 2, 28, 16, tzinfo=UTC) + timedelta(days=day)
+        with api.store.write() as s:
+            s.execute(update(GameIndex).where(GameIndex.game_id == game).values(ended_at=when))
+            s.execute(update(SeatIndex).where(SeatIndex.game_id == game).values(ended_at=when))
+    season = api.post("/api/seasons", {"name": "Март", "starts_on": "2026-03-01",
+                                       "ends_on": "2026-03-31"}).json()["season"]["id"]
+    assert api.get(f"/api/clubs/{api.club_id}/players", params={"season": season}).json()["games"] == 2
+    assert api.get(f"/api/clubs/{api.club_id}/players", params={"tournament": 12345}).json()["games"] == 0
+    api.client.cookies.set("lang", "ru")
+    page = api.get(f"/clubs/{api.club_id}/players", params={"season": season})
+    assert page.status_code == 200 and f'<option value="{season}" selected>Март</option>' in page.text
+    assert "игр: 2" in page.text and "since=2026-03-01" in page.text  # the charts narrowed alike
+    chart = api.get(f"/clubs/{api.club_id}/charts/rulesets.svg", params={"tournament": 12345})
+    assert chart.status_code == 200
+    other = api.store.create_club("Other")
+    assert api.get(f"/api/clubs/{other}/players", params={"season": season}).status_code == 422
+
+
+def test_the_charts_addresses_move_with_the_clubs_index(api: Api) -> None:
+    """The browser keeps a chart five minutes: its address names the club's index version, so after a game the
+    pages ask for the new charts, not the copies kept before it."""
+    import re
+
+    people = club_games(api, NAMES, games=1)
+
+    def charts() -> set[str]:
+        return set(re.findall(r'src="(/(?:clubs|players)/[^"]+/charts/[^"]+)"',
+                              api.get(f"/clubs/{api.club_id}/players").text + api.get(f"/players/{people[0]}").text))
+
+    before = charts()
+    assert len(before) == 5 and all("v=" in c for c in before)
+    assert charts() == before  # no change, the same addresses: the browser's copies serve
+    played(api.store, api.club_id, 9, people)
+    after = charts()
+    assert not after & before
+    assert all(api.get(c.replace("&amp;", "&")).status_code == 200 for c in after)
+
+
+def test_a_filter_sent_with_its_fields_left_empty_is_no_filter(anon: Api) -> None:
+    """The pages' forms send every field, the empty ones as ``?since=&role=``: that is every game, not a 422."""
+    people = club_games(anon, NAMES, games=2)
+    empty = {"since": "", "until": "", "role": "", "ruleset": "", "season": "", "tournament": ""}
+    assert anon.get(f"/players/{people[0]}", params=empty).status_code == 200
+    assert anon.get(f"/api/players/{people[0]}", params=empty).json()["stats"]["games"]["all"] == 2
+    assert anon.get(f"/clubs/{anon.club_id}/players", params=empty).status_code == 200
+    assert anon.get(f"/api/clubs/{anon.club_id}/players", params=empty).json()["games"] == 2
+    for bad in ({"since": "2026-13-01"}, {"season": "0"}, {"role": "x" * 17}, {"tournament": "abc"}):
+        assert anon.get(f"/api/players/{people[0]}", params=bad).status_code == 422, bad

@@ -14,7 +14,7 @@ from urllib.parse import urlencode
 from fastapi import APIRouter, Query, Request
 from fastapi import Path as PathParam
 from fastapi.responses import Response
-from pydantic import Field
+from pydantic import BeforeValidator, Field
 from starlette.concurrency import run_in_threadpool
 
 from ..i18n import msg
@@ -70,12 +70,20 @@ def _query(where: Filter) -> str:
     return urlencode({k: str(v) for k, v in pairs.items() if v is not None})
 
 
-Since = Annotated[date | None, Query(description="Games from this day on (Moscow time)")]
-Until = Annotated[date | None, Query(description="Games up to this day, included")]
-Role = Annotated[str | None, Query(max_length=16, description="red, sheriff, black or don")]
-Ruleset = Annotated[str | None, Query(max_length=16, description="club, tournament or fiim")]
-TournamentQ = Annotated[int | None, Query(ge=1, le=MAX_ID)]
-SeasonQ = Annotated[int | None, Query(ge=1, le=MAX_ID, description="Only the games of this season of the club")]
+def _blank_is_none(value: Any) -> Any:
+    """A filter's field left empty in the pages' forms (``?since=&role=``) is no filter, not a bad value."""
+    return None if value == "" else value
+
+
+Blank = BeforeValidator(_blank_is_none)
+Since = Annotated[date | None, Blank, Query(description="Games from this day on (Moscow time)")]
+Until = Annotated[date | None, Blank, Query(description="Games up to this day, included")]
+Code = Annotated[str, Field(max_length=16)]
+AnId = Annotated[int, Field(ge=1, le=MAX_ID)]
+Role = Annotated[Code | None, Blank, Query(description="red, sheriff, black or don")]
+Ruleset = Annotated[Code | None, Blank, Query(description="club, tournament or fiim")]
+TournamentQ = Annotated[AnId | None, Blank, Query()]
+SeasonQ = Annotated[AnId | None, Blank, Query(description="Only the games of this season of the club")]
 
 
 def _in_season(store: Store, where: Filter, season_id: int | None, person_id: int) -> Filter:
@@ -84,11 +92,18 @@ def _in_season(store: Store, where: Filter, season_id: int | None, person_id: in
     if season_id is None:
         return where
     person = db.person(store, person_id)
-    found = club_seasons_db.season(store, season_id)
     if person is None:
         return where  # no such player: the route answers 404
-    if found is None or found.club_id != person.club_id:
-        raise ApiError(422, "bad-filter", msg("No such season in the player's club."))
+    return _in_club_season(store, where, season_id, person.club_id)
+
+
+def _in_club_season(store: Store, where: Filter, season_id: int | None, club_id: int) -> Filter:
+    """``where`` narrowed to the days of the club's season ``season_id`` (422 for another club's or none)."""
+    if season_id is None:
+        return where
+    found = club_seasons_db.season(store, season_id)
+    if found is None or found.club_id != club_id:
+        raise ApiError(422, "bad-filter", msg("No such season in the club."))
     since = found.starts_on if where.since is None else max(where.since, found.starts_on)
     until = found.ends_on if where.until is None else min(where.until, found.ends_on)
     return replace(where, since=since, until=until)
@@ -114,22 +129,30 @@ async def profile_page(request: Request, person_id: PersonId, since: Since = Non
     merged = await run_in_threadpool(db.merges, store, page.person.club_id, person_id) if staff else []
     lang = request_lang(request)
     periods = await run_in_threadpool(club_seasons_db.club_seasons, store, page.person.club_id)
+    version = await run_in_threadpool(db.index_version, store, page.person.club_id)
     return render(request, "profile.html", user=user, staff=staff, roster=roster, merged=merged, season=season,
+                  chart_version=version,
                   seasons=periods, view=profile_view(page, lang, where, series=False), where=where, query=_query(where))
 
 
 @router.get("/clubs/{club_id}/players", include_in_schema=False)
 async def club_players_page(request: Request, club_id: ClubId, since: Since = None, until: Until = None,
-                            ruleset: Ruleset = None) -> Response:
-    where = _filter(since, until, None, ruleset, None)
+                            ruleset: Ruleset = None, tournament: TournamentQ = None,
+                            season: SeasonQ = None) -> Response:
     store: Store = request.app.state.store
+    where = await run_in_threadpool(_in_club_season, store, _filter(since, until, None, ruleset, tournament),
+                                    season, club_id)
     view = await run_in_threadpool(club_view, store, club_id, request_lang(request), where)
     if view is None:
         return _missing(request)
     user = page_user(request)
     member = user is not None and user.club_id == club_id
+    periods = await run_in_threadpool(club_seasons_db.club_seasons, store, club_id)
+    version = await run_in_threadpool(db.index_version, store, club_id)
     return render(request, "club_players.html", user=user, view=view, where=where, query=_query(where),
-                  member=member, staff=member and user is not None and user.role in seasons.STAFF)
+                  chart_version=version,
+                  member=member, staff=member and user is not None and user.role in seasons.STAFF,
+                  seasons=periods, season=season)
 
 
 @router.get("/api/players/{person_id}", summary="A player's profile: statistics, ratings and games")
@@ -147,9 +170,12 @@ async def profile_json(request: Request, person_id: PersonId, since: Since = Non
 
 @router.get("/api/clubs/{club_id}/players", summary="A club's players with their ratings, and its red wins")
 async def club_json(request: Request, club_id: ClubId, since: Since = None, until: Until = None,
-                    ruleset: Ruleset = None) -> dict[str, Any]:
-    where = _filter(since, until, None, ruleset, None)
-    view = await run_in_threadpool(club_view, request.app.state.store, club_id, request_lang(request), where)
+                    ruleset: Ruleset = None, tournament: TournamentQ = None,
+                    season: SeasonQ = None) -> dict[str, Any]:
+    store: Store = request.app.state.store
+    where = await run_in_threadpool(_in_club_season, store, _filter(since, until, None, ruleset, tournament),
+                                    season, club_id)
+    view = await run_in_threadpool(club_view, store, club_id, request_lang(request), where)
     if view is None:
         raise ApiError(404, "not-found", msg("No such club."))
     return view.to_json()
@@ -233,13 +259,14 @@ def player_chart(request: Request, person_id: PersonId, name: Annotated[str, Pat
 @router.get("/clubs/{club_id}/charts/{name}.{fmt}", include_in_schema=False)
 def club_chart(request: Request, club_id: ClubId, name: Annotated[str, PathParam(max_length=16)], fmt: Fmt,
                lang: Annotated[str | None, Query(max_length=4)] = None, download: bool = False,
-               since: Since = None, until: Until = None, ruleset: Ruleset = None) -> Response:
+               since: Since = None, until: Until = None, ruleset: Ruleset = None,
+               tournament: TournamentQ = None) -> Response:
     """A club's chart of red's win rate with its 95% interval: by rule set, by day of the week, by table (the
     tables' balance); the dashed line is the club's overall rate."""
     if name not in CLUB_CHARTS:
         raise ApiError(404, "not-found", msg("No such chart."))
     lang = _lang(request, lang)
-    view = club_view(request.app.state.store, club_id, lang, _filter(since, until, None, ruleset, None))
+    view = club_view(request.app.state.store, club_id, lang, _filter(since, until, None, ruleset, tournament))
     if view is None:
         raise ApiError(404, "not-found", msg("No such club."))
     rows, title = {"rulesets": (view.by_ruleset, msg("Red's win rate by rule set")),

@@ -52,7 +52,7 @@ def test_a_judge_imports_games_and_everyone_reads_the_players_pages(browser: Any
                 page.wait_for_timeout(100)
                 assert not page.evaluate(WIDE), f"{path} is wider than {width} px"
                 # each chart's address names the club's index version: fetched anew after the import
-                page.wait_for_function(CHARTS_DRAWN, timeout=15_000)
+                page.wait_for_function("() => " + CHARTS_DRAWN, timeout=15_000)  # a function: no eval under the CSP
             screenshots(page, f"seasons-{name}-{lang}", full_page=True)
         heading = page.inner_text("h2")
         assert heading == {"ru": "Рейтинг", "en": "Rating"}[lang]

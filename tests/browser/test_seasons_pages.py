@@ -51,7 +51,10 @@ def test_a_judge_imports_games_and_everyone_reads_the_players_pages(browser: Any
                 page.set_viewport_size({"width": width, "height": height})
                 page.wait_for_timeout(100)
                 assert not page.evaluate(WIDE), f"{path} is wider than {width} px"
-                # each chart's address names the club's index version: fetched anew after the import
+                # each chart's address names the club's index version: fetched anew after the import. The
+                # charts load lazily: the reader scrolls to them (below a long roster at a phone's size)
+                for chart in page.locator(".season-chart img").all():
+                    chart.scroll_into_view_if_needed()
                 page.wait_for_function("() => " + CHARTS_DRAWN, timeout=15_000)  # a function: no eval under the CSP
             screenshots(page, f"seasons-{name}-{lang}", full_page=True)
         heading = page.inner_text("h2")

@@ -79,3 +79,16 @@ def test_final_games_are_checked_against_the_finalists() -> None:
     with pytest.raises(TournamentError) as info:
         final_standings(rows, final_games([["a"], ["b"]], finals), finalist_ids=finals, games_each=3)
     assert "3" in info.value.message_en
+
+
+@pytest.mark.clause("T.final")
+def test_the_rest_of_a_tie_split_at_the_cut_shares_the_places_left_to_it() -> None:
+    # a 2 points; b, c, d and e 1 each (shared places 2-5); f 0. The judge takes a, b and c to the final
+    results = [sheet(["a", "b", "c"], ["f"], size=4, game_id="g1"), sheet(["a", "d", "e"], ["f"], size=4, game_id="g2")]
+    rows = standings(results)
+    assert [(row(rows, p).place, row(rows, p).place_to) for p in "bcde"] == [(2, 5)] * 4
+    finals = ["a", "b", "c"]
+    table = final_standings(rows, final_games([["a"], ["b"], ["c"]], finals), finalist_ids=finals, games_each=3)
+    # d and e share what is left of their range, places 4-5; f is 6th, the last of 6 participants
+    assert [(row(table, p).place, row(table, p).last_place) for p in "def"] == [(4, 5), (4, 5), (6, 6)]
+    assert all(r.last_place is not None and r.last_place <= len(table) for r in table)

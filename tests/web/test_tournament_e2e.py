@@ -2,7 +2,7 @@
 and a final. Every game is played to its end by the random bot choosing among the legal commands the API
 lists, signed by its host through the sheet API and accepted by the judge (one sheet corrected first, with a
 reason). The standings the API gives are checked against an independent computation from the game records
-(``from_record`` + corrections + ``standings``/``final_standings``), and the final names three winners."""
+(``from_record`` + corrections + ``standings``/``final_standings``), and the final names its winners."""
 
 from __future__ import annotations
 
@@ -235,10 +235,13 @@ def test_a_whole_tournament_through_the_api(api: Api, store: Store) -> None:
     assert final_points == pytest.approx(final_seats * 1.2)  # 15 players: x1.2
     winners = doc["final"]["winners"]
     # the prize places: whole ranges within 1-3 (a tie across place 3 is the judge's to settle, T.judge)
-    assert winners and all(w["place"] <= 3 for w in winners)
+    # (a tie of four or more at the top leaves none: the judge names them, so the random games may end so)
+    assert all(w["place"] <= 3 for w in winners)
+    assert winners or any(r.prize_tie for r in expected_final)
     assert [w["participant_id"] for w in winners] == [int(r.participant) for r in expected_final if r.top_three]
     assert {w["participant_id"] for w in winners} <= set(finalist_ids)
     assert doc["final"]["complete"] is True
+    assert all(1 <= r["place"] <= r["place_to"] <= 26 for r in doc["final"]["standings"])
     assert judge.post(f"/api/tournaments/{tid}/finish").status_code == 200
 
     # public only once published; then the same standings and a player's roles of accepted games
@@ -249,7 +252,7 @@ def test_a_whole_tournament_through_the_api(api: Api, store: Store) -> None:
     pub = anon.get(f"/api/public/tournaments/{tid}/standings")
     assert pub.status_code == 200
     assert pub.json()["final"]["standings"] == doc["final"]["standings"]
-    champion = winners[0]["participant_id"]
+    champion = doc["final"]["standings"][0]["participant_id"]
     page = anon.get(f"/api/public/tournaments/{tid}/players/{champion}").json()
     assert len(page["games"]) == 6 and all(g["accepted"] and g["role"] for g in page["games"])
 

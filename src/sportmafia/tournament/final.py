@@ -89,15 +89,15 @@ def final_standings(prelim_rows: Sequence[Row], final_results: Iterable[GameResu
     offset = len(ranked)
     out = list(ranked)
     for r in rest:
-        shift = offset - _above(prelim_rows, chosen, r)
-        place = None if r.disqualified or r.place is None else r.place + shift
-        last = None if place is None or r.last_place is None else r.last_place + shift
+        # the rest keep their preliminary order after the finalists; a shared range loses the places of
+        # the finalists the judge took out of it (a tie split at the cut)
+        place = None if r.disqualified or r.place is None else offset + _rest_before(rest, r.place) + 1
+        last = None if place is None or r.last_place is None else offset + _rest_before(rest, r.last_place + 1)
         out.append(dataclasses.replace(r, place=place, place_to=last))
     out.sort(key=lambda r: (r.place is None, r.place or 0))
     return out + dropped
 
 
-def _above(rows: Sequence[Row], chosen: Sequence[str], row: Row) -> int:
-    """How many finalists ranked above ``row`` in the preliminary table (to renumber the rest)."""
-    return sum(1 for r in rows if r.participant in set(chosen) and r.place is not None
-               and row.place is not None and r.place < row.place)
+def _rest_before(rest: Sequence[Row], place: int) -> int:
+    """How many of the non-finalists ranked before ``place`` in the preliminary table (to renumber them)."""
+    return sum(1 for r in rest if not r.disqualified and r.place is not None and r.place < place)

@@ -11,7 +11,7 @@ here imports ``sportmafia.web``.
 
 from .hub import Hub, Subscriber, app_state, get_hub
 from .render import dumps, feed_message, payload
-from .writes import run_reader, run_writer
+from .writes import run_batched, run_reader, run_writer
 
-__all__ = ["Hub", "Subscriber", "app_state", "dumps", "feed_message", "get_hub", "payload", "run_reader",
+__all__ = ["Hub", "Subscriber", "app_state", "dumps", "feed_message", "get_hub", "payload", "run_batched", "run_reader",
            "run_writer"]

@@ -60,6 +60,54 @@ async def run_writer(app: FastAPI, fn: Callable[..., Any], *args: Any, game_id: 
         return await write_now(app, fn, *args)
 
 
+class _Burst:
+    """The commands of one game waiting for their turn together, and the task that will run them."""
+
+    def __init__(self) -> None:
+        self.items: list[tuple[Any, asyncio.Future[Any]]] = []
+
+
+async def run_batched(app: FastAPI, fn_many: Callable[[list[Any]], list[Any]], item: Any, *, game_id: str) -> Any:
+    """``item`` run by ``fn_many`` in the game's turn together with every other item of the game that came while
+    the turn was taken (a vote's hands, raised at once): ``fn_many(items)`` runs them in one transaction
+    (:meth:`Store.append_many`) and gives one answer per item, an exception to raise or the result. A burst of
+    ten hands costs two transactions, not ten taken in turn, and the last hand's answer waits for one of them,
+    not for nine. The turn is taken by a task of its own, so a request given up does not strand the others; an
+    item whose request was given up before its turn came is not run."""
+    bursts: dict[str, _Burst] = app_state(app, "game_bursts", dict)
+    burst = bursts.get(game_id)
+    if burst is None:
+        burst = bursts[game_id] = _Burst()
+        running: set[asyncio.Task[None]] = app_state(app, "burst_tasks", set)  # the loop keeps only weak refs
+        task = asyncio.create_task(_run_burst(app, fn_many, game_id, burst))
+        running.add(task)
+        task.add_done_callback(running.discard)
+    done: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+    burst.items.append((item, done))
+    out = await done
+    if isinstance(out, BaseException):
+        raise out
+    return out
+
+
+async def _run_burst(app: FastAPI, fn_many: Callable[[list[Any]], list[Any]], game_id: str, burst: _Burst) -> None:
+    turns = app_state(app, "game_turns", _GameTurns)
+    async with turns.turn(game_id):
+        bursts: dict[str, _Burst] = app_state(app, "game_bursts", dict)
+        if bursts.get(game_id) is burst:
+            del bursts[game_id]  # who comes from now on waits for the next turn, in the next burst
+        items = [(item, done) for item, done in burst.items if not done.done()]
+        if not items:
+            return
+        try:
+            outs = await write_now(app, fn_many, [item for item, _ in items])
+        except Exception as exc:  # the database itself failed: every item of the burst is refused with it
+            outs = [exc] * len(items)
+        for (_, done), out in zip(items, outs, strict=True):
+            if not done.done():
+                done.set_result(out)
+
+
 async def write_now(app: FastAPI, fn: Callable[..., Any], *args: Any) -> Any:
     """``fn(*args)`` (a route's append). On SQLite, right here on the event loop when the process's write lock
     is free or another thread's write ends within ``WRITE_TURN_WAIT``: an append is a millisecond of work that

@@ -10,6 +10,7 @@ from .db import UNAVAILABLE_ERRORS, database_url, make_engine, unavailable
 from .migrate import current_revision, head_revision, upgrade
 from .models import USER_ROLES, Base, Club, ClubPlayer, GameEvent, StoredGame, User
 from .records import (
+    Append,
     AppendResult,
     ClubNotFound,
     CorrectionRecord,
@@ -29,7 +30,7 @@ from .season_tables import GameIndex, PlayerMerge, RatingExclusion, Season, Seat
 from .store import Store, open_store
 
 __all__ = [
-    "UNAVAILABLE_ERRORS", "USER_ROLES", "AppendResult", "Base", "Club", "ClubNotFound", "ClubPlayer",
+    "UNAVAILABLE_ERRORS", "USER_ROLES", "Append", "AppendResult", "Base", "Club", "ClubNotFound", "ClubPlayer",
     "CorrectionRecord", "CorruptLog",
     "GameEvent", "GameIndex", "GameLocked", "GameNotFound", "GameSummary", "LoginTaken", "PlayerMerge", "RatingExclusion", "RosterPlayer", "Season", "SeatIndex", "StaleSequence",
     "Store", "StoreError", "StoredGame", "User", "UserRecord", "VariantRecord", "VariantTaken", "current_revision",

@@ -3,13 +3,14 @@ with the functions that make a record of a row."""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
 from sqlalchemy import bindparam, select
 
-from ..engine import Event
+from ..engine import Command, Event, Rng
 from .models import ClubVariant, User, as_utc
 
 
@@ -71,6 +72,21 @@ class GameLocked(StoreError):
         super().__init__(f"game {game_id} is locked: its result sheet was signed at {signed_at.isoformat()}")
         self.game_id = game_id
         self.signed_at = signed_at
+
+
+@dataclass(frozen=True, slots=True)
+class Append:
+    """One command to append to a game, with what :meth:`Store.append` takes beside it (its arguments of the
+    same names), for :meth:`Store.append_many`."""
+
+    command: Command
+    expected_seq: int
+    command_id: str
+    rng: Rng | None = None
+    actor: int | None = None
+    rebase: Callable[[Sequence[Event]], bool] | None = None
+    check: Callable[[Any], None] | None = None
+    feed_of: int | None = None
 
 
 @dataclass(frozen=True, slots=True)

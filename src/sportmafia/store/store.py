@@ -9,6 +9,7 @@ answered again, not applied twice).
 
 from __future__ import annotations
 
+import dataclasses
 import threading
 import uuid
 from collections import OrderedDict
@@ -18,7 +19,7 @@ from datetime import datetime
 from typing import Any
 
 from sqlalchemy import Connection, Engine, func, select
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 from sqlalchemy.orm import Session, sessionmaker
 
 from ..engine import Command, Event, Game, Rng, RuleViolation, event_from_json, feed_events, to_record
@@ -29,6 +30,7 @@ from .db import IMMEDIATE, Checkpointer, QueuedWriter, bounded, make_engine, sql
 from .models import USER_ROLES, Club, ClubPlayer, ClubVariant, GameEvent, StoredGame, User, as_utc, utcnow
 from .records import (
     USER_BY_ID,
+    Append,
     AppendResult,
     ClubNotFound,
     CorruptLog,
@@ -459,8 +461,23 @@ class Store:
         length, which counts what is hidden from him): the entries of his feed since that number are what
         ``rebase`` judges (what is hidden from him changed nothing he saw), and a number beyond his feed is stale.
         """
-        if not command_id or len(command_id) > st.COMMAND_ID_MAX:
-            raise ValueError(f"a command id is a non-empty string of at most {st.COMMAND_ID_MAX} characters")
+        [out] = self.append_many(game_id, [Append(command, expected_seq, command_id, rng, actor, rebase, check,
+                                                  feed_of)], after=after)
+        if isinstance(out, Exception):
+            raise out
+        return out
+
+    def append_many(self, game_id: str, appends: Sequence[Append],
+                    after: Callable[[Game], Any] | None = None) -> list[AppendResult | Exception]:
+        """Each of ``appends`` in turn, as :meth:`append` would execute them one after another, in one
+        transaction: one lock of the game's row, one fold, one insert of every event and one commit for a
+        burst of commands of one game (a vote's hands raised at once). Each gets its own answer: its
+        :class:`AppendResult`, or the exception that refused it (with nothing of it written; the others
+        stand). A failure of the database itself refuses them all (it is raised). ``after`` as in
+        :meth:`append`, with the game the last of them leaves."""
+        for a in appends:
+            if not a.command_id or len(a.command_id) > st.COMMAND_ID_MAX:
+                raise ValueError(f"a command id is a non-empty string of at most {st.COMMAND_ID_MAX} characters")
         try:
             with self.write_conn() as s:
                 # PostgreSQL: FOR NO KEY UPDATE makes appenders of one game wait for each other.
@@ -468,66 +485,47 @@ class Store:
                 # Plain statements rather than ORM objects: this is the hot path of every host's action.
                 head = s.execute(st.HEAD, {"game_id": game_id}).one_or_none()
                 if head is None:
-                    raise GameNotFound(game_id)
-                if check is not None:
-                    check(s)
-                prior = st.seq_of_command(s, game_id, command_id)
-                if prior is not None:
-                    return st.replayed(s, game_id, head.next_seq, prior)
-                if head.signed_at is not None:
-                    raise GameLocked(game_id, as_utc(head.signed_at))
-                game = self._take_folded(s, head)
-                if feed_of is not None:
-                    # what the player saw is his feed: the command stands if every entry of it since he decided is
-                    # one that leaves the phase as it was; what is hidden from him (a teammate's shot, the host's
-                    # undoing of it) changes nothing he saw and never makes his command stale
-                    try:
-                        since_seen = feed_events(game, feed_of, expected_seq)
-                    except ValueError:
-                        since_seen = None
-                    if since_seen is None or (since_seen and (rebase is None or not rebase(since_seen))):
-                        self._keep_folded(game_id, game)
-                        raise StaleSequence(game_id, expected_seq, head.next_seq)
-                    expected_seq = head.next_seq
-                if expected_seq != head.next_seq and (
-                        rebase is None or not 0 <= expected_seq < head.next_seq
-                        or not rebase(game.log[expected_seq:])):
-                    self._keep_folded(game_id, game)
-                    raise StaleSequence(game_id, expected_seq, head.next_seq)
-                try:
-                    events = game.execute(command, rng=rng, actor=actor)
-                except RuleViolation:
-                    self._keep_folded(game_id, game)  # the engine changed nothing; rolled back, nothing written
-                    raise
-                first = head.next_seq
-                now = utcnow()
-                s.execute(st.INSERT_EVENTS, [
-                    {"game_id": game_id, "seq": first + i, "type": ev.type, "data": ev.to_json(),
-                     "command_id": command_id if i == 0 else None, "created_at": now}
-                    for i, ev in enumerate(events)
-                ])
-                s.execute(st.MOVE_HEAD, {"game_id": game_id, "new_next_seq": first + len(events),
-                                       "new_status": st.status_of(game), "new_winner": game.winner,
-                                       "new_result": game.result if game.over else None, "new_updated_at": now})
-                if game.over or head.status == "over":  # ended, or reopened or changed after its end
-                    season_index.keep(s, game_id, game if game.over else None, now)
-            self._remember(game_id, tuple(game.log))  # committed: the next fold reads nothing of the log
+                    return [GameNotFound(game_id) for _ in appends]
+                batch = _Batch(self, s, head)
+                for a in appends:
+                    batch.run(a)
+                game = batch.game
+                if batch.rows:
+                    now = utcnow()
+                    s.execute(st.INSERT_EVENTS, [{**row, "created_at": now} for row in batch.rows])
+                    assert game is not None
+                    s.execute(st.MOVE_HEAD, {"game_id": game_id, "new_next_seq": batch.next_seq,
+                                           "new_status": st.status_of(game), "new_winner": game.winner,
+                                           "new_result": game.result if game.over else None,
+                                           "new_updated_at": now})
+                    if game.over or head.status == "over":  # ended, or reopened or changed after its end
+                        season_index.keep(s, game_id, game if game.over else None, now)
+            if game is None:
+                return batch.answers(batch.next_seq)
+            if batch.rows:
+                self._remember(game_id, tuple(game.log))  # committed: the next fold reads nothing of the log
             try:
-                made = after(game) if after is not None else None
+                made = after(game) if after is not None and batch.rows else None
             finally:
                 self._keep_folded(game_id, game)
-            return AppendResult(tuple(events), first, first + len(events), first + len(events), after=made)
+            answers = batch.answers(batch.next_seq)
+            if made is not None and isinstance(answers[-1], AppendResult):
+                answers[-1] = dataclasses.replace(answers[-1], after=made)
+            return answers
         except IntegrityError:
-            # Lost a race that the lock did not prevent: the (game_id, seq) key or the command id is taken.
+            # Lost a race that the lock did not prevent: the (game_id, seq) key or a command id is taken.
             pass
+        if len(appends) > 1:  # each on its own, to tell which of them lost it
+            return [out for a in appends for out in self.append_many(game_id, [a])]
+        [a] = appends
         with self._read() as s:
             row = self.game_row(s, game_id)
-            prior = st.seq_of_command(s, game_id, command_id)
+            prior = st.seq_of_command(s, game_id, a.command_id)
             if prior is not None:
-                return st.replayed(s, game_id, row.next_seq, prior)
+                return [st.replayed(s, game_id, row.next_seq, prior)]
             last = s.scalar(select(func.max(GameEvent.seq)).where(GameEvent.game_id == game_id))
             at = max(row.next_seq, -1 if last is None else last + 1)
-        raise StaleSequence(game_id, expected_seq, at)
+        return [StaleSequence(game_id, a.expected_seq, at)]
 
     # --- helpers --------------------------------------------------------------------------------------
     game_row = staticmethod(st.game_row)
@@ -581,6 +579,72 @@ class Store:
         """The game of ``row`` (a ``StoredGame``) as its log, read in ``s``, folds."""
         rules = RuleSet.from_options({**row.ruleset_options, "name": row.ruleset})
         return Game.from_events(rules, row.players, list(self._events(s, row)), row.names)
+
+
+class _Batch:
+    """The appends of one transaction (:meth:`Store.append_many`): each executed in turn on the game the ones
+    before it left, its events numbered after theirs; the rows to insert and each one's answer kept."""
+
+    def __init__(self, store: Store, s: Connection, head: Any) -> None:
+        self._store, self._s, self._head = store, s, head
+        self.game: Game | None = None
+        self.next_seq: int = head.next_seq
+        self.rows: list[dict[str, Any]] = []
+        self._outs: list[tuple[tuple[Event, ...], int, bool] | Exception] = []
+        self._ids: dict[str, tuple[tuple[Event, ...], int]] = {}
+
+    def run(self, a: Append) -> None:
+        try:
+            if a.check is not None:
+                a.check(self._s)
+        except SQLAlchemyError:
+            raise
+        except Exception as exc:  # whatever the check raises refuses this command alone
+            self._outs.append(exc)
+            return
+        try:
+            self._outs.append(self._one(a))
+        except (StaleSequence, GameLocked, RuleViolation) as exc:  # nothing of it done; the others stand
+            self._outs.append(exc)
+
+    def _one(self, a: Append) -> tuple[tuple[Event, ...], int, bool]:
+        head, game_id = self._head, self._head.id
+        if a.command_id in self._ids:  # twice in one burst: the first one's answer
+            events, first = self._ids[a.command_id]
+            return events, first, True
+        prior = st.seq_of_command(self._s, game_id, a.command_id)
+        if prior is not None:
+            done = st.replayed(self._s, game_id, self.next_seq, prior)
+            return done.events, done.first_seq, True
+        if head.signed_at is not None:
+            raise GameLocked(game_id, as_utc(head.signed_at))
+        game = self.game = self.game if self.game is not None else self._store._take_folded(self._s, head)
+        expected = a.expected_seq
+        if a.feed_of is not None:
+            # what the player saw is his feed: the command stands if every entry of it since he decided is one
+            # that leaves the phase as it was; what is hidden from him (a teammate's shot, the host's undoing of
+            # it) changes nothing he saw and never makes his command stale
+            try:
+                since_seen = feed_events(game, a.feed_of, expected)
+            except ValueError:
+                since_seen = None
+            if since_seen is None or (since_seen and (a.rebase is None or not a.rebase(since_seen))):
+                raise StaleSequence(game_id, expected, self.next_seq)
+            expected = self.next_seq
+        if expected != self.next_seq and (a.rebase is None or not 0 <= expected < self.next_seq
+                                          or not a.rebase(game.log[expected:])):
+            raise StaleSequence(game_id, expected, self.next_seq)
+        events = tuple(game.execute(a.command, rng=a.rng, actor=a.actor))  # refused: the engine changed nothing
+        first = self.next_seq
+        self.rows.extend({"game_id": game_id, "seq": first + i, "type": ev.type, "data": ev.to_json(),
+                          "command_id": a.command_id if i == 0 else None} for i, ev in enumerate(events))
+        self.next_seq += len(events)
+        self._ids[a.command_id] = (events, first)
+        return events, first, False
+
+    def answers(self, head_seq: int) -> list[AppendResult | Exception]:
+        return [out if isinstance(out, Exception) else
+                AppendResult(out[0], out[1], out[1] + len(out[0]), head_seq, replayed=out[2]) for out in self._outs]
 
 
 def open_store(url: str | None = None, *, migrate: bool = False, **engine_options: Any) -> Store:

@@ -19,7 +19,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from ...engine import Event, RuleViolation, changes_phase, command_from_json
 from ...i18n import msg
-from ...live import Hub, get_hub, run_reader, run_writer
+from ...live import Hub, get_hub, run_batched, run_reader
 from ...live.guard import receive_text
 from ...live.online import PlayerSocket, registry_of
 from ...live.socket import (
@@ -30,7 +30,7 @@ from ...live.socket import (
     MAX_MESSAGE,
     refuse,
 )
-from ...store import GameLocked, GameNotFound, StaleSequence, Store
+from ...store import Append, AppendResult, GameLocked, GameNotFound, StaleSequence, Store
 from ...store import online as db
 from ..auth import StoreDep
 from ..errors import RULE_VIOLATION_STATUS, ApiError, game_not_found
@@ -93,18 +93,41 @@ def _same_phase(since_seen: Sequence[Event]) -> bool:
 
 @api.post("/play/commands", summary="A player's command (X-Play-Token), executed as his seat")
 async def play_command(body: PlayCommandIn, request: Request, store: StoreDep, hub: HubDep) -> JSONResponse:
-    result: dict[str, Any] = await run_writer(request.app, _play_command, body, request, store, hub,
-                                               game_id=body.game_id)
+    auth = await run_reader(_seat_of, store, request)
+    result: dict[str, Any] = await run_batched(request.app, lambda items: execute_plays(items, store, hub),
+                                               (auth, body), game_id=body.game_id)
     return JSONResponse(result)
 
 
-def _play_command(body: PlayCommandIn, request: Request, store: Store, hub: Hub) -> dict[str, Any]:
-    return execute_play(seat_auth(request), body, store, hub)
+def _seat_of(store: Store, request: Request) -> db.SeatAuth:
+    return seat_auth(request)
 
 
-def execute_play(auth: db.SeatAuth, body: PlayCommandIn, store: Store, hub: Hub) -> dict[str, Any]:
-    """A player's command, from ``POST /api/play/commands`` or his socket, executed as his seat: ``{"replayed"}``, or :class:`ApiError` / the engine's ``RuleViolation``; every refusal is logged (without the
-    token) and changes nothing. The link must still be live when the command is written."""
+def execute_plays(items: Sequence[tuple[db.SeatAuth, PlayCommandIn]], store: Store,
+                  hub: Hub) -> list[dict[str, Any] | Exception]:
+    """Players' commands of one game, from ``POST /api/play/commands`` or their sockets (a vote's hands raised at
+    once), each executed as its seat, in one transaction (:meth:`Store.append_many`), each in turn on the game
+    the ones before it left. One answer each: ``{"replayed"}``, or the :class:`ApiError` or the engine's
+    ``RuleViolation`` that refused it; every refusal is logged (without the token) and changes nothing. A
+    player's link must still be live when his command is written."""
+    outs: list[dict[str, Any] | Exception | None] = []
+    appends: list[tuple[int, Append]] = []
+    for i, (auth, body) in enumerate(items):
+        try:
+            appends.append((i, _play_append(auth, body)))
+            outs.append(None)
+        except ApiError as exc:
+            outs.append(exc)
+    if appends:
+        game_id = items[appends[0][0]][0].game_id
+        results = store.append_many(game_id, [a for _, a in appends])
+        for (i, _), result in zip(appends, results, strict=True):
+            auth, body = items[i]
+            outs[i] = _play_answer(auth, body.command.type, result, hub)
+    return [out for out in outs if out is not None]
+
+
+def _play_append(auth: db.SeatAuth, body: PlayCommandIn) -> Append:
     kind = body.command.type
     if body.game_id != auth.game_id:
         _refused(auth, kind, "wrong-game")
@@ -117,27 +140,29 @@ def execute_play(auth: db.SeatAuth, body: PlayCommandIn, store: Store, hub: Hub)
     if command.actor_seat() != auth.seat:
         _refused(auth, kind, "not-yours")
         raise ApiError(403, "not-yours", msg("You act only for your own seat, and only with a player's commands."))
-    try:
-        # the seat's own namespace of command ids: a player never gets an answer meant for another seat's id or
-        # the host's; others who acted meanwhile in the same phase (hands raised at once) do not make it stale
-        result = store.append(auth.game_id, command, expected_seq=body.expected_seq,
-                              command_id=f"p{auth.seat}:{body.command_id}", actor=auth.seat, rebase=_same_phase,
-                              check=db.link_still_live(auth.token_id), feed_of=auth.seat)
-    except db.LinkRevoked:
+    # the seat's own namespace of command ids: a player never gets an answer meant for another seat's id or the
+    # host's; others who acted meanwhile in the same phase (hands raised at once) do not make it stale
+    return Append(command, body.expected_seq, f"p{auth.seat}:{body.command_id}", actor=auth.seat,
+                  rebase=_same_phase, check=db.link_still_live(auth.token_id), feed_of=auth.seat)
+
+
+def _play_answer(auth: db.SeatAuth, kind: str, result: AppendResult | Exception, hub: Hub) -> dict[str, Any] | Exception:
+    if isinstance(result, AppendResult):
+        if not result.replayed:
+            hub.publish(auth.game_id, result.next_seq, result.events)
+        return {"replayed": result.replayed}
+    if isinstance(result, db.LinkRevoked):
         _refused(auth, kind, "bad-link")
-        raise bad_link() from None
-    except StaleSequence:
+        return bad_link()
+    if isinstance(result, StaleSequence):
         _refused(auth, kind, "stale")  # the log's next seq is not told: it counts what the player may not see
-        raise ApiError(409, "stale", msg("The game has moved on; look at the table again and decide.")) from None
-    except RuleViolation as exc:
-        _refused(auth, kind, exc.code)
-        raise
-    except GameLocked:
+        return ApiError(409, "stale", msg("The game has moved on; look at the table again and decide."))
+    if isinstance(result, RuleViolation):
+        _refused(auth, kind, result.code)
+    elif isinstance(result, GameLocked):
         _refused(auth, kind, "locked")
-        raise ApiError(409, "locked", msg("The game is over and its sheet is signed.")) from None
-    if not result.replayed:
-        hub.publish(auth.game_id, result.next_seq, result.events)
-    return {"replayed": result.replayed}
+        return ApiError(409, "locked", msg("The game is over and its sheet is signed."))
+    return result
 
 
 @api.get("/play/me", summary="Which seat of which game the X-Play-Token opens")
@@ -167,7 +192,8 @@ async def socket_command(sock: PlayerSocket, message: dict[str, Any]) -> None:
             _refused(auth, str(command.get("type"))[:40] if isinstance(command, dict) else "?", "invalid")
             raise ApiError(422, "invalid", msg("The message is not valid: %(where)s.", where=where)) from None
         app: FastAPI = sock.websocket.app
-        result = await run_writer(app, execute_play, auth, parsed, sock.store, sock.hub, game_id=auth.game_id)
+        result = await run_batched(app, lambda items: execute_plays(items, sock.store, sock.hub), (auth, parsed),
+                                   game_id=auth.game_id)
         body = {"type": "ack", "command_id": parsed.command_id, **result}
     except ApiError as exc:
         status, body = exc.status, {"type": "refused", "command_id": command_id, "status": exc.status, **exc.body()}

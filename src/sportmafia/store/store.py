@@ -19,13 +19,14 @@ from datetime import datetime
 from typing import Any
 
 from sqlalchemy import Connection, Engine, func, select
-from sqlalchemy.exc import IntegrityError, SQLAlchemyError
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
-from ..engine import Command, Event, Game, Rng, RuleViolation, event_from_json, feed_events, to_record
+from ..engine import Command, Event, Game, Rng, event_from_json, to_record
 from ..rules import RuleSet, get_ruleset
 from . import season_index
 from . import statements as st
+from .bursts import Burst
 from .db import IMMEDIATE, Checkpointer, QueuedWriter, bounded, make_engine, sqlite_file
 from .models import USER_ROLES, Club, ClubPlayer, ClubVariant, GameEvent, StoredGame, User, as_utc, utcnow
 from .records import (
@@ -34,7 +35,6 @@ from .records import (
     AppendResult,
     ClubNotFound,
     CorruptLog,
-    GameLocked,
     GameNotFound,
     GameSummary,
     LoginTaken,
@@ -486,7 +486,7 @@ class Store:
                 head = s.execute(st.HEAD, {"game_id": game_id}).one_or_none()
                 if head is None:
                     return [GameNotFound(game_id) for _ in appends]
-                batch = _Batch(self, s, head)
+                batch = Burst(self._take_folded, s, head)
                 for a in appends:
                     batch.run(a)
                 game = batch.game
@@ -579,72 +579,6 @@ class Store:
         """The game of ``row`` (a ``StoredGame``) as its log, read in ``s``, folds."""
         rules = RuleSet.from_options({**row.ruleset_options, "name": row.ruleset})
         return Game.from_events(rules, row.players, list(self._events(s, row)), row.names)
-
-
-class _Batch:
-    """The appends of one transaction (:meth:`Store.append_many`): each executed in turn on the game the ones
-    before it left, its events numbered after theirs; the rows to insert and each one's answer kept."""
-
-    def __init__(self, store: Store, s: Connection, head: Any) -> None:
-        self._store, self._s, self._head = store, s, head
-        self.game: Game | None = None
-        self.next_seq: int = head.next_seq
-        self.rows: list[dict[str, Any]] = []
-        self._outs: list[tuple[tuple[Event, ...], int, bool] | Exception] = []
-        self._ids: dict[str, tuple[tuple[Event, ...], int]] = {}
-
-    def run(self, a: Append) -> None:
-        try:
-            if a.check is not None:
-                a.check(self._s)
-        except SQLAlchemyError:
-            raise
-        except Exception as exc:  # whatever the check raises refuses this command alone
-            self._outs.append(exc)
-            return
-        try:
-            self._outs.append(self._one(a))
-        except (StaleSequence, GameLocked, RuleViolation) as exc:  # nothing of it done; the others stand
-            self._outs.append(exc)
-
-    def _one(self, a: Append) -> tuple[tuple[Event, ...], int, bool]:
-        head, game_id = self._head, self._head.id
-        if a.command_id in self._ids:  # twice in one burst: the first one's answer
-            events, first = self._ids[a.command_id]
-            return events, first, True
-        prior = st.seq_of_command(self._s, game_id, a.command_id)
-        if prior is not None:
-            done = st.replayed(self._s, game_id, self.next_seq, prior)
-            return done.events, done.first_seq, True
-        if head.signed_at is not None:
-            raise GameLocked(game_id, as_utc(head.signed_at))
-        game = self.game = self.game if self.game is not None else self._store._take_folded(self._s, head)
-        expected = a.expected_seq
-        if a.feed_of is not None:
-            # what the player saw is his feed: the command stands if every entry of it since he decided is one
-            # that leaves the phase as it was; what is hidden from him (a teammate's shot, the host's undoing of
-            # it) changes nothing he saw and never makes his command stale
-            try:
-                since_seen = feed_events(game, a.feed_of, expected)
-            except ValueError:
-                since_seen = None
-            if since_seen is None or (since_seen and (a.rebase is None or not a.rebase(since_seen))):
-                raise StaleSequence(game_id, expected, self.next_seq)
-            expected = self.next_seq
-        if expected != self.next_seq and (a.rebase is None or not 0 <= expected < self.next_seq
-                                          or not a.rebase(game.log[expected:])):
-            raise StaleSequence(game_id, expected, self.next_seq)
-        events = tuple(game.execute(a.command, rng=a.rng, actor=a.actor))  # refused: the engine changed nothing
-        first = self.next_seq
-        self.rows.extend({"game_id": game_id, "seq": first + i, "type": ev.type, "data": ev.to_json(),
-                          "command_id": a.command_id if i == 0 else None} for i, ev in enumerate(events))
-        self.next_seq += len(events)
-        self._ids[a.command_id] = (events, first)
-        return events, first, False
-
-    def answers(self, head_seq: int) -> list[AppendResult | Exception]:
-        return [out if isinstance(out, Exception) else
-                AppendResult(out[0], out[1], out[1] + len(out[0]), head_seq, replayed=out[2]) for out in self._outs]
 
 
 def open_store(url: str | None = None, *, migrate: bool = False, **engine_options: Any) -> Store:

@@ -56,6 +56,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "nothing-to-undo": ("A.judge", N_("There is nothing to undo.")),
     "not-yours": ("A.nom.own", N_("Seat %(actor)s may act only for himself.")),
     "unknown-command": ("A.judge", N_("Unknown command %(name)s.")),
+    "not-your-word": ("{clause}", N_("Player %(seat)s speaks only in his own speech (now: %(speaker)s).")),
+    "no-such-role": ("{clause}", N_("There is no %(role)s at this table.")),
 }
 
 

@@ -1,0 +1,169 @@
+"""A table of agents (:mod:`sportmafia.bots.agents`) with the host's part played by the table itself: the
+deal and the draws from the table's seeded generator, each speech opened by its speaker's claims, every seat
+with commands of the step asked in seat order (once for each state of the game: a seat that passes is asked
+again when something happened), "Next" when nobody acts. A command the step cannot go on without (the
+tournament's agreed kill) is asked of the black seat who leads the team (the lowest living), and when he passes
+the first command offered is played for him (a safe default, counted in ``defaults``).
+
+>>> from sportmafia.bots.agents import RandomAgent
+>>> from sportmafia.rules import get_ruleset
+>>> played = play_table(get_ruleset("club"), [RandomAgent() for _ in range(10)], seed=7)
+>>> played.game.over, played.game.winner == play_table(get_ruleset("club"),
+...     [RandomAgent() for _ in range(10)], seed=7).game.winner
+(True, True)
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from ..engine import BLACK_ROLES, Advance, Command, Game, RuleViolation, visible_events
+from ..rules import RuleSet
+from .agents import Agent
+from .claims import Said, check_claim, speaker
+
+CHANCE = frozenset({"deal", "draw_first_speaker", "draw_lot"})
+"""The host's chance commands: drawn from the table's generator."""
+HOST_ONLY = frozenset({"volley"})
+"""The host's shortcuts that stand for the seats' own commands: never offered (each shooter shoots)."""
+TEAM = frozenset({"kill"})
+"""Commands of the black team as one (the tournament's agreed kill): asked of the team's leader."""
+ACTS_A_TURN = 4
+"""The most commands a seat makes in one turn of the table (one speaker's speech, one candidate's vote): a
+nomination withdrawn and made again without end is not a game."""
+
+
+@dataclass
+class Played:
+    """A game played at a table of agents: the game, the claims made beside it, the refusals and defaults."""
+
+    game: Game
+    claims: list[Said] = field(default_factory=list)
+    illegal: int = 0
+    """Commands or claims an agent offered that the table refused (none, for a well-made agent)."""
+    defaults: int = 0
+    """Commands the table played for a seat that passed where the game cannot go on without one."""
+
+
+class Seat:
+    """An agent at its seat: told what the seat's phone is told, and offered its commands once for each thing
+    it could see change (its feed, the claims, its own commands): a seat is never asked again because of
+    something hidden from it (a teammate's shot at night), so how often it is asked tells it nothing more."""
+
+    def __init__(self, agent: Agent, seat: int) -> None:
+        self.agent, self.seat = agent, seat
+        self.told = 0
+        self.told_claims = 0
+        self.acts: dict[tuple[int, int, int], int] = {}
+        self._asked: tuple[int, int, tuple[Command, ...]] | None = None
+
+    def tell(self, game: Game, claims: Sequence[Said]) -> None:
+        """Bring the agent up to date: its seat's new feed entries and the claims made since."""
+        entries = visible_events(game, self.seat, self.told)
+        new = claims[self.told_claims:]
+        if entries or new:
+            self.told += len(entries)
+            self.told_claims = len(claims)
+            self.agent.observe(entries, new)
+
+    def offer(self, game: Game, claims: Sequence[Said], legal: Sequence[Command]) -> Command | None:
+        """The agent's answer to ``legal``, or None when it passes or was asked already on what it sees now."""
+        self.tell(game, claims)
+        key = (self.told, self.told_claims, tuple(legal))
+        if not legal or key == self._asked:
+            return None
+        self._asked = key
+        return self.agent.act(legal)
+
+
+class _Table:
+    def __init__(self, rules: RuleSet, agents: Sequence[Agent], seed: int) -> None:
+        self.rng = random.Random(seed)
+        self.game = Game(rules, len(agents))
+        self.seats = [Seat(agent, seat) for seat, agent in enumerate(agents, 1)]
+        self.played = Played(self.game)
+        self._spoke: set[tuple[int, str, int, int]] = set()
+        for seat, agent in enumerate(agents, 1):
+            agent.start(seat, rules, len(agents), random.Random(self.rng.randrange(1 << 32)))
+
+    def step(self) -> None:
+        game = self.game
+        offered = game.legal_commands(None, extras=False)
+        chance = [c for c in offered if c.type in CHANCE]
+        if chance:
+            game.execute(chance[0], self.rng)
+            return
+        self._speech()
+        by_seat: dict[int, list[Command]] = {}
+        for c in offered:
+            seat = c.actor_seat()
+            if seat is not None:
+                by_seat.setdefault(seat, []).append(c)
+        team = [c for c in offered if c.type in TEAM]
+        if team:
+            living_black = [s for s in game.living() if game.roles[s] in BLACK_ROLES]
+            if living_black:
+                by_seat.setdefault(min(living_black), []).extend(team)
+        for seat in sorted(by_seat):
+            if self._ask(seat, by_seat[seat]):
+                return
+        if any(c.type == "advance" for c in offered):
+            game.execute(Advance(), self.rng)
+            return
+        # nobody acted and the step cannot go on without a command: the first offered, for its seat
+        seat = min(by_seat)
+        self.played.defaults += 1
+        game.execute(by_seat[seat][0], self.rng, actor=None if by_seat[seat][0].type in TEAM else seat)
+
+    def _speech(self) -> None:
+        game = self.game
+        now = speaker(game)
+        if now is None:
+            return
+        key = (game.day, game.step, now, game.round)
+        if key in self._spoke:
+            return
+        self._spoke.add(key)
+        seat = self.seats[now - 1]
+        seat.tell(game, self.played.claims)
+        for claim in seat.agent.speak():
+            try:
+                if claim.seat != now:
+                    raise ValueError("a claim of another seat")
+                check_claim(game, claim)
+            except (ValueError, RuleViolation):
+                self.played.illegal += 1
+                continue
+            self.played.claims.append(Said(len(game.log), claim))
+
+    def _ask(self, seat: int, legal: list[Command]) -> bool:
+        game = self.game
+        link = self.seats[seat - 1]
+        phase = (game.day, game.round, game.seat)
+        if link.acts.get(phase, 0) >= ACTS_A_TURN:
+            return False
+        cmd = link.offer(game, self.played.claims, legal)
+        if cmd is None:
+            return False
+        if cmd not in legal:
+            self.played.illegal += 1
+            return False
+        link.acts[phase] = link.acts.get(phase, 0) + 1
+        game.execute(cmd, self.rng, actor=None if cmd.type in TEAM else seat)
+        return True
+
+
+def play_table(rules: RuleSet, agents: Sequence[Agent], seed: int, max_steps: int = 20_000) -> Played:
+    """One whole game of ``agents`` (one a seat, in seat order) under ``rules``; the same seed (and agents)
+    plays the same game."""
+    rules.check_table(len(agents))
+    table = _Table(rules, agents, seed)
+    for _ in range(max_steps):
+        if table.game.over:
+            break
+        table.step()
+    for seat in table.seats:
+        seat.tell(table.game, table.played.claims)  # everyone sees the end
+    return table.played

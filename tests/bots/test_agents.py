@@ -1,0 +1,145 @@
+"""Agents at a bots' table (``sportmafia.bots.agents``, ``sportmafia.bots.table``): every preset and table size
+played to a real end, every command legal, the same seed the same game, and an agent's choices blind to what its
+seat may not see."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Any
+
+import pytest
+
+from sportmafia.bots.agents import AGENTS, Agent, RandomAgent
+from sportmafia.bots.claims import Claim
+from sportmafia.bots.table import Seat, play_table
+from sportmafia.engine import Command, Shoot, Vote
+from sportmafia.rules import get_ruleset
+from tests.conftest import advance_until, new_game
+from tests.engine.helpers import DON, MAFIA_A
+from tests.pairs import KINDS, TABLES, make_pair, play
+
+SIZES = [(p, n) for p in ("club", "fiim", "tournament")
+         for n in sorted({get_ruleset(p).min_players, get_ruleset(p).max_players})]
+
+
+@pytest.mark.parametrize(("preset", "players"), SIZES)
+@pytest.mark.parametrize("agent", sorted(AGENTS))
+def test_every_preset_and_size_is_played_to_a_real_end(preset: str, players: int, agent: str) -> None:
+    rules = get_ruleset(preset)
+    results = set()
+    for seed in range(12):
+        played = play_table(rules, [AGENTS[agent]() for _ in range(players)], seed)
+        assert played.game.over and played.game.winner in ("red", "black")
+        assert played.illegal == 0 and played.defaults == 0
+        # a game the table itself decided: no judge's override, award or team defeat
+        assert played.game.result not in ("override", "award", "team-defeat"), played.game.result
+        results.add(played.game.result)
+        assert all(said.at <= len(played.game.log) for said in played.claims)
+    assert len(results) > 1
+
+
+def test_the_same_seed_plays_the_same_game() -> None:
+    rules = get_ruleset("club")
+    a, b, c = (play_table(rules, [RandomAgent() for _ in range(10)], seed) for seed in (5, 5, 6))
+    assert a.game.log == b.game.log and a.claims == b.claims
+    assert a.game.log != c.game.log
+
+
+class Cheat(Agent):
+    """Offers what it may not: another seat's command, a vote for nobody, a claim in another's speech."""
+
+    name = "cheat"
+
+    def speak(self) -> list[Claim]:
+        other = self.seat % self.players + 1
+        return [Claim(other, "suspect", target=self.seat), Claim(self.seat, "trust", target=other)]
+
+    def act(self, legal: Sequence[Command]) -> Command | None:
+        if legal and isinstance(legal[0], Vote):
+            return Vote(legal[0].voter % self.players + 1, legal[0].candidate)
+        return legal[0] if legal else None
+
+
+def test_what_an_agent_may_not_do_is_refused_and_counted() -> None:
+    played = play_table(get_ruleset("club"), [Cheat() for _ in range(10)], seed=3)
+    assert played.game.over
+    assert played.illegal > 0
+    assert not any(ev.type == "vote_cast" for ev in played.game.log)  # no hand of another seat got in
+    assert played.claims and all(said.claim.kind == "trust" for said in played.claims)
+
+
+class Recorder(RandomAgent):
+    """A random agent that keeps every input it was given and every answer it gave."""
+
+    def start(self, seat: int, rules: Any, players: int, rng: random.Random) -> None:
+        super().start(seat, rules, players, rng)
+        self.trace: list[Any] = []
+
+    def act(self, legal: Sequence[Command]) -> Command | None:
+        out = super().act(legal)
+        self.trace.append((len(self.feed), [c.to_json() for c in legal], out and out.to_json()))
+        return out
+
+
+PAIRS = [(table, kind) for table in TABLES for kind in KINDS if kind != "foul"  # a night foul is named at day
+         and any(make_pair(table, seed, kind) is not None for seed in range(40))]
+
+
+@pytest.mark.parametrize(("table", "kind"), PAIRS)
+def test_an_agents_choices_are_blind_to_what_its_seat_may_not_see(table: tuple[str, int], kind: str) -> None:
+    """Pairs of games that differ only in a night's secret (tests/pairs.py): an agent at a seat that may not
+    see it, at its place at the table (told its seat's feed, offered its own commands when something it can
+    see changed) after every command of either game, is told the same and answers the same in both."""
+    checked = offers = 0
+    for seed in range(40):
+        pair = make_pair(table, seed, kind)
+        if pair is None:
+            continue
+        for seat in range(1, pair.players + 1):
+            if seat in pair.holders or pair.public_at_day:
+                continue
+            traces = []
+            for which in ("a", "b"):
+                game = pair.game()
+                agent = Recorder()
+                agent.start(seat, game.rules, game.n, random.Random(seed))
+                link = Seat(agent, seat)
+                for command, rng in pair.steps(which):
+                    play(game, [(command, rng)])
+                    link.offer(game, [], game.legal_commands(seat))
+                traces.append((agent.feed, agent.trace))
+            assert traces[0] == traces[1], (pair.kind, seed, seat)
+            checked += 1
+            offers += len(traces[0][1])
+        if checked >= 12:
+            break
+    assert checked and offers > 3 * checked
+
+
+class Counter(RandomAgent):
+    """Passes always; counts how often it was asked."""
+
+    asked = 0
+
+    def act(self, legal: Sequence[Command]) -> Command | None:
+        self.asked += 1
+        return None
+
+
+def test_a_teammates_shot_does_not_make_a_seat_be_asked_again() -> None:
+    """At night 1 of a club game the Don shoots (his shot is shown to him alone) or does not: his teammate, asked
+    for his own shot before and after, is asked as often either way (being asked again would tell him)."""
+    asked = []
+    for don_shoots in (True, False):
+        game = new_game("club")
+        advance_until(game, "shooting")
+        mafia = Counter()
+        mafia.start(MAFIA_A, game.rules, game.n, random.Random(1))
+        link = Seat(mafia, MAFIA_A)
+        link.offer(game, [], game.legal_commands(MAFIA_A))
+        if don_shoots:
+            game.execute(Shoot(DON, 1), actor=DON)
+        link.offer(game, [], game.legal_commands(MAFIA_A))
+        asked.append((mafia.asked, mafia.feed))
+    assert asked[0] == asked[1] and asked[0][0] == 1

@@ -37,6 +37,7 @@ bench: $(STAMP)
 	$(PY) bench/online.py
 	$(PY) bench/cluster.py
 	$(PY) bench/seasons.py
+	$(PY) bench/bots.py
 
 ## lint: ruff everywhere, mypy --strict on the pure layers
 lint: $(STAMP)

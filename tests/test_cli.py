@@ -69,6 +69,16 @@ def test_simulate_reports_how_games_ended() -> None:
     assert sum(data["winners"].values()) == 30
 
 
+def test_simulate_with_an_agent_at_every_seat() -> None:
+    result = runner.invoke(app, ["simulate", "--games", "20", "--agent", "baseline"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert data["agent"] == "baseline" and sum(data["winners"].values()) == 20
+    assert not set(data["results"]) & {"override", "award", "team-defeat"}  # the table decides every game
+    refused = runner.invoke(app, ["simulate", "--agent", "nobody"])
+    assert refused.exit_code != 0 and "baseline, random" in refused.output
+
+
 @pytest.mark.parametrize("preset", PRESETS)
 def test_bots_play_whole_games_the_same_way_for_a_seed(preset: str) -> None:
     rs = get_ruleset(preset)

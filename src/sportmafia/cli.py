@@ -121,20 +121,29 @@ def simulate(
     players: Annotated[int, typer.Option(help="Table size (default: the smallest the preset allows).")] = 0,
     games: Annotated[int, typer.Option(help="How many games.")] = 1000,
     seed: Annotated[int, typer.Option(help="First seed.")] = 0,
+    agent: Annotated[str, typer.Option(help="An agent at every seat (random, baseline); none: random legal "
+                                             "commands of the host's, the judge's rare ones included.")] = "",
 ) -> None:
-    """Play many random legal games and print how they ended, as JSON."""
+    """Play many games and print how they ended, as JSON."""
+    from .bots import AGENTS
+    from .bots.table import play_table
+
     rs = get_ruleset(preset)
     n = players or rs.min_players
     rs.check_table(n)
+    if agent and agent not in AGENTS:
+        raise typer.BadParameter(f"unknown agent {agent!r}; known: {', '.join(sorted(AGENTS))}", param_hint="--agent")
     winners: Counter[str] = Counter()
     results: Counter[str] = Counter()
     events = 0
     for k in range(games):
-        game = play_random(rs, n, seed + k)
+        game = play_table(rs, [AGENTS[agent]() for _ in range(n)], seed + k).game if agent else \
+            play_random(rs, n, seed + k)
         winners[str(game.winner)] += 1
         results[game.result] += 1
         events += len(game.log)
-    print(json.dumps({"preset": preset, "players": n, "games": games, "winners": dict(winners),
+    print(json.dumps({"preset": preset, "players": n, "games": games, "agent": agent or None,
+                      "winners": dict(winners),
                       "results": dict(results), "events_per_game": round(events / max(games, 1), 1)}))
 
 

@@ -1,6 +1,14 @@
-"""Bots: players that choose among ``legal_commands``, and ``play_random`` for many games."""
+"""Bots: agents that play a seat from what its phone sees (``agents``, ``baseline``), the claims they speak in
+(``claims``), a table of agents (``table``), and the host-side random and plausible players of simulations and
+demos."""
 
+from .agents import Agent, RandomAgent
+from .baseline import BaselineAgent
 from .plausible import PlausibleTable, play_plausible
 from .random_play import RARE, play_random, random_command
 
-__all__ = ["RARE", "PlausibleTable", "play_plausible", "play_random", "random_command"]
+AGENTS: dict[str, type[Agent]] = {RandomAgent.name: RandomAgent, BaselineAgent.name: BaselineAgent}
+"""The agents by name (``sportmafia simulate --agent``, ``bench/bots.py``)."""
+
+__all__ = ["AGENTS", "RARE", "Agent", "BaselineAgent", "PlausibleTable", "RandomAgent", "play_plausible",
+           "play_random", "random_command"]

@@ -80,7 +80,3 @@ class RandomAgent(Agent):
             return self.rng.choice(legal) if self.rng.random() < (0.35 if isinstance(first, Nominate) else 0.5) \
                 else None
         return self.rng.choice(legal)
-
-
-AGENTS: dict[str, type[Agent]] = {RandomAgent.name: RandomAgent}
-"""The agents by name (``sportmafia simulate --agent``, the arena, the practice table)."""

@@ -1,0 +1,94 @@
+"""Bots benchmark: whole games of one agent at every seat of a ``club`` table (``sportmafia.bots.table``).
+
+Prints one JSON line per agent:
+{"bench": "bots", "agent": ..., "games": ..., "games_per_s": ..., "red_win": ..., "ci95": [...],
+ "decision_p99_ms": ..., "results": {...}}
+
+``games_per_s``: whole games (the table's host part, every seat's feed and every agent's choices) per CPU
+second of this process (one core). ``red_win``: the share of games red won, with its Wilson 95% interval.
+``decision_p99_ms``: an agent's answer (``act`` or ``speak``, its feed brought up to date first), p99.
+Run: ``make bench`` or ``python bench/bots.py [--games N] [--preset club] [--agents random,baseline]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from collections import Counter
+from collections.abc import Sequence
+from typing import Any
+
+from sportmafia.bots import AGENTS, Agent
+from sportmafia.bots.claims import Claim, Said
+from sportmafia.bots.table import play_table
+from sportmafia.engine import Command
+from sportmafia.rules import get_ruleset
+from sportmafia.seasons.stats import wilson
+
+
+class Timed(Agent):
+    """An agent timed: each answer's wall time, in ``times``."""
+
+    def __init__(self, inner: Agent, times: list[float]) -> None:
+        self.inner, self.times = inner, times
+
+    def start(self, seat: int, rules: Any, players: int, rng: Any) -> None:
+        self.inner.start(seat, rules, players, rng)
+
+    def observe(self, entries: Sequence[dict[str, Any]], claims: Sequence[Said]) -> None:
+        started = time.perf_counter()
+        self.inner.observe(entries, claims)
+        self.times.append(time.perf_counter() - started)
+
+    def speak(self) -> list[Claim]:
+        started = time.perf_counter()
+        out = self.inner.speak()
+        self.times[-1:] = [(self.times[-1] if self.times else 0.0) + time.perf_counter() - started]
+        return out
+
+    def act(self, legal: Sequence[Command]) -> Command | None:
+        started = time.perf_counter()
+        out = self.inner.act(legal)
+        self.times[-1:] = [(self.times[-1] if self.times else 0.0) + time.perf_counter() - started]
+        return out
+
+
+def run(agent: str, preset: str, games: int, seed: int) -> dict[str, Any]:
+    rules = get_ruleset(preset)
+    n = rules.min_players
+    for k in range(5):  # warm-up: the engine's shared tables fill once per process
+        play_table(rules, [AGENTS[agent]() for _ in range(n)], seed - 1 - k)
+    winners: Counter[str] = Counter()
+    results: Counter[str] = Counter()
+    cpu = time.process_time()
+    for k in range(games):
+        played = play_table(rules, [AGENTS[agent]() for _ in range(n)], seed + k)
+        winners[str(played.game.winner)] += 1
+        results[played.game.result] += 1
+    cpu = time.process_time() - cpu
+    times: list[float] = []
+    for k in range(max(1, games // 10)):  # the answers' times, apart (timing slows the games above)
+        play_table(rules, [Timed(AGENTS[agent](), times) for _ in range(n)], seed + k)
+    times.sort()
+    lo, hi = wilson(winners["red"], games)
+    return {"bench": "bots", "agent": agent, "preset": preset, "players": n, "games": games,
+            "games_per_s": round(games / cpu, 1), "red_win": round(winners["red"] / games, 3),
+            "ci95": [round(lo, 3), round(hi, 3)],
+            "decision_p99_ms": round(times[int(len(times) * 0.99)] * 1000, 2) if times else None,
+            "results": dict(results)}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--games", type=int, default=300)
+    parser.add_argument("--preset", default="club")
+    parser.add_argument("--agents", default=",".join(sorted(AGENTS)))
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    for agent in args.agents.split(","):
+        print(json.dumps(run(agent, args.preset, args.games, args.seed)), flush=True)
+
+
+if __name__ == "__main__":
+    main()

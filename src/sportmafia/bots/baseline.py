@@ -1,0 +1,232 @@
+"""The rule-following agent: plays as a club's steady player does, from its seat's feed and the public claims
+only.
+
+- **Suspicion** of each seat (a red player's picture of the table): a seat checked black by a Sheriff the town
+  believes is black; one he checked red is trusted. A Sheriff is believed while nobody else claims the role;
+  two claimants are both doubted. Who voted for a player the night then killed (the mafia kills reds) or the
+  Sheriff then showed red draws suspicion, as does being suspected or called a liar in the speeches, a little.
+- **The Sheriff** checks the most suspicious seat he has not checked, and once he has found a black player he
+  says so in his speech ("I am the Sheriff", each of his checks) and asks for the vote; in his last word he
+  tells whatever he found.
+- **The town** nominates and votes for the most suspicious candidate (an uncontested Sheriff's black check
+  first).
+- **The mafia** shoots the Sheriff who came out, else the red player the town trusts most (every black player
+  works it out from what the whole team knows, so the shots agree); by day it nominates and votes as the town
+  does, never for a teammate, and when the Sheriff names a teammate black, one of them claims the Sheriff too and
+  calls him a liar. **The Don** checks for the Sheriff among the reds the town trusts.
+
+Its choices depend on its generator only where the picture leaves a tie.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import defaultdict
+from collections.abc import Sequence
+from typing import Any
+
+from ..engine import BLACK_ROLES, BestMove, Check, Command, Kill, LiftVote, Nominate, Shoot, Vote
+from ..rules import RuleSet
+from .agents import Agent
+from .claims import Claim, Said
+
+CHECKERS = ("sheriff", "commissar")
+
+
+class BaselineAgent(Agent):
+    """See the module doc."""
+
+    name = "baseline"
+
+    def start(self, seat: int, rules: RuleSet, players: int, rng: random.Random) -> None:
+        super().start(seat, rules, players, rng)
+        self.role = ""
+        self.team: set[int] = set()  # black teammates (a black seat's)
+        self.alive = set(range(1, players + 1))
+        self.my_checks: dict[int, bool] = {}  # target: found (black for the Sheriff, the Sheriff for the Don)
+        self.heat: dict[int, float] = defaultdict(float)
+        self.voters: dict[int, list[int]] = defaultdict(list)  # candidate: who voted for him, this game
+        self.candidates: tuple[int, ...] = ()
+        self.ballot: int | None = None
+        self.lifted: set[int] = set()
+        self.nominated = 0
+        self.claimants: set[int] = set()
+        self.checks_told: dict[int, dict[int, str]] = defaultdict(dict)  # claimant: target: color
+        self.countered: set[int] = set()
+        self.came_out = False
+
+    # --- what it is told ----------------------------------------------------------------------------------
+    def observe(self, entries: Sequence[dict[str, Any]], claims: Sequence[Said]) -> None:
+        super().observe(entries, claims)
+        for e in entries:
+            kind = e.get("type")
+            if kind == "dealt":
+                self.role = e.get("role", "")
+                self.team = set(e.get("teammates", ()))
+            elif kind == "player_left":
+                self.alive.discard(e["seat"])
+                if e.get("how") == "kill":  # the night took a red player: who voted for him is suspect
+                    for voter in self.voters.get(e["seat"], ()):
+                        self.heat[voter] += 0.5
+            elif kind == "checked" and e.get("checker") == self.seat:
+                self.my_checks[e["target"]] = bool(e["found"])
+            elif kind == "voting_started":
+                self.candidates = tuple(e["candidates"])
+                self.ballot = None
+            elif kind == "vote_cast":
+                self.voters[e["candidate"]].append(e["voter"])
+            elif kind == "step" and e.get("seat") == self.seat:
+                self.nominated = 0  # his turn to speak: a nomination of his own again
+        for said in claims:
+            self._heard(said.claim)
+
+    def _heard(self, c: Claim) -> None:
+        if c.kind == "role" and c.role in CHECKERS:
+            self.claimants.add(c.seat)
+        elif c.kind == "check" and c.target is not None and c.color is not None:
+            self.checks_told[c.seat][c.target] = c.color
+        elif c.kind in ("suspect", "lying") and c.target is not None:
+            self.heat[c.target] += 0.3 if c.kind == "suspect" else 0.6
+
+    # --- the picture ------------------------------------------------------------------------------------------
+    @property
+    def black(self) -> bool:
+        return self.role in BLACK_ROLES
+
+    def sheriff(self) -> int | None:
+        """The Sheriff the town believes: the one claimant, while alive or not."""
+        return next(iter(self.claimants)) if len(self.claimants) == 1 else None
+
+    def suspicion(self, seat: int) -> float:
+        if self.role in CHECKERS and seat in self.my_checks:
+            return 100.0 if self.my_checks[seat] else -100.0
+        s = self.heat[seat]
+        believed = self.sheriff()
+        if believed is not None and believed != self.seat:
+            color = self.checks_told[believed].get(seat)
+            s += 50.0 if color == "black" else -50.0 if color == "red" else 0.0
+            if seat == believed:
+                s -= 20.0
+        if len(self.claimants) > 1 and seat in self.claimants:
+            s += 5.0
+        for claimant, told in self.checks_told.items():  # a red check from a doubted claimant helps a little
+            if claimant != believed and seat in told:
+                s += 1.0 if told[seat] == "black" else -1.0
+        return s
+
+    def _rank(self, seats: Sequence[int], worst: bool = True) -> list[int]:
+        """``seats`` most suspicious first (least, with ``worst`` false); ties in a seeded order."""
+        jitter = {s: self.rng.random() for s in seats}
+        return sorted(seats, key=lambda s: ((-1 if worst else 1) * self._view_of(s), jitter[s]))
+
+    def _view_of(self, seat: int) -> float:
+        """How the seat looks to this player: a black one sees the town's picture, its teammates spared."""
+        if self.black and seat in self.team | {self.seat}:
+            return -1000.0
+        return self.suspicion(seat)
+
+    def _others(self) -> list[int]:
+        return [s for s in sorted(self.alive) if s != self.seat]
+
+    # --- its speech -------------------------------------------------------------------------------------------
+    def speak(self) -> list[Claim]:
+        out: list[Claim] = []
+        if self.role in CHECKERS:
+            found = [t for t, black in self.my_checks.items() if black]
+            dying = self.seat not in self.alive
+            if (found or dying) and not self.came_out and self.my_checks:
+                self.came_out = True
+                out.append(Claim(self.seat, "role", role=self.role))
+                out += [Claim(self.seat, "check", target=t, color="black" if b else "red")
+                        for t, b in self.my_checks.items() if t != self.seat]
+            elif self.came_out:  # the checks since
+                told = self.checks_told[self.seat]
+                out += [Claim(self.seat, "check", target=t, color="black" if b else "red")
+                        for t, b in self.my_checks.items() if t not in told]
+        elif self.black:
+            accused = [c for c in self.claimants if c not in self.team and c != self.seat and
+                       any(self.checks_told[c].get(m) == "black" for m in self.team | {self.seat})]
+            if accused and not self.countered and self.seat == min((self.team | {self.seat}) & self.alive):
+                liar = accused[0]
+                self.countered.add(liar)
+                checker = self.rules.checker
+                out += [Claim(self.seat, "role", role=checker), Claim(self.seat, "lying", target=liar),
+                        Claim(self.seat, "check", target=liar, color="black")]
+        others = self._others()
+        if others and not out:
+            top = self._rank(others)[0]
+            if self._view_of(top) > 0.5:
+                out.append(Claim(self.seat, "suspect", target=top))
+        return out
+
+    # --- its commands -----------------------------------------------------------------------------------------
+    def act(self, legal: Sequence[Command]) -> Command | None:
+        if not legal:
+            return None
+        first = legal[0]
+        if isinstance(first, Nominate) or first.type == "withdraw":
+            return self._nominate(legal)
+        if isinstance(first, Vote):
+            return self._vote(legal)
+        if isinstance(first, LiftVote):
+            return self._lift(first)
+        if isinstance(first, Shoot | Kill):
+            target = self._team_target()
+            return next((c for c in legal if getattr(c, "target", None) == target), legal[0])
+        if isinstance(first, Check):
+            return self._check(legal)
+        if isinstance(first, BestMove):
+            return self._best_move(legal)
+        return None
+
+    def _nominate(self, legal: Sequence[Command]) -> Command | None:
+        options = {c.target: c for c in legal if isinstance(c, Nominate)}
+        if self.nominated or not options:
+            return None
+        for seat in self._rank(list(options)):
+            if self._view_of(seat) > 0.2 or (self.black and self.rng.random() < 0.3):
+                self.nominated = 1
+                return options[seat]
+            break
+        return None
+
+    def _vote(self, legal: Sequence[Command]) -> Command | None:
+        votes = {c.candidate: c for c in legal if isinstance(c, Vote)}
+        if self.ballot is None:
+            pool = [c for c in self.candidates if c in self.alive] or list(votes)
+            self.ballot = self._rank(pool)[0] if pool else None
+        return votes.get(self.ballot) if self.ballot is not None else None
+
+    def _lift(self, offer: LiftVote) -> Command | None:
+        key = len(self.feed)
+        if key in self.lifted:
+            return None
+        self.lifted.add(key)
+        worst = max((self._view_of(c) for c in self.candidates if c in self.alive), default=0.0)
+        return offer if worst > 10.0 else None
+
+    def _team_target(self) -> int | None:
+        """The black team's target, from what every one of them knows: the Sheriff who came out, else the red
+        the town trusts most."""
+        reds = [s for s in sorted(self.alive) if s not in self.team and s != self.seat]
+        if not reds:
+            return None
+        out = [c for c in sorted(self.claimants) if c in reds]
+        if out:
+            return out[0]
+        return min(reds, key=lambda s: (self.suspicion(s), s))
+
+    def _check(self, legal: Sequence[Command]) -> Command:
+        options = {c.target: c for c in legal if isinstance(c, Check)}
+        fresh = [s for s in options if s not in self.my_checks] or list(options)
+        if self.black:  # the Don looks for the Sheriff among those the town trusts
+            pick = min(fresh, key=lambda s: (self.suspicion(s), self.rng.random()))
+        else:
+            pick = self._rank(fresh)[0]
+        return options[pick]
+
+    def _best_move(self, legal: Sequence[Command]) -> Command:
+        moves = [c for c in legal if isinstance(c, BestMove)]
+        ranked = self._rank(self._others())
+        best = tuple(sorted(ranked[:3]))
+        return next((c for c in moves if c.guesses == best), moves[0])

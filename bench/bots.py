@@ -2,11 +2,14 @@
 
 Prints one JSON line per agent:
 {"bench": "bots", "agent": ..., "games": ..., "games_per_s": ..., "red_win": ..., "ci95": [...],
- "decision_p99_ms": ..., "results": {...}}
+ "decision_p99_ms": ..., "results": {...},
+ "round1_single_votes": {...}, "real_round1_single_votes": {...}}
 
 ``games_per_s``: whole games (the table's host part, every seat's feed and every agent's choices) per CPU
 second of this process (one core). ``red_win``: the share of games red won, with its Wilson 95% interval.
 ``decision_p99_ms``: an agent's answer (``act`` or ``speak``, its feed brought up to date first), p99.
+``round1_single_votes``: the first round's single votes (``sportmafia.bots.calibration``) beside the figures of
+1,237 real rated games (``real_round1_single_votes``).
 Run: ``make bench`` or ``python bench/bots.py [--games N] [--preset club] [--agents random,baseline]``.
 """
 
@@ -20,6 +23,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from sportmafia.bots import AGENTS, Agent
+from sportmafia.bots.calibration import REAL, single_votes
 from sportmafia.bots.claims import Claim, Said
 from sportmafia.bots.table import play_table
 from sportmafia.engine import Command
@@ -61,11 +65,13 @@ def run(agent: str, preset: str, games: int, seed: int) -> dict[str, Any]:
         play_table(rules, [AGENTS[agent]() for _ in range(n)], seed - 1 - k)
     winners: Counter[str] = Counter()
     results: Counter[str] = Counter()
+    finished = []
     cpu = time.process_time()
     for k in range(games):
         played = play_table(rules, [AGENTS[agent]() for _ in range(n)], seed + k)
         winners[str(played.game.winner)] += 1
         results[played.game.result] += 1
+        finished.append(played.game)
     cpu = time.process_time() - cpu
     times: list[float] = []
     for k in range(max(1, games // 10)):  # the answers' times, apart (timing slows the games above)
@@ -76,7 +82,8 @@ def run(agent: str, preset: str, games: int, seed: int) -> dict[str, Any]:
             "games_per_s": round(games / cpu, 1), "red_win": round(winners["red"] / games, 3),
             "ci95": [round(lo, 3), round(hi, 3)],
             "decision_p99_ms": round(times[int(len(times) * 0.99)] * 1000, 2) if times else None,
-            "results": dict(results)}
+            "results": dict(results), "round1_single_votes": single_votes(finished).figures(),
+            "real_round1_single_votes": REAL}
 
 
 def main() -> None:

@@ -148,6 +148,28 @@ def simulate(
 
 
 @app.command()
+def arena(
+    agents: Annotated[str, typer.Option(help="The agents, comma-separated (random, baseline).")] = "random,baseline",
+    games: Annotated[int, typer.Option(help="How many games at least (whole rounds of tables).")] = 300,
+    preset: Annotated[str, typer.Option(help=f"Rule set: {', '.join(PRESETS)}.")] = "club",
+    seed: Annotated[int, typer.Option(help="Seed of the seating, the deals and the games.")] = 1,
+) -> None:
+    """Agents against each other, seated evenly, every role dealt evenly: standings as JSON lines, best first."""
+    from .bots import AGENTS
+    from .bots.arena import arena as run_arena
+
+    names = [a.strip() for a in agents.split(",") if a.strip()]
+    unknown = [a for a in names if a not in AGENTS]
+    if unknown or not names:
+        raise typer.BadParameter(f"unknown agent {unknown[0] if unknown else '(none)'!r}; known: "
+                                 f"{', '.join(sorted(AGENTS))}", param_hint="--agents")
+    if len(set(names)) != len(names):
+        raise typer.BadParameter("each agent once", param_hint="--agents")
+    for line in run_arena([(a, AGENTS[a]) for a in names], games, get_ruleset(preset), seed):
+        print(json.dumps(line.to_json()))
+
+
+@app.command()
 def seat(
     players: Annotated[int, typer.Option(help="Number of players (indices from 0).")],
     table: Annotated[str, typer.Option(help="Table size (10: who does not fill a table sits out in turn) or range (12-16: everyone plays).")],

@@ -19,7 +19,7 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from ..engine import BLACK_ROLES, Advance, Command, Game, RuleViolation, visible_events
+from ..engine import BLACK_ROLES, Advance, Command, DealCards, Game, RuleViolation, visible_events
 from ..rules import RuleSet
 from .agents import Agent
 from .claims import Said, check_claim, speaker
@@ -79,8 +79,9 @@ class Seat:
 
 
 class _Table:
-    def __init__(self, rules: RuleSet, agents: Sequence[Agent], seed: int) -> None:
+    def __init__(self, rules: RuleSet, agents: Sequence[Agent], seed: int, roles: Sequence[str] | None) -> None:
         self.rng = random.Random(seed)
+        self.roles = tuple(roles) if roles is not None else None
         self.game = Game(rules, len(agents))
         self.seats = [Seat(agent, seat) for seat, agent in enumerate(agents, 1)]
         self.played = Played(self.game)
@@ -93,7 +94,8 @@ class _Table:
         offered = game.legal_commands(None, extras=False)
         chance = [c for c in offered if c.type in CHANCE]
         if chance:
-            game.execute(chance[0], self.rng)
+            deal = self.roles is not None and chance[0].type == "deal"
+            game.execute(DealCards(roles=self.roles) if deal else chance[0], self.rng)
             return
         self._speech()
         by_seat: dict[int, list[Command]] = {}
@@ -155,11 +157,12 @@ class _Table:
         return True
 
 
-def play_table(rules: RuleSet, agents: Sequence[Agent], seed: int, max_steps: int = 20_000) -> Played:
+def play_table(rules: RuleSet, agents: Sequence[Agent], seed: int, roles: Sequence[str] | None = None,
+               max_steps: int = 20_000) -> Played:
     """One whole game of ``agents`` (one a seat, in seat order) under ``rules``; the same seed (and agents)
-    plays the same game."""
+    plays the same game. ``roles``: the deal (a role a seat), else the table deals at random."""
     rules.check_table(len(agents))
-    table = _Table(rules, agents, seed)
+    table = _Table(rules, agents, seed, roles)
     for _ in range(max_steps):
         if table.game.over:
             break

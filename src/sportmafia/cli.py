@@ -121,7 +121,7 @@ def simulate(
     players: Annotated[int, typer.Option(help="Table size (default: the smallest the preset allows).")] = 0,
     games: Annotated[int, typer.Option(help="How many games.")] = 1000,
     seed: Annotated[int, typer.Option(help="First seed.")] = 0,
-    agent: Annotated[str, typer.Option(help="An agent at every seat (random, baseline); none: random legal "
+    agent: Annotated[str, typer.Option(help="An agent at every seat (random, baseline, belief); none: random legal "
                                              "commands of the host's, the judge's rare ones included.")] = "",
 ) -> None:
     """Play many games and print how they ended, as JSON."""
@@ -149,7 +149,7 @@ def simulate(
 
 @app.command()
 def arena(
-    agents: Annotated[str, typer.Option(help="The agents, comma-separated (random, baseline).")] = "random,baseline",
+    agents: Annotated[str, typer.Option(help="The agents, comma-separated (random, baseline, belief).")] = "random,baseline",
     games: Annotated[int, typer.Option(help="How many games at least (whole rounds of tables).")] = 300,
     preset: Annotated[str, typer.Option(help=f"Rule set: {', '.join(PRESETS)}.")] = "club",
     seed: Annotated[int, typer.Option(help="Seed of the seating, the deals and the games.")] = 1,

@@ -1,0 +1,50 @@
+"""The belief agent's picture (``sportmafia.bots.belief``): the deals its seat cannot tell apart, weighed by what
+it was told."""
+
+from __future__ import annotations
+
+import random
+
+from sportmafia.bots.belief import BeliefAgent
+from sportmafia.bots.claims import Claim, Said
+from sportmafia.rules import get_ruleset
+
+
+def agent(seat: int, role: str, teammates: tuple[int, ...] = ()) -> BeliefAgent:
+    a = BeliefAgent()
+    a.start(seat, get_ruleset("club"), 10, random.Random(1))
+    dealt = {"seq": 0, "type": "dealt", "role": role, **({"teammates": list(teammates)} if teammates else {})}
+    a.observe([dealt], [])
+    return a
+
+
+def test_a_red_players_picture_follows_the_night_and_the_sheriff() -> None:
+    a = agent(1, "civilian")
+    even = a.p_black()
+    assert abs(even[5] - 3 / 9) < 1e-9 and even[1] == 0.0 and abs(sum(even.values()) - 3) < 1e-9
+    a.observe([{"seq": 1, "type": "player_left", "seat": 5, "how": "kill", "day": 1, "night": True}], [])
+    assert a.p_black()[5] < 0.02  # the mafia kills reds
+    a.observe([], [Said(9, Claim(7, "role", role="sheriff")), Said(9, Claim(7, "check", target=3, color="black"))])
+    p = a.p_black()
+    assert p[3] > 0.5 and p[3] == max(p.values())  # an uncontested Sheriff's black check: more likely black than not
+    assert a.suspicion(3) > 20 > a.suspicion(7)
+
+
+def test_the_sheriffs_own_checks_are_certain() -> None:
+    a = agent(6, "sheriff")
+    a.observe([{"seq": 2, "type": "checked", "checker": 6, "target": 4, "found": True},
+               {"seq": 3, "type": "checked", "checker": 6, "target": 2, "found": False}], [])
+    p = a.p_black()
+    assert p[4] == 1.0 and p[2] == 0.0 and abs(sum(p.values()) - 3) < 1e-9
+
+
+def test_a_black_team_shoots_where_the_checker_most_likely_sits() -> None:
+    # the Don at 3 with mafia at 4 and 7: a red player's claim of the Sheriff, then nothing else
+    don = agent(3, "don", (4, 7))
+    mafia = agent(4, "mafia", (3, 7))
+    for a in (don, mafia):
+        a.alive = set(range(1, 11))
+    assert don._team_target() == mafia._team_target()  # the same picture, the same target
+    don.observe([{"seq": 5, "type": "checked", "checker": 3, "target": 9, "found": True}], [])
+    assert don.p_checker()[9] == 1.0  # the Don knows; the shot stays the team's (what all of them know)
+    assert don._team_target() == mafia._team_target()

@@ -212,8 +212,10 @@ class BaselineAgent(Agent):
         if not reds:
             return None
         out = [c for c in sorted(self.claimants) if c in reds]
-        if out:
-            return out[0]
+        return out[0] if out else self._hidden_checker(reds)
+
+    def _hidden_checker(self, reds: Sequence[int]) -> int:
+        """Where the team thinks the checker sits while he has not come out: the red the town trusts most."""
         return min(reds, key=lambda s: (self.suspicion(s), s))
 
     def _check(self, legal: Sequence[Command]) -> Command:

@@ -212,14 +212,8 @@ class BeliefAgent(BaselineAgent):
         prior = (self._blacks - (1 + len(self.team) if self.black else 0)) / unknown if unknown else 0.0
         return 100.0 * (self.p_black()[seat] - prior)
 
-    def _team_target(self) -> int | None:
-        reds = [s for s in sorted(self.alive) if s not in self.team and s != self.seat]
-        if not reds:
-            return None
-        out = [c for c in sorted(self.claimants) if c in reds]
-        if out:
-            return out[0]
-        likely = self._shared
+    def _hidden_checker(self, reds: Sequence[int]) -> int:
+        likely = self._shared  # what the whole team knows, not the Don's own checks
         return max(reds, key=lambda s: (likely.get(s, 0.0), -s))
 
     def _check(self, legal: Sequence[Command]) -> Command:

@@ -57,6 +57,7 @@ class BeliefAgent(BaselineAgent):
         self._weights: list[dict[int, float]] = []  # per black mask: checker seat (0: none) -> weight
         self._mask_weight: list[float] = []  # per black mask: its weight (times its checkers' weights)
         self._updates = 0
+        self._holding: dict[int, list[int]] = {}  # seat: the deals he is black in
         self._p_black: dict[int, float] | None = None
         self._p_checker: dict[int, float] | None = None
         self._shared: dict[int, float] = {}
@@ -82,6 +83,8 @@ class BeliefAgent(BaselineAgent):
             self._masks.append(mask)
             self._weights.append({c: 1.0 for c in checkers})
         self._mask_weight = [1.0] * len(self._masks)
+        self._holding = {s: [i for i, mask in enumerate(self._masks) if mask >> s & 1]
+                         for s in range(1, self.players + 1)}
         if self.black:
             self._shared = dict.fromkeys(self._weights[0], 1.0)
         self._dirty()
@@ -102,6 +105,16 @@ class BeliefAgent(BaselineAgent):
             top = max(shared.values())
             for checker in shared:
                 shared[checker] = shared[checker] / top if top > 0 else 1.0
+        self._weighed()
+
+    def _scale_black(self, seats: Sequence[int], factor: float) -> None:
+        """The weight of each deal where every one of ``seats`` is black, times ``factor`` (the deals are found
+        through the lists of deals each seat is black in, not by looking at all of them)."""
+        holding = self._holding
+        found = set(holding[seats[0]]).intersection(*(holding[s] for s in seats[1:])) if seats else set()
+        weight = self._mask_weight
+        for i in found:
+            weight[i] *= factor
         self._weighed()
 
     def _weigh_masks(self, factor: Callable[[int], float]) -> None:
@@ -140,9 +153,9 @@ class BeliefAgent(BaselineAgent):
         for e in entries:
             kind = e.get("type")
             if kind == "player_left" and e.get("how") == "kill":
-                self._weigh_masks(_unless(1 << e["seat"], KILLED_BLACK))
+                self._scale_black([e["seat"]], KILLED_BLACK)
             elif kind == "vote_cast":
-                self._weigh_masks(_unless((1 << e["voter"]) | (1 << e["candidate"]), TEAMMATE_VOTE))
+                self._scale_black([e["voter"], e["candidate"]], TEAMMATE_VOTE)
             elif kind == "checked" and e.get("checker") == self.seat:
                 self._own_check(e["target"], bool(e["found"]))
         for said in claims:
@@ -176,21 +189,17 @@ class BeliefAgent(BaselineAgent):
                 return RED_CLAIMS_CHECKER  # a red player who is not the checker does not tell checks
             self._weigh(told)
         elif c.kind == "suspect" and c.target is not None:
-            self._weigh_masks(_unless(who | (1 << c.target), TEAMMATE_SUSPECTED))
+            self._scale_black([c.seat, c.target], TEAMMATE_SUSPECTED)
 
     # --- the picture ------------------------------------------------------------------------------------------
     def p_black(self) -> dict[int, float]:
         if self._p_black is None:
             self._normalise()
-            out = dict.fromkeys(range(1, self.players + 1), 0.0)
-            total = 0.0
-            for mask, weights, scale in zip(self._masks, self._weights, self._mask_weight, strict=True):
-                w = scale * sum(weights.values())
-                total += w
-                for s in out:
-                    if mask >> s & 1:
-                        out[s] += w
-            self._p_black = {s: (v / total if total else 0.0) for s, v in out.items()}
+            each = [scale * sum(weights.values()) for scale, weights in
+                    zip(self._mask_weight, self._weights, strict=True)]
+            total = sum(each)
+            self._p_black = {s: (sum(each[i] for i in self._holding[s]) / total if total else 0.0)
+                             for s in range(1, self.players + 1)}
         return self._p_black
 
     def p_checker(self) -> dict[int, float]:
@@ -223,8 +232,3 @@ class BeliefAgent(BaselineAgent):
         fresh = [s for s in options if s not in self.my_checks] or list(options)
         likely = self.p_checker()  # the Don: where the checker most likely sits, his own checks included
         return options[max(fresh, key=lambda s: (likely.get(s, 0.0), self.rng.random()))]
-
-
-def _unless(pair: int, factor: float) -> Callable[[int], float]:
-    """A mask's factor: ``factor`` where every seat of ``pair`` is black, else 1."""
-    return lambda mask: factor if mask & pair == pair else 1.0

@@ -64,3 +64,15 @@ def test_export_writes_the_clubs_games_which_import_again(data: Path, fmt: str, 
     assert again.exit_code == 0 and json.loads(again.output)["status"] == "imported"
     assert runner.invoke(app, ["export", "--format", "csv"]).exit_code == 2
     assert runner.invoke(app, ["reindex", "--all"]).output.strip() == "2 games indexed"  # one in each club
+
+
+def test_calibrate_counts_the_clubs_whole_games(data: Path) -> None:
+    assert runner.invoke(app, ["import", str(FIXTURES / "mafiaratings_documented.json")]).exit_code == 0
+    result = runner.invoke(app, ["calibrate"])
+    assert result.exit_code == 0, result.output
+    doc = json.loads(result.output)
+    assert doc["round1_single_votes"]["games"] == 1 and doc["real_round1_single_votes"]["red_targets"] == 0.645
+    assert json.loads(runner.invoke(app, ["calibrate", "--source", "polemica"]).output)[
+        "round1_single_votes"]["games"] == 0
+    refused = runner.invoke(app, ["calibrate", "--source", "nowhere"])
+    assert refused.exit_code != 0 and "nowhere" in refused.output

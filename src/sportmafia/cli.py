@@ -465,6 +465,24 @@ def _club_of(store: Any, club: int | None) -> int:
     raise typer.Exit(2)
 
 
+@app.command()
+def calibrate(
+    club: Annotated[int | None, typer.Option(help="The club's id (default: the first club).")] = None,
+    source: Annotated[str | None, typer.Option(help="Only games from: log (played here), polemica, mafiaratings, "
+                                                     "sportmafia (imported).")] = None,
+) -> None:
+    """The first round's single votes of the club's whole games (docs/bots.md), beside the figures of 1,237 rated
+    games on mafiaratings.com: how the club's play compares with the bots' and with real play elsewhere."""
+    from .services.calibration import club_single_votes
+    from .store import open_store
+
+    with open_store(migrate=True) as store:
+        try:
+            print(json.dumps(club_single_votes(store, _club_of(store, club), source)))
+        except ValueError as exc:
+            raise typer.BadParameter(str(exc), param_hint="--source") from None
+
+
 @app.command("import")
 def import_command(
     files: Annotated[list[Path], typer.Argument(help="Files of games: sportmafia records, Polemica or mafiaratings "

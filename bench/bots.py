@@ -32,10 +32,10 @@ from sportmafia.seasons.stats import wilson
 
 
 class Timed(Agent):
-    """An agent timed: each answer's wall time, in ``times``."""
+    """An agent timed: each answer (its feed brought up to date, then ``act`` or ``speak``) in ``times``."""
 
     def __init__(self, inner: Agent, times: list[float]) -> None:
-        self.inner, self.times = inner, times
+        self.inner, self.times, self.pending = inner, times, 0.0
 
     def start(self, seat: int, rules: Any, players: int, rng: Any) -> None:
         self.inner.start(seat, rules, players, rng)
@@ -43,18 +43,22 @@ class Timed(Agent):
     def observe(self, entries: Sequence[dict[str, Any]], claims: Sequence[Said]) -> None:
         started = time.perf_counter()
         self.inner.observe(entries, claims)
-        self.times.append(time.perf_counter() - started)
+        self.pending += time.perf_counter() - started
+
+    def _answered(self, started: float) -> None:
+        self.times.append(self.pending + time.perf_counter() - started)
+        self.pending = 0.0
 
     def speak(self) -> list[Claim]:
         started = time.perf_counter()
         out = self.inner.speak()
-        self.times[-1:] = [(self.times[-1] if self.times else 0.0) + time.perf_counter() - started]
+        self._answered(started)
         return out
 
     def act(self, legal: Sequence[Command]) -> Command | None:
         started = time.perf_counter()
         out = self.inner.act(legal)
-        self.times[-1:] = [(self.times[-1] if self.times else 0.0) + time.perf_counter() - started]
+        self._answered(started)
         return out
 
 

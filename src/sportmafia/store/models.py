@@ -473,3 +473,43 @@ class InstallationFact(Base):
 
     name: Mapped[str] = mapped_column(String(32), primary_key=True)
     value: Mapped[str] = mapped_column(String(128))
+
+
+# --- bots at a table (docs/bots.md, "Bots at an online table"; migration 0015) ---------------------------------
+class SaidClaim(Base):
+    """A claim a seat made in his speech (``bots.claims``), kept beside the game: ``n`` numbers the game's claims
+    from 0, ``at`` is the length of the log when it was made. Claims are public; the engine never reads them (a
+    game record stays the engine's)."""
+
+    __tablename__ = "claims"
+
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), primary_key=True)
+    n: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)
+    at: Mapped[int] = mapped_column(Integer)
+    seat: Mapped[int] = mapped_column(Integer)
+    kind: Mapped[str] = mapped_column(String(16))
+    target: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    role: Mapped[str | None] = mapped_column(String(16), nullable=True)
+    color: Mapped[str | None] = mapped_column(String(8), nullable=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class TableBots(Base):
+    """An online table some of whose seats bots play (``agents``: ``{"seat": "agent name"}``), and whether the
+    server also plays the host's part (``runs_table``: the deal, the draws, the speeches' ends, "Next"): a practice
+    table, or a table of programs that took seats by the open seat protocol. ``pace``: how fast the table runs
+    (``normal`` or ``fast``); ``seed``: the bots' and the table's draws."""
+
+    __tablename__ = "table_bots"
+
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), primary_key=True)
+    agents: Mapped[dict[str, str]] = mapped_column(JSON)
+    runs_table: Mapped[bool] = mapped_column(Boolean, default=False)
+    pace: Mapped[str] = mapped_column(String(16), default="normal")
+    seed: Mapped[int] = mapped_column(Integer, default=0)
+    practice: Mapped[bool] = mapped_column(Boolean, default=False)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    runner: Mapped[str | None] = mapped_column(String(40), nullable=True)
+    """The server process running the table's bots (its hub's origin), while its lease holds."""
+    lease_until: Mapped[float] = mapped_column(Float, default=0.0)
+    """Seconds since the epoch until which ``runner`` holds the table; past it, another process takes it."""

@@ -46,11 +46,12 @@ def rule_values(rules: RuleSet) -> dict[str, Any]:
     """The rule set's values the pages' scripts use (never constants of their own): whether fouls and sanctions
     are given, the foul that removes (A.foul.four: the foul dots), the black roles (a physical deal's count of
     black cards, the open stream's role colours), the final minute's length (A.win), the steps that are a
-    player's speech (the speaker's seat marked) and the most players a best move names (F.bestmove). A step's
+    player's speech (the speaker's seat marked), the most players a best move names (F.bestmove) and the red
+    checker's role (the Sheriff or the Commissar: what a player may claim to be, docs/bots.md). A step's
     seconds are in the view (``seconds``), those of the night-0 meeting included (A.night0)."""
     return {"fouls": rules.fouls, "sanctions": rules.sanctions, "last_word_seconds": rules.last_word_seconds,
             "foul_remove": rules.foul_remove, "black_roles": sorted(BLACK_ROLES),
-            "speech_steps": sorted(SPEECH_STEPS), "best_move_max": BEST_MOVE_GUESSES}
+            "speech_steps": sorted(SPEECH_STEPS), "best_move_max": BEST_MOVE_GUESSES, "checker": rules.checker}
 
 
 def view(game: Game, viewer: Viewer) -> dict[str, Any]:

@@ -100,6 +100,8 @@ class Hub:
         self.log_handler: Callable[[str, int, list[Event]], Any] | None = None
         """Takes the events another process committed and sent with its signal (``Store.learn``)."""
         self.redis_connected = asyncio.Event()
+        self.tables: dict[str, Callable[[dict[str, Any]], Any]] = {}
+        """The bots' tables this process runs (``live.driver``): each game's handler of ``tell_table``."""
         self.client_name = f"sportmafia-live-{self.origin[:12]}"
 
     # --- local subscriptions
@@ -210,6 +212,29 @@ class Hub:
         if events and self._redis is not None:
             payload["log"] = [next_seq - len(events), [ev.to_json() for ev in events]]
         self._to_redis(payload)
+
+    def publish_claims(self, game_id: str, count: int) -> None:
+        """The game now has ``count`` claims (``store.claims``): its connections read the new ones."""
+        self._notify_claims(game_id, count)
+        self._to_redis({"origin": self.origin, "game": game_id, "claims": count})
+
+    def claims_elsewhere(self, game_id: str, count: int) -> None:
+        """The game has ``count`` claims (found by the fallback's read, :mod:`.poll`)."""
+        self._notify_claims(game_id, count)
+
+    def _notify_claims(self, game_id: str, count: int) -> None:
+        for sub in self._local(game_id):
+            sub.loop.call_soon_threadsafe(sub.said, count)
+
+    def tell_table(self, game_id: str, message: dict[str, Any]) -> None:
+        """A message for the bots' table of the game (``live.driver``), wherever it runs: a seat passed."""
+        self._tell_table_here(game_id, message)
+        self._to_redis({"origin": self.origin, "game": game_id, "table": message})
+
+    def _tell_table_here(self, game_id: str, message: dict[str, Any]) -> None:
+        handler = self.tables.get(game_id)
+        if handler is not None:
+            handler(message)
 
     def publish_code_moved(self, game_id: str, code: str, to_game: str) -> None:
         """The table code ``code`` passed from ``game_id`` to ``to_game`` (the table's next game): the
@@ -325,6 +350,10 @@ class Hub:
                     self._unsent[key] = {k: v for k, v in payload.items() if k != "log"}
             elif "timer" in payload:
                 self._unsent[(game_id, "timer")] = payload
+            elif "claims" in payload:
+                kept = self._unsent.get((game_id, "claims"))
+                if kept is None or kept["claims"] < payload["claims"]:
+                    self._unsent[(game_id, "claims")] = payload
             elif "code" in payload:
                 self._unsent[(game_id, "code:" + str(payload["code"]))] = payload
             elif "revoked" in payload:
@@ -499,6 +528,12 @@ class Hub:
         if isinstance(next_seq, int) and not isinstance(next_seq, bool) and next_seq >= 0:
             self._learn(game_id, payload.get("log"))
             self._notify_moved(game_id, next_seq)
+        count = payload.get("claims")
+        if isinstance(count, int) and not isinstance(count, bool) and count >= 0:
+            self._notify_claims(game_id, count)
+        table = payload.get("table")
+        if isinstance(table, dict):
+            self._tell_table_here(game_id, table)
         to_game, code = payload.get("code_to"), payload.get("code")
         if isinstance(to_game, str) and len(to_game) <= 64 and isinstance(code, str) and len(code) <= 16:
             self._notify_code_moved(game_id, code, to_game)

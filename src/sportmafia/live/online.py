@@ -106,17 +106,19 @@ class PlayerSocket(TableSocket):
     async def take(self, text: str | None) -> bool:
         """Keepalive pings, and his commands (``{"type": "command", "game_id", "command", "expected_seq",
         "command_id"}``, the body of ``POST /api/play/commands``), executed one at a time as his seat, each
-        answered with ``ack`` or ``refused``."""
+        answered with ``ack`` or ``refused``; his claims (``{"type": "claim", ...}``) and passes (``{"type":
+        "pass", ...}``) alike (docs/bots.md, "The open seat protocol")."""
         message = _message(text)
         if isinstance(message, dict) and message.get("type") == "ping" and len(message) == 1:
             return False
-        if isinstance(message, dict) and message.get("type") == "command" and self.on_command is not None:
+        if isinstance(message, dict) and message.get("type") in ("command", "claim", "pass") \
+                and self.on_command is not None:
             await self.on_command(self, message)
             return True
         if text is None:
             return self.junk("a binary frame", _BINARY)
         return self.junk("a message it does not take", error(
-            "bad-message", msg('This socket takes only {"type": "command", ...} and pings.')))
+            "bad-message", msg('This socket takes only {"type": "command" | "claim" | "pass", ...} and pings.')))
 
 
 @dataclass(eq=False)

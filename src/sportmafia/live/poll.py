@@ -4,6 +4,7 @@ all the games its sockets follow at once, what Redis would have told it:
 
 - the games' heads (one read for all of them, ``Store.heads``): a game another process moved on wakes its
   sockets here, as a notification through Redis would have;
+- the games' claims (one read: a count per game), whose new ones the sockets then read;
 - the join requests of the games whose host's console is open here (one read, ``request_marks``): a change
   tells those consoles to ask for the requests again;
 - and every socket re-checks its authorisation at once (``Subscriber.recheck``: a seat's link revoked, a login
@@ -23,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..store import Store, unavailable
 from ..store import online as db
+from ..store.claims import claim_counts
 
 if TYPE_CHECKING:
     from .hub import Hub, Subscriber
@@ -74,6 +76,8 @@ class Poller:
         for game_id, head in heads.items():
             if head > self.hub.known_head(game_id):
                 self.hub.moved_elsewhere(game_id, head)
+        for game_id, count in (await asyncio.to_thread(claim_counts, self.store, list(groups))).items():
+            self.hub.claims_elsewhere(game_id, count)
         hosts = [game_id for game_id, subs in groups.items() if any(sub.host for sub in subs)]
         marks: dict[str, Any] = await asyncio.to_thread(db.request_marks, self.store, hosts) if hosts else {}
         for game_id in hosts:

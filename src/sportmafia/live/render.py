@@ -14,13 +14,14 @@ from __future__ import annotations
 
 import asyncio
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 import orjson
 from starlette.concurrency import run_in_threadpool
 
+from ..bots.claims import Said
 from ..engine import Game, Views, feed_length, rule_values, visible_events
 from ..store import Store
 
@@ -39,6 +40,19 @@ def dumps(message: Any) -> str:
     """A message as compact JSON text (UTF-8, not escaped)."""
     return orjson.dumps(message).decode()
 
+
+
+def claim_json(n: int, said: Said) -> dict[str, Any]:
+    """A claim as the screens get it: its number among the game's claims, its place in the log, its fields and
+    its text in both languages (``{"en": ..., "ru": ...}``)."""
+    text = said.claim.text()
+    return {"n": n, **said.to_json(), "text": {"en": text.render("en"), "ru": text.render("ru")}}
+
+
+def claims_message(since: int, made: Sequence[Said]) -> dict[str, Any]:
+    """``{"type": "claims", "since", "claims"}``: the game's claims from number ``since`` (public: every viewer
+    gets the same)."""
+    return {"type": "claims", "since": since, "claims": [claim_json(since + i, s) for i, s in enumerate(made)]}
 
 
 def feed_message(kind: str, views: Views, viewer: str | int, since: int) -> dict[str, Any] | None:

@@ -27,13 +27,15 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
+from starlette.concurrency import run_in_threadpool
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..i18n import Text, msg
 from ..store import GameNotFound, Store, unavailable
+from ..store.claims import claims
 from .guard import JunkGuard, check_replies, finish, limits_of, receive_text
 from .hub import Hub, Subscriber
-from .render import Builder, dumps
+from .render import Builder, claims_message, dumps
 
 # close codes (4000-4999 are the application's): the reason is the error code
 CLOSE_NOT_AUTHORIZED = 4401
@@ -88,6 +90,7 @@ class Socket(ABC):
     at: int = 0  # the game's next seq when the client was last sent something, or found nothing new
     accepted: bool = False  # the web layer accepted the socket already (to read a first message)
     code: str | None = None  # a spectator's socket: the table code it follows from game to game
+    claims_sent: int = 0  # the number of the game's claims the client has
     guard: JunkGuard | None = None
 
     log: ClassVar[logging.Logger] = logging.getLogger("sportmafia.online")
@@ -159,6 +162,11 @@ class Socket(ABC):
             for message in self.opened():
                 await ws.send_text(dumps(message))
             await ws.send_text(text)
+            # the claims made so far (read after subscribing: one made since wakes the sender)
+            made = await run_in_threadpool(claims, store, self.game_id)
+            if made:
+                await ws.send_text(dumps(claims_message(0, made)))
+                self.claims_sent = len(made)
             timer = await hub.stored_timer(self.game_id)
             if timer is not None:
                 sub.timer_set(timer)
@@ -234,6 +242,14 @@ async def _send_round(sock: Socket, builder: Builder) -> bool | None:
             sock.sent = cursor
         sock.at = max(sock.at, n)
         sub.hint = max(sub.hint, sock.at)
+    while sub.claims > sock.claims_sent:  # new claims (public: the same for every viewer)
+        since = sock.claims_sent
+        made = await hub.feeds.shared(("claims", f"{sock.game_id}:{since}"), claims, store, sock.game_id, since,
+                                      max_age=0.5)
+        if not made:
+            break
+        await ws.send_text(dumps(claims_message(since, made)))
+        sock.claims_sent = since + len(made)
     if sub.timer is not None:
         timer, sub.timer = sub.timer, None
         await ws.send_text(dumps({**timer, "now": time.time()}))

@@ -21,6 +21,7 @@ class Subscriber:
     loop: asyncio.AbstractEventLoop
     wake: asyncio.Event = field(default_factory=asyncio.Event)
     hint: int = 0
+    claims: int = 0  # the highest count of the game's claims it was told of
     timer: dict[str, Any] | None = None
     replies: list[dict[str, Any]] = field(default_factory=list)  # answers to the client's own messages, in order
     check_head: bool = False
@@ -59,6 +60,11 @@ class Subscriber:
     def moved(self, next_seq: int) -> None:
         if next_seq > self.hint:
             self.hint = next_seq
+        self.wake.set()
+
+    def said(self, count: int) -> None:
+        if count > self.claims:
+            self.claims = count
         self.wake.set()
 
     def timer_set(self, timer: dict[str, Any]) -> None:

@@ -19,7 +19,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from ...engine import Event, RuleViolation, changes_phase, command_from_json
 from ...i18n import msg
-from ...live import Hub, get_hub, run_batched, run_reader
+from ...live import Hub, get_hub, run_batched, run_reader, run_writer
 from ...live.guard import receive_text
 from ...live.online import PlayerSocket, registry_of
 from ...live.socket import (
@@ -30,8 +30,10 @@ from ...live.socket import (
     MAX_MESSAGE,
     refuse,
 )
+from ...services.table_bots import BotsRefused, say
 from ...store import Append, AppendResult, GameLocked, GameNotFound, StaleSequence, Store
 from ...store import online as db
+from ...store.claims import claims
 from ..auth import StoreDep
 from ..errors import RULE_VIOLATION_STATUS, ApiError, game_not_found
 from ..limits import run_limit
@@ -165,11 +167,89 @@ def _play_answer(auth: db.SeatAuth, kind: str, result: AppendResult | Exception,
     return result
 
 
+class PlayClaimIn(BaseModel):
+    """A claim of the player's speech (docs/bots.md, "Claims"): ``claim`` in the vocabulary's JSON form, its
+    ``seat`` his own or left out."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+    game_id: str = Field(min_length=1, max_length=64)
+    claim: dict[str, Any]
+    command_id: str | None = Field(default=None, min_length=1, max_length=40)
+
+
+class PlayPassIn(BaseModel):
+    """The player is done deciding for now (his speech ends; no vote, shot or check from him) at a table the server
+    runs: ``seen`` is the number of his feed he decided on (his last message's ``next_seq``)."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+    game_id: str = Field(min_length=1, max_length=64)
+    seen: int = Field(ge=0)
+    command_id: str | None = Field(default=None, min_length=1, max_length=40)
+
+
+def _own_game(auth: db.SeatAuth, game_id: str, what: str) -> None:
+    if game_id != auth.game_id:
+        _refused(auth, what, "wrong-game")
+        raise ApiError(403, "wrong-game", msg("This link is for another game."))
+
+
+async def make_claim(app: FastAPI, store: Store, hub: Hub, auth: db.SeatAuth, body: PlayClaimIn) -> dict[str, Any]:
+    """Keep the player's claim (under the game's turn of writes) and tell every screen: ``{"claim": n}``."""
+    _own_game(auth, body.game_id, "a claim")
+    try:
+        n, _said = await run_writer(app, say, store, auth.game_id, auth.seat, body.claim, game_id=auth.game_id)
+    except BotsRefused as exc:
+        _refused(auth, "a claim", exc.code)
+        raise ApiError(422, exc.code, exc.text) from None
+    except RuleViolation as exc:
+        _refused(auth, "a claim", exc.code)
+        raise
+    except GameLocked:
+        _refused(auth, "a claim", "locked")
+        raise ApiError(409, "locked", msg("The game is over and its sheet is signed.")) from None
+    hub.publish_claims(auth.game_id, n + 1)
+    return {"claim": n}
+
+
+def pass_turn(hub: Hub, auth: db.SeatAuth, body: PlayPassIn) -> dict[str, Any]:
+    """Tell the table's bots' driver, wherever it runs, that the seat passes at its feed's ``seen``."""
+    _own_game(auth, body.game_id, "a pass")
+    hub.tell_table(auth.game_id, {"seat": auth.seat, "seen": body.seen})
+    return {"passed": True}
+
+
+@api.post("/play/claims", summary="A claim of the player's speech (X-Play-Token)")
+async def play_claim(body: PlayClaimIn, request: Request, store: StoreDep, hub: HubDep) -> JSONResponse:
+    auth = await run_reader(_seat_of, store, request)
+    return JSONResponse(await make_claim(request.app, store, hub, auth, body))
+
+
+@api.post("/play/pass", summary="The player passes at a table the server runs (X-Play-Token)")
+async def play_pass(body: PlayPassIn, request: Request, store: StoreDep, hub: HubDep) -> JSONResponse:
+    auth = await run_reader(_seat_of, store, request)
+    return JSONResponse(pass_turn(hub, auth, body))
+
+
+@api.get("/play/record", summary="The game's record with its claims, once it is over (X-Play-Token)")
+def play_record(request: Request, store: StoreDep) -> dict[str, Any]:
+    """The game record (docs/game-record.md) with the claims made beside it (``claims``), once the game is over:
+    before, it would tell the roles (409 ``not-over``)."""
+    auth = seat_auth(request)
+    if store.game(auth.game_id).status != "over":
+        raise ApiError(409, "not-over", msg("The game's record is given once the game is over."))
+    record = store.record(auth.game_id)
+    record["claims"] = [said.to_json() for said in claims(store, auth.game_id)]
+    return record
+
+
 @api.get("/play/me", summary="Which seat of which game the X-Play-Token opens")
 def play_me(request: Request, store: StoreDep) -> dict[str, Any]:
+    """The seat, its name, the table's size and the rules the game is played under (``RuleSet.options``: what
+    an agent needs to start, docs/bots.md, "The open seat protocol")."""
     auth = seat_auth(request)
-    summary = store.game(auth.game_id)
-    return {"game_id": auth.game_id, "seat": auth.seat, "name": summary.names[auth.seat - 1]}
+    game = store.load(auth.game_id)
+    return {"game_id": auth.game_id, "seat": auth.seat, "name": game.names[auth.seat - 1], "players": game.n,
+            "ruleset": game.rules.name, "rules": game.rules.options()}
 
 
 async def socket_command(sock: PlayerSocket, message: dict[str, Any]) -> None:
@@ -181,16 +261,20 @@ async def socket_command(sock: PlayerSocket, message: dict[str, Any]) -> None:
     raw_id = message.get("command_id")
     command_id = raw_id if isinstance(raw_id, str) and len(raw_id) <= 40 else None
     status, body = 200, {}
+    kind = message.get("type")
     try:
         if sock.sub.ended:
             raise bad_link()
+        if kind != "command":
+            body = {"type": "ack", "command_id": command_id, **(await _socket_talk(sock, auth, message))}
+            sock.sub.reply(body)
+            return
         try:
             parsed = PlayCommandIn.model_validate({k: v for k, v in message.items() if k != "type"})
         except ValidationError as exc:
-            where = "; ".join(f"{'.'.join(str(x) for x in e['loc'])}: {e['msg']}" for e in exc.errors()[:5])
             command = message.get("command")
             _refused(auth, str(command.get("type"))[:40] if isinstance(command, dict) else "?", "invalid")
-            raise ApiError(422, "invalid", msg("The message is not valid: %(where)s.", where=where)) from None
+            raise ApiError(422, "invalid", msg("The message is not valid: %(where)s.", where=_where(exc))) from None
         app: FastAPI = sock.websocket.app
         result = await run_batched(app, lambda items: execute_plays(items, sock.store, sock.hub), (auth, parsed),
                                    game_id=auth.game_id)
@@ -205,6 +289,22 @@ async def socket_command(sock: PlayerSocket, message: dict[str, Any]) -> None:
     sock.sub.reply(body)
     if status == 401:  # the link was revoked meanwhile: the socket ends too
         sock.end()
+
+
+async def _socket_talk(sock: PlayerSocket, auth: db.SeatAuth, message: dict[str, Any]) -> dict[str, Any]:
+    """A claim or a pass from the player's socket (:func:`make_claim`, :func:`pass_turn`)."""
+    fields = {k: v for k, v in message.items() if k != "type"}
+    try:
+        if message.get("type") == "claim":
+            return await make_claim(sock.websocket.app, sock.store, sock.hub, auth, PlayClaimIn.model_validate(fields))
+        return pass_turn(sock.hub, auth, PlayPassIn.model_validate(fields))
+    except ValidationError as exc:
+        _refused(auth, str(message.get("type")), "invalid")
+        raise ApiError(422, "invalid", msg("The message is not valid: %(where)s.", where=_where(exc))) from None
+
+
+def _where(exc: ValidationError) -> str:
+    return "; ".join(f"{'.'.join(str(x) for x in e['loc'])}: {e['msg']}" for e in exc.errors()[:5])
 
 
 @router.websocket("/ws/play")

@@ -208,8 +208,11 @@
     setLink([4401, 4403, 4404, 4422].includes(e.detail.code) ? "gone" : "offline");
   });
 
+  const said = SM.said($("o-said"));   // the claims of the speeches (docs/bots.md), newest first
   SM.live.connect(gameId, "table", {
     onMessage(m) {
+      if (m.type === "claims") said.take(m);
+      if (m.type === "state") said.reset();
       if (m.type !== "state" && m.type !== "events") return;
       setLink("live");
       if (m.next_seq < nextSeq && m.type === "events") return;

@@ -111,14 +111,42 @@
           game = m.game;
         } else if (m.type === "state" || m.type === "events") {
           if (m.rules) rules = m.rules;
+          if (m.type === "state" && opts.said) opts.said.reset();
           closedNotice(false);
           opts.show(m.view, rules);
           opts.clock.step(m.view, rules);
         }
         else if (m.type === "timer") opts.clock.set(m);
+        else if (m.type === "claims" && opts.said) opts.said.take(m);
         else if (m.type === "error" && m.error && m.error.code === "watch-closed") closedNotice(true);
       },
     });
+  };
+
+  /* What the seats said in their speeches (the claims, docs/bots.md), newest first: `el` holds an <ol>; a `claims`
+     message from number 0 (the socket's first, after its `state`) replaces the list, a later one adds to it. */
+  SM.said = function (el) {
+    let list = [];
+    const draw = () => {
+      const ol = el.querySelector("ol");
+      ol.textContent = "";
+      for (const c of list.slice(-40).reverse()) {
+        const li = document.createElement("li");
+        li.className = "o-said-" + c.kind + (c.color ? " o-said-" + c.color : "");
+        li.textContent = c.text[SM.lang] || c.text.en;
+        ol.appendChild(li);
+      }
+      el.hidden = !list.length;
+    };
+    return {
+      reset() { list = []; draw(); },
+      take(m) {
+        if (m.since === 0) list = [];
+        for (const c of m.claims) if (c.n === list.length) list.push(c);
+        draw();
+      },
+      get count() { return list.length; },
+    };
   };
 
   SM.wsUrl = function (path) {
@@ -318,5 +346,5 @@
     setInterval(poll, 5000);
     return;
   }
-  SM.watch(root.dataset.code, { show, clock, onLink: (s) => SM.linkState($("o-link"), s) });
+  SM.watch(root.dataset.code, { show, clock, said: SM.said($("o-said")), onLink: (s) => SM.linkState($("o-link"), s) });
 })();

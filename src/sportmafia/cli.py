@@ -148,8 +148,34 @@ def simulate(
 
 
 @app.command()
+def agent(
+    url: Annotated[str, typer.Argument(help="The seat's personal link (https://host/play/TOKEN); or set "
+                                            "$SPORTMAFIA_SEAT_URL and leave it out, to keep it out of the process list.")] = "",
+    bot: Annotated[str, typer.Option(help="The agent that plays the seat (random, baseline, belief).")] = "baseline",
+    seed: Annotated[int, typer.Option(help="The agent's seed.")] = 0,
+) -> None:
+    """Play a seat of an online table with one of the bots, through the seat's link (the open seat protocol,
+    docs/bots.md); prints how the game ended, as JSON."""
+    from .bots import AGENTS
+    from .bots.remote import play_seat
+
+    link = url or os.environ.get("SPORTMAFIA_SEAT_URL", "")
+    if not link:
+        raise typer.BadParameter("the seat's link, or $SPORTMAFIA_SEAT_URL", param_hint="URL")
+    if bot not in AGENTS:
+        raise typer.BadParameter(f"unknown agent {bot!r}; known: {', '.join(sorted(AGENTS))}", param_hint="--bot")
+    try:
+        result = play_seat(link, AGENTS[bot](), seed, say=lambda line: err.print(line, markup=False))
+    except ValueError as exc:
+        raise typer.BadParameter(str(exc), param_hint="URL") from None
+    print(json.dumps({"seat": result.seat, "winner": result.winner, "result": result.result,
+                      "messages": result.messages, "sent": result.sent}))
+
+
+@app.command()
 def arena(
-    agents: Annotated[str, typer.Option(help="The agents, comma-separated (random, baseline, belief).")] = "random,baseline",
+    agents: Annotated[str, typer.Option(help="The agents, separated by commas or spaces (random, baseline, "
+                                             "belief).")] = "random,baseline",
     games: Annotated[int, typer.Option(help="How many games at least (whole rounds of tables).")] = 300,
     preset: Annotated[str, typer.Option(help=f"Rule set: {', '.join(PRESETS)}.")] = "club",
     seed: Annotated[int, typer.Option(help="Seed of the seating, the deals and the games.")] = 1,
@@ -158,7 +184,7 @@ def arena(
     from .bots import AGENTS
     from .bots.arena import arena as run_arena
 
-    names = [a.strip() for a in agents.split(",") if a.strip()]
+    names = [a for a in agents.replace(",", " ").split() if a]
     unknown = [a for a in names if a not in AGENTS]
     if unknown or not names:
         raise typer.BadParameter(f"unknown agent {unknown[0] if unknown else '(none)'!r}; known: "

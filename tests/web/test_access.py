@@ -23,7 +23,16 @@ from starlette.websockets import WebSocketDisconnect
 from sportmafia.live.socket import CLOSE_NOT_FOUND
 from sportmafia.rules import get_ruleset
 from sportmafia.store import Store, open_store, tournaments
-from sportmafia.store.models import GameEvent, JoinRequest, OnlineTable, SeatToken, SheetCorrection, StoredGame
+from sportmafia.store.models import (
+    GameEvent,
+    JoinRequest,
+    OnlineTable,
+    SaidClaim,
+    SeatToken,
+    SheetCorrection,
+    StoredGame,
+    TableBots,
+)
 from sportmafia.store.tournaments import NewParticipant
 from sportmafia.web import create_app
 from sportmafia.web.security import hash_password
@@ -106,7 +115,7 @@ def _snapshot(store: Store, game_id: str) -> tuple[Any, ...]:
         row = s.get(StoredGame, game_id)
         assert row is not None
         counts = tuple(s.scalar(select(func.count()).select_from(model).where(model.game_id == game_id))
-                       for model in (GameEvent, SeatToken, OnlineTable, SheetCorrection))
+                       for model in (GameEvent, SeatToken, OnlineTable, SheetCorrection, SaidClaim, TableBots))
         tokens = tuple(s.execute(select(SeatToken.id, SeatToken.revoked_at).where(SeatToken.game_id == game_id)))
         requests = tuple(s.execute(select(JoinRequest.id, JoinRequest.status).where(JoinRequest.game_id == game_id)))
         table = tuple(s.execute(select(OnlineTable.stream_hash, OnlineTable.watch_closed_at)
@@ -140,6 +149,7 @@ BODIES: dict[tuple[str, str], Any] = {
     ("POST", "/api/games/{game_id}/online/stream"): {"delay_minutes": 5},
     ("PUT", "/api/games/{game_id}/online/watch"): {"open": False},
     ("POST", "/api/games/{game_id}/online/links"): {"seats": [1, 2]},
+    ("PUT", "/api/games/{game_id}/online/bots"): {"agents": {"2": "baseline"}, "runs_table": True},
     ("POST", "/api/games/{game_id}/sheet/corrections"): {"reason": "r", "changes": [{"field": "winner",
                                                                                      "new": "red"}]},
     ("POST", "/api/tournaments/{tournament_id}/games/{game_id}/corrections"): {

@@ -16,7 +16,7 @@ the first command offered is played for him (a safe default, counted in ``defaul
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 
 from ..engine import BLACK_ROLES, Advance, Command, DealCards, Game, RuleViolation, visible_events
@@ -45,6 +45,23 @@ class Played:
     """Commands or claims an agent offered that the table refused (none, for a well-made agent)."""
     defaults: int = 0
     """Commands the table played for a seat that passed where the game cannot go on without one."""
+
+
+def commands_by_seat(game: Game, offered: Sequence[Command], leaders: Collection[int] = ()) -> dict[int, list[Command]]:
+    """The commands ``offered`` (the host's list) by the seat that makes them; the black team's (``TEAM``) by its
+    leader: the lowest living black seat among ``leaders`` if any is, else the lowest living black seat."""
+    by_seat: dict[int, list[Command]] = {}
+    for c in offered:
+        seat = c.actor_seat()
+        if seat is not None:
+            by_seat.setdefault(seat, []).append(c)
+    team = [c for c in offered if c.type in TEAM]
+    if team:
+        black = [s for s in game.living() if game.roles[s] in BLACK_ROLES]
+        first = [s for s in black if s in leaders] or black
+        if first:
+            by_seat.setdefault(min(first), []).extend(team)
+    return by_seat
 
 
 class Seat:
@@ -98,16 +115,7 @@ class _Table:
             game.execute(DealCards(roles=self.roles) if deal else chance[0], self.rng)
             return
         self._speech()
-        by_seat: dict[int, list[Command]] = {}
-        for c in offered:
-            seat = c.actor_seat()
-            if seat is not None:
-                by_seat.setdefault(seat, []).append(c)
-        team = [c for c in offered if c.type in TEAM]
-        if team:
-            living_black = [s for s in game.living() if game.roles[s] in BLACK_ROLES]
-            if living_black:
-                by_seat.setdefault(min(living_black), []).extend(team)
+        by_seat = commands_by_seat(game, offered)
         for seat in sorted(by_seat):
             if self._ask(seat, by_seat[seat]):
                 return

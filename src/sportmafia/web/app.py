@@ -11,6 +11,7 @@ from fastapi.staticfiles import StaticFiles
 
 from .. import __version__
 from ..live import get_hub
+from ..live.driver import drivers_of
 from ..live.hub import REDIS_ENV
 from ..store import Store, open_store
 from . import (
@@ -70,7 +71,9 @@ def create_app(store: Store | None = None, *, secret_key: str | None = None, htt
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         await get_hub(_app).start()  # the Redis listener, when $SPORTMAFIA_REDIS_URL is set
+        drivers_of(_app).start()  # the tables with bots this process runs (live/driver.py)
         yield
+        await drivers_of(_app).stop()
         await get_hub(_app).stop()
         checker.close()
         limits.close()

@@ -35,7 +35,7 @@ from starlette.websockets import WebSocketState
 
 from ...live.socket import CLOSE_TRY_LATER, UNAVAILABLE, refuse
 from ...store import unavailable
-from . import joins, links, observers, pages, play, stream
+from . import bots, joins, links, observers, pages, play, stream
 from .common import JOIN_HEADER, STREAM_HEADER, TOKEN_HEADER
 from .logs import SOCKET_ACCESS_FILTER, install_log_filter, mask
 from .play import play_socket
@@ -90,6 +90,8 @@ def install(app: FastAPI) -> None:
     app.include_router(links.api)
     app.include_router(play.api)
     app.include_router(stream.api)
+    app.include_router(bots.api)
+    app.include_router(bots.router)
     app.include_router(play.router)
     app.include_router(stream.router)
     app.include_router(pages.router)

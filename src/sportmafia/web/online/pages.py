@@ -15,6 +15,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from ...store import Store
 from ...store import online as db
+from ...store.claims import bots_of
 from ..i18n import request_lang
 from ..pages import club_game, game_labels, render
 from .common import HOST_ROLES, JUDGE_ROLES, Code, GameId, address, limiter_of
@@ -50,8 +51,10 @@ def play_page(request: Request, token: Annotated[str, PathParam(max_length=256)]
         log.warning("online: refused the player's page for an unknown or revoked token from %s", key[7:])
         return _link_page(request, 404, "bad-link")
     summary = store.game(auth.game_id)
+    bots = bots_of(store, auth.game_id)
     return _private(render(request, "play.html", user=None, game_id=auth.game_id, seat=auth.seat,
-                           seat_name=summary.names[auth.seat - 1], labels=game_labels(request_lang(request))))
+                           seat_name=summary.names[auth.seat - 1], labels=game_labels(request_lang(request)),
+                           driven=bots is not None and bots.runs_table, practice=bots is not None and bots.practice))
 
 
 @router.get("/join")

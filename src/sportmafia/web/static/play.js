@@ -23,6 +23,8 @@
   let picked = [];      // the seats picked for the current action
   let pickKey = "";     // which action the picks belong to
   let busy = false;
+  const driven = root.dataset.driven === "1";   // the server runs the table (a practice table): passes end a turn
+  const said = SM.said($("o-said"));
 
   // ------------------------------------------------------------------------------------------ the card
   /* The card lies face down: one box of one size, colour and text for every role, so that a glance at the phone
@@ -205,8 +207,8 @@
   const SOCKET_ANSWER_MS = 5000;
 
   /* Over the socket: {status, data} when it answers in time, null when it is down or late. */
-  function viaSocket(body) {
-    if (!link || !link.send({ type: "command", ...body })) return Promise.resolve(null);
+  function viaSocket(body, type) {
+    if (!link || !link.send({ type: type || "command", ...body })) return Promise.resolve(null);
     return new Promise((resolve) => {
       const t = setTimeout(() => { waiting.delete(body.command_id); resolve(null); }, SOCKET_ANSWER_MS);
       waiting.set(body.command_id, (m) => { clearTimeout(t); waiting.delete(body.command_id); resolve(m); });
@@ -220,9 +222,9 @@
   function socketDown() { for (const done of [...waiting.values()]) done(null); }
 
   /* Over HTTP: {status, data}, or null when the request did not get through. */
-  async function viaHttp(body) {
+  async function viaHttp(body, path) {
     try {
-      const r = await fetch("/api/play/commands", {
+      const r = await fetch(path || "/api/play/commands", {
         method: "POST", credentials: "omit",
         headers: { "Content-Type": "application/json", Accept: "application/json", "X-Play-Token": token },
         body: JSON.stringify(body),
@@ -263,6 +265,99 @@
     }
   }
 
+  // ------------------------------------------------------------------------------------------ speech and passes
+  /* A claim of his speech ("I suspect #4", docs/bots.md) or a pass (at a table the server runs: his speech ends,
+     or he does not vote, shoot or check now): over the socket, or by HTTP when it is down (a claim said twice at
+     one moment is kept once). */
+  async function talk(type, fields, path) {
+    if (busy) return;
+    busy = true;
+    const made = actionStep(V);
+    const body = { game_id: gameId, command_id: SM.uuid(), ...fields };
+    feedback(P.sending, "saving", made);
+    try {
+      const a = (await viaSocket(body, type)) || (await viaHttp(body, path));
+      if (!a) feedback(P.retry, "warn", made);
+      else if (a.status === 200) feedback(type === "pass" ? "" : P.said_ok, "ok", made);
+      else if (a.status === 401) feedback(P.revoked, "error");
+      else feedback(SM.errorText(a.data), "error", made);
+    } finally {
+      busy = false;
+      if (type === "claim") { sayKind = null; drawSay(); }
+    }
+  }
+  const passTurn = () => talk("pass", { seen: seq }, "/api/play/pass");
+  const sayClaim = (claim) => talk("claim", { claim }, "/api/play/claims");
+
+  const KINDS = [
+    { key: "suspect", target: true }, { key: "trust", target: true }, { key: "vote", target: true },
+    { key: "lying", target: true }, { key: "check-red", target: true, claim: { kind: "check", color: "red" } },
+    { key: "check-black", target: true, claim: { kind: "check", color: "black" } },
+    { key: "role-checker", target: false }, { key: "role-red", target: false, claim: { kind: "role", role: "civilian" } },
+  ];
+  let sayKind = null;
+  const speaking = () => !!(V && R && !V.over && V.seat === me && R.speech_steps.includes(V.step));
+  function drawSay() {
+    const box = $("o-say");
+    box.hidden = !speaking();
+    if (box.hidden) { sayKind = null; return; }
+    const kinds = $("o-say-kinds");
+    kinds.textContent = "";
+    for (const k of KINDS) {
+      const b = document.createElement("button");
+      b.type = "button";
+      b.className = "o-chip";
+      b.dataset.kind = k.key;
+      b.setAttribute("aria-pressed", sayKind === k ? "true" : "false");
+      b.textContent = k.key === "role-checker" ? (R.checker === "commissar" ? P.say_commissar : P.say_sheriff)
+        : P["say_" + k.key.replace("-", "_")];
+      b.addEventListener("click", () => {
+        if (!k.target) {
+          sayClaim(k.claim || { kind: "role", role: R.checker || "sheriff" });
+          return;
+        }
+        sayKind = sayKind === k ? null : k;
+        drawSay();
+      });
+      kinds.appendChild(b);
+    }
+    const seats = $("o-say-seats");
+    seats.textContent = "";
+    if (!sayKind) return;
+    for (const s of V.seats) {
+      if (s.seat === me) continue;
+      const b = document.createElement("button");
+      b.type = "button";
+      b.className = "o-pick";
+      b.dataset.target = String(s.seat);
+      b.textContent = String(s.seat);
+      b.setAttribute("aria-label", `${no(s.seat)} · ${s.name}`);
+      b.addEventListener("click", () => sayClaim({ ...(sayKind.claim || { kind: sayKind.key }), target: s.seat }));
+      seats.appendChild(b);
+    }
+  }
+  function drawPass() {
+    const b = $("o-pass");
+    const mine = speaking();
+    b.hidden = !driven || !V || V.over || !(mine || legal.length);
+    b.textContent = mine ? P.end_speech : P.pass;
+  }
+  $("o-pass").addEventListener("click", passTurn);
+
+  /* The game's record (docs/game-record.md) with the claims, once it is over: a file to keep or to study. */
+  $("o-record").addEventListener("click", async () => {
+    const r = await fetch("/api/play/record", { credentials: "omit", headers: { Accept: "application/json", "X-Play-Token": token } });
+    if (r.status !== 200) { feedback(SM.errorText(await r.json().catch(() => null)), "error"); return; }
+    const url = URL.createObjectURL(new Blob([await r.text()], { type: "application/json" }));
+    const a = document.createElement("a");
+    a.href = url;
+    a.download = `game-${gameId}.json`;
+    document.body.appendChild(a);
+    a.click();
+    a.remove();
+    setTimeout(() => URL.revokeObjectURL(url), 1000);
+  });
+
   // ------------------------------------------------------------------------------------------ the table
   function show(m) {
     V = m.view;
@@ -279,6 +374,9 @@
     drawYou(V);
     SM.board($("o-seats"), V, { me, rules: R });
     drawActions();
+    drawSay();
+    drawPass();
+    $("o-end").hidden = !V.over;
     clock.step(V, R);
     if (!busy && feedbackStep !== null && feedbackStep !== actionStep(V)) feedback("");
   }
@@ -291,7 +389,9 @@
       if (s === "gone" && code === 4401) { feedback(P.revoked, "error"); $("o-link").dataset.state = "gone"; }
     },
     onMessage(m) {
+      if (m.type === "state") said.reset();
       if (m.type === "state" || m.type === "events") show(m);
+      else if (m.type === "claims") said.take(m);
       else if (m.type === "ack" || m.type === "refused") answered(m);
       else if (m.type === "timer") clock.set(m);
       else if (m.type === "error" && m.error && m.error.code === "revoked") feedback(P.revoked, "error");

@@ -1,0 +1,114 @@
+"""The practice table in Chromium (docs/bots.md, "The practice table"): a player opens /practice, picks the rules,
+the bots' strength, the pace and his seat, and plays a whole game against the bots on the player's page: their
+claims shown as their speeches, his own claims from the buttons of his speech, "End my speech" and "Pass", the
+game's record at the end. Screenshots of the form and of the game at a phone's and a tablet's size, in both
+languages, in test-artifacts/."""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from sportmafia.live.driver import PACE_SCALE_ENV
+from sportmafia.store import open_store
+from sportmafia.web import create_app
+
+from .conftest import app_server, open_page, screenshots
+
+PHONE = (390, 844)
+TABLET = (1024, 768)
+
+
+@pytest.fixture
+def practice_server(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
+    """A server whose tables run four times as fast as their pace (a whole game within a minute or two)."""
+    monkeypatch.setenv(PACE_SCALE_ENV, "0.25")
+    store = open_store(f"sqlite:///{tmp_path / 'practice.db'}", migrate=True)
+    with app_server(create_app(store, secret_key="browser-test-secret")) as url:
+        yield url
+    store.close()
+
+
+def sit_down(page: Any, server: str, seat: int) -> None:
+    page.goto(server + "/practice")
+    page.check("input[name=preset][value=club]")
+    page.check("input[name=agent][value=baseline]")
+    page.check("input[name=pace][value=fast]")
+    page.select_option("#p-seat", str(seat))
+    page.fill("#p-name", "Аня")
+    page.click("#p-go")
+    page.wait_for_url("**/play/*")
+    page.wait_for_selector("#o-link[data-state=live]")
+
+
+def visible(page: Any, selector: str) -> bool:
+    return bool(page.eval_on_selector(selector, "el => !el.hidden"))
+
+
+def test_a_whole_practice_game_on_a_phone(browser: Any, practice_server: str) -> None:
+    ctx, page, errors = open_page(browser, *PHONE, lang="ru", server=practice_server, accept_downloads=True)
+    try:
+        page.goto(practice_server + "/practice")
+        screenshots(page, "practice-form-ru")
+        sit_down(page, practice_server, seat=3)
+        said = passed = 0
+        shot = False
+        ends = time.monotonic() + 240
+        while not visible(page, "#o-end"):
+            assert time.monotonic() < ends, "the practice game did not end"
+            if visible(page, "#o-say") and page.get_attribute("#play", "data-spoke") != page.get_attribute(
+                    "#play", "data-seq"):
+                page.evaluate("() => { const p = document.getElementById('play'); p.dataset.spoke = p.dataset.seq; }")
+                page.click("#o-say-kinds button[data-kind=suspect]")
+                page.click("#o-say-seats button[data-target='5']")
+                page.wait_for_function("() => document.getElementById('o-feedback').textContent !== 'Отправляем…'")
+                said += 1
+                if not shot:
+                    shot = True
+                    page.wait_for_function("() => !document.getElementById('o-said').hidden")
+                    screenshots(page, "practice-speech-ru", full_page=True)
+            if visible(page, "#o-pass"):
+                page.click("#o-pass", timeout=2000, no_wait_after=True)
+                passed += 1
+            page.wait_for_timeout(150)
+        assert said and passed
+        items = page.eval_on_selector_all("#o-said li", "els => els.map(e => e.textContent)")
+        assert any(text.startswith("№3: Подозреваю №5") for text in items), items
+        screenshots(page, "practice-end-ru", full_page=True)
+        with page.expect_download() as download:
+            page.click("#o-record")
+        record = json.loads(Path(download.value.path()).read_text(encoding="utf-8"))
+        assert record["format"] == "sportmafia-game" and record["events"] and any(c["seat"] == 3 for c in record["claims"])
+        assert page.is_visible("a[href='/practice']")
+        assert not errors, errors
+    finally:
+        ctx.close()
+
+
+def test_the_practice_table_in_english_on_a_tablet(browser: Any, practice_server: str) -> None:
+    """The form and a speech of the player's in English, at a tablet's size: the claims' buttons name the
+    table's checker, and what he says is on his page at once, as the bots' speeches are."""
+    ctx, page, errors = open_page(browser, *TABLET, lang="en", server=practice_server)
+    try:
+        page.goto(practice_server + "/practice")
+        assert page.inner_text("#p-go") == "Sit down at the table"
+        screenshots(page, "practice-form-en")
+        sit_down(page, practice_server, seat=1)  # day 1 opens with seat 1 (A.speech.order)
+        page.wait_for_selector("#o-say:not([hidden])", timeout=60_000)
+        assert page.inner_text("#o-say-kinds button[data-kind=role-checker]") == "I am the Sheriff"
+        page.click("#o-say-kinds button[data-kind=check-black]")
+        page.click("#o-say-seats button[data-target='7']")
+        page.wait_for_function(
+            "() => [...document.querySelectorAll('#o-said li')].some(li => li.textContent === '#1: I checked #7: black.')")
+        assert page.inner_text("#o-pass") == "End my speech"
+        screenshots(page, "practice-speech-en", full_page=True)
+        page.click("#o-pass")
+        page.wait_for_selector("#o-say[hidden]", state="attached")
+        assert not errors, errors
+    finally:
+        ctx.close()

@@ -16,9 +16,9 @@ import pytest
 
 from sportmafia.live.driver import PACE_SCALE_ENV
 from sportmafia.store import open_store
-from sportmafia.web import create_app
+from sportmafia.web import create_app, ensure_demo
 
-from .conftest import app_server, open_page, screenshots
+from .conftest import ADMIN_PASSWORD, app_server, log_in_as_admin, open_page, screenshots
 
 PHONE = (390, 844)
 TABLET = (1024, 768)
@@ -26,9 +26,12 @@ TABLET = (1024, 768)
 
 @pytest.fixture
 def practice_server(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
-    """A server whose tables run four times as fast as their pace (a whole game within a minute or two)."""
+    """A server (with the demo club) whose tables run four times as fast as their pace (a whole game within a
+    minute or two)."""
     monkeypatch.setenv(PACE_SCALE_ENV, "0.25")
+    monkeypatch.setenv("SPORTMAFIA_ADMIN_PASSWORD", ADMIN_PASSWORD)
     store = open_store(f"sqlite:///{tmp_path / 'practice.db'}", migrate=True)
+    ensure_demo(store)
     with app_server(create_app(store, secret_key="browser-test-secret")) as url:
         yield url
     store.close()
@@ -109,6 +112,41 @@ def test_the_practice_table_in_english_on_a_tablet(browser: Any, practice_server
         screenshots(page, "practice-speech-en", full_page=True)
         page.click("#o-pass")
         page.wait_for_selector("#o-say[hidden]", state="attached")
+        assert not errors, errors
+    finally:
+        ctx.close()
+
+
+@pytest.mark.parametrize("lang", ["ru", "en"])
+def test_the_host_seats_bots_in_the_seats_without_a_link(browser: Any, practice_server: str, lang: str) -> None:
+    """The host's panel of an online table: one seat linked, "Bots in every seat without a link" seats the bots in
+    the other nine, at the pace chosen; "No bots" takes them away."""
+    ctx, page, errors = open_page(browser, *TABLET, lang=lang, server=practice_server)
+    try:
+        log_in_as_admin(page, practice_server)
+        csrf = page.request.get(practice_server + "/api/me").json()["csrf_token"]
+        players = page.request.get(practice_server + "/api/players").json()["players"]
+        made = page.request.post(practice_server + "/api/games", headers={"X-CSRF-Token": csrf}, data={
+            "preset": "club", "players": 10, "roster": [p["id"] for p in players[:10]]}).json()
+        game_id = made["id"]
+        page.goto(f"{practice_server}/games/{game_id}/online")
+        page.click("#p-open")
+        page.wait_for_selector("#p-opened:not([hidden])")
+        page.request.post(f"{practice_server}/api/games/{game_id}/online/seats/1/link", headers={"X-CSRF-Token": csrf})
+        page.select_option("#p-bot", "belief")
+        page.check("#p-runs")
+        page.select_option("#p-pace", "fast")
+        page.click("#p-bots-fill")
+        expected = {"ru": "Боты на местах 2, 3, 4, 5, 6, 7, 8, 9, 10. Стол ведёт сервер.",
+                    "en": "Bots at seats 2, 3, 4, 5, 6, 7, 8, 9, 10. The server runs the table."}[lang]
+        page.wait_for_function(f"() => document.getElementById('p-bots-now').textContent === {json.dumps(expected)}")
+        bots = page.request.get(f"{practice_server}/api/games/{game_id}/online/bots").json()
+        assert bots["agents"] == {str(s): "belief" for s in range(2, 11)} and bots["runs_table"]
+        page.eval_on_selector("#p-bots-card", "el => el.scrollIntoView()")
+        screenshots(page, f"online-bots-{lang}")
+        page.click("#p-bots-off")
+        no_bots = {"ru": "За этим столом ботов нет.", "en": "No bots at this table."}[lang]
+        page.wait_for_function(f"() => document.getElementById('p-bots-now').textContent === {json.dumps(no_bots)}")
         assert not errors, errors
     finally:
         ctx.close()

@@ -38,6 +38,7 @@ bench: $(STAMP)
 	$(PY) bench/cluster.py
 	$(PY) bench/seasons.py
 	$(PY) bench/bots.py
+	$(PY) bench/practice.py
 
 ## lint: ruff everywhere, mypy --strict on the pure layers
 lint: $(STAMP)

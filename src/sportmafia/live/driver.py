@@ -27,6 +27,7 @@ import os
 import random
 import time
 import uuid
+from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -129,6 +130,10 @@ class TableDriver:
     _acts: dict[tuple[int, tuple[Any, ...]], int] = field(default_factory=dict)
     _told: asyncio.Event = field(default_factory=asyncio.Event)
     _passes: list[dict[str, Any]] = field(default_factory=list)
+    answers: deque[float] = field(default_factory=lambda: deque(maxlen=10_000))
+    """Seconds each bot's answer took, from the read that showed it its decision to its command committed (or its
+    claims kept): what a person at the table waits for (bench/practice.py)."""
+    _woke: float = 0.0
 
     @property
     def game_id(self) -> str:
@@ -171,6 +176,7 @@ class TableDriver:
                 sub.wake.clear()
                 self._told.clear()
                 try:
+                    self._woke = time.perf_counter()
                     await self._read()
                     wait = await self._tick()
                 except (StaleSequence, RuleViolation):
@@ -333,6 +339,8 @@ class TableDriver:
             self.claims.append(kept)
             self.hub.publish_claims(self.game_id, n + 1)
             said = True
+        if said:
+            self.answers.append(time.perf_counter() - self._woke)
         return said
 
     async def _ask(self, game: Game, seat: int, legal: list[Command]) -> bool:
@@ -348,6 +356,7 @@ class TableDriver:
             return False
         self._acts[key] = self._acts.get(key, 0) + 1
         await self._append(command, None if command.type in TEAM else seat)
+        self.answers.append(time.perf_counter() - self._woke)
         return True
 
     async def _append(self, command: Command, actor: int | None) -> None:

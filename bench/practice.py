@@ -2,7 +2,7 @@
 
 Practice tables are opened on a server app (SQLite in a temporary folder, the live layer and the driver of
 ``live/driver.py`` as ``sportmafia serve`` runs them) and played to their ends at once, several at a time, the
-person's seat never answering (the table then waits its time out: the times are scaled down by
+person passing each turn at once on his phone's socket (the bots' speeches and the nights are scaled down by
 ``$SPORTMAFIA_PACE_SCALE`` so that the games take seconds). Each bot's answer is timed by the driver from the read
 that showed it its decision to its command committed (or its claims kept): the store's read of the new events,
 the bot's thinking and the append, all of it.
@@ -21,7 +21,8 @@ import os
 import statistics
 import sys
 import tempfile
-import time
+import threading
+import uuid
 from pathlib import Path
 from typing import Any
 
@@ -43,21 +44,39 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
+def person(client: TestClient, token: str, game_id: str) -> None:
+    """The person at the table: on his phone's socket, he passes each turn at once (his speech ends, he does not
+    vote), to the end of the game."""
+    with client.websocket_connect("/ws/play", headers={"origin": "http://testserver"}) as ws:
+        ws.send_text(json.dumps({"type": "hello", "token": token, "since": 0}))
+        while True:
+            m = json.loads(ws.receive_text())
+            if m["type"] not in ("state", "events"):
+                continue
+            v = m["view"]
+            if v["over"]:
+                return
+            if m.get("legal") or v["seat"] == v["viewer"]:
+                ws.send_text(json.dumps({"type": "pass", "game_id": game_id, "seen": m["next_seq"],
+                                         "command_id": uuid.uuid4().hex}))
+
+
 def run(agent: str, tables: int, folder: Path) -> dict[str, Any]:
     store = open_store(f"sqlite:///{folder / f'{agent}.db'}", migrate=True)
     app = create_app(store, secret_key="bench-secret")
     with TestClient(app) as client:
         drivers = drivers_of(app)
-        games = []
+        games, people = [], []
         for seat in range(1, tables + 1):
             made = open_practice(store, "club", agent, seat, "fast", "Bench")
             client.portal.call(drivers.ensure, made.game_id)  # type: ignore[union-attr]
             games.append(made.game_id)
-        started = time.monotonic()
-        while not all(store.game(g).status == "over" for g in games):
-            if time.monotonic() - started > 600:
-                raise RuntimeError("the practice games did not end within 10 minutes")
-            time.sleep(0.2)
+            people.append(threading.Thread(target=person, args=(client, made.token, made.game_id), daemon=True))
+            people[-1].start()
+        for thread in people:
+            thread.join(600)
+        if not all(store.game(g).status == "over" for g in games):
+            raise RuntimeError("the practice games did not end within 10 minutes")
         answers = [t * 1000 for g in games for t in drivers.drivers[g].answers]
     store.close()
     p99 = percentile(answers, 0.99)

@@ -91,14 +91,23 @@ def test_a_practice_table_is_played_to_its_end(api: Api, monkeypatch: pytest.Mon
 
 
 @SQLITE  # the driver's play; the store's part runs on both databases in tests/store/test_claims.py
-def test_a_person_who_never_answers_gets_the_safe_default(
+def test_a_person_who_never_answers_gets_the_safe_default_and_a_left_table_stops(
         api: Api, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
+    """Each of his turns runs out and is played as a pass (logged); after ``ABANDONED_TURNS`` of them in a row the
+    practice table counts as left: its bots stop, the game stays as it stands."""
     monkeypatch.setenv(driver.PACE_SCALE_ENV, "0.03")
     made = practice(api, preset="tournament", agent="random", seat=None).json()
-    assert 1 <= made["seat"] <= 12 and api.store.game(made["game_id"]).players == 12
+    game_id = made["game_id"]
+    assert 1 <= made["seat"] <= 12 and api.store.game(game_id).players == 12
     with caplog.at_level(logging.INFO, logger="sportmafia.bots"):
-        play_through(api, made["token"], made["game_id"], answer=False)
-    assert f"seat {made['seat']} did not answer" in caplog.text
+        ends = time.monotonic() + 120
+        while db.bots_of(api.store, game_id) is not None:
+            assert time.monotonic() < ends, "the left table did not stop"
+            time.sleep(0.1)
+    assert caplog.text.count(f"seat {made['seat']} did not answer") == driver.ABANDONED_TURNS
+    assert "the practice table was left" in caplog.text
+    game = api.store.load(game_id)
+    assert not game.over and len(game.log) > 10  # the table went on past his turns, each played as a pass
 
 
 def test_the_practice_tables_refusals(api: Api) -> None:

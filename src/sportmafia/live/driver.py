@@ -57,6 +57,8 @@ log = logging.getLogger("sportmafia.bots")
 
 LEASE_SECONDS = 15.0
 """How long a process holds a table's bots without renewing; it renews every third of it."""
+ABANDONED_TURNS = 6
+"""A practice table whose person lets this many turns in a row run out was left: its bots stop."""
 SCAN_SECONDS = 5.0
 """How often each process looks for tables with bots that nobody runs (a new one, or one whose process stopped)."""
 
@@ -106,6 +108,7 @@ class _Turn:
     key: tuple[Any, ...]
     since: float
     limit: float
+    timed_out: bool = False
 
 
 @dataclass
@@ -134,6 +137,7 @@ class TableDriver:
     """Seconds each bot's answer took, from the read that showed it its decision to its command committed (or its
     claims kept): what a person at the table waits for (bench/practice.py)."""
     _woke: float = 0.0
+    _silent: dict[int, int] = field(default_factory=dict)  # a seat's turns in a row that it let run out
 
     @property
     def game_id(self) -> str:
@@ -257,6 +261,8 @@ class TableDriver:
                 continue
             turn = self._turns.get(seat)
             if turn is None or turn.key != key:
+                if turn is not None and not turn.timed_out:
+                    self._silent[seat] = 0  # it answered its last turn
                 limit = self._speech_limit(game) if seat == now_speaks else self.pace.answer
                 turn = self._turns[seat] = _Turn(key, now, limit)
                 if seat == now_speaks:
@@ -268,7 +274,15 @@ class TableDriver:
                 continue
             self._done.add((seat, key))
             self.timeouts += 1
+            turn.timed_out = True
+            self._silent[seat] = self._silent.get(seat, 0) + 1
             log.info("bots: game %s: seat %s did not answer within %.0f s; it passes", self.game_id, seat, turn.limit)
+            if self.record.practice and self._silent[seat] >= ABANDONED_TURNS:
+                # the person left his practice table: the bots leave too (the game stays as it stands)
+                log.info("bots: game %s: the practice table was left (%s turns unanswered); it stops", self.game_id,
+                         self._silent[seat])
+                await run_in_threadpool(db.clear_bots, self.store, self.game_id)
+                return -1
         if now_speaks in self.seats:
             turn = self._turns.get(now_speaks)
             if turn is None or turn.key != key:

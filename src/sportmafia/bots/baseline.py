@@ -54,6 +54,8 @@ class BaselineAgent(Agent):
         self.checks_told: dict[int, dict[int, str]] = defaultdict(dict)  # claimant: target: color
         self.countered: set[int] = set()
         self.came_out = False
+        self.spoke = False
+        self.trusted: set[int] = set()
 
     # --- what it is told ----------------------------------------------------------------------------------
     def observe(self, entries: Sequence[dict[str, Any]], claims: Sequence[Said]) -> None:
@@ -157,6 +159,24 @@ class BaselineAgent(Agent):
             top = self._rank(others)[0]
             if self._view_of(top) > 0.5:
                 out.append(Claim(self.seat, "suspect", target=top))
+                if self._view_of(top) > 10.0:  # checked black by the believed Sheriff (or by itself)
+                    out.append(Claim(self.seat, "vote", target=top))
+        return self._small_talk(out, others)
+
+    def _small_talk(self, out: list[Claim], others: Sequence[int]) -> list[Claim]:
+        """What a club's player says besides: "I am red" in his first speech (unless he claimed a role), and that he
+        trusts a seat the believed Sheriff checked red. It says nothing the agents weigh, and draws no number
+        from the generator (the games stay as they were)."""
+        if not self.spoke:
+            self.spoke = True
+            if not any(c.kind == "role" for c in out):
+                out.insert(0, Claim(self.seat, "role", role="civilian"))
+        believed = self.sheriff()
+        if believed is not None and believed != self.seat:
+            cleared = [s for s in others if self.checks_told[believed].get(s) == "red" and s not in self.trusted]
+            if cleared:
+                self.trusted.add(cleared[0])
+                out.append(Claim(self.seat, "trust", target=cleared[0]))
         return out
 
     # --- its commands -----------------------------------------------------------------------------------------

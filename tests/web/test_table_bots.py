@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from sportmafia.engine import DealCards, Game, Shoot, feed_length
+from sportmafia.engine import DealCards, Game, Nominate, Shoot, Vote, feed_length
 from sportmafia.live import driver
 from sportmafia.rules import get_ruleset
 from sportmafia.store import claims as db
@@ -190,3 +190,42 @@ def test_what_the_server_waits_for_never_depends_on_a_secret() -> None:
     assert driver._moment(a) == driver._moment(b)
     pace = driver.pace_of("fast")
     assert pace.night == driver.PACES["fast"].night  # a fixed time, whoever acts in the night step
+
+
+def test_a_pass_counts_for_the_phase_its_seat_saw() -> None:
+    """A person's pass stands while the game is still in the phase he saw (others' hands raised since change
+    nothing), and is dropped once the game has moved on (a new speaker): it never ends a turn he has not seen."""
+    rules = get_ruleset("club")
+    game = Game(rules, 10)
+    game.execute(DealCards(roles=("civilian", "civilian", "don", "mafia", "civilian", "sheriff", "mafia",
+                                  "civilian", "civilian", "civilian")))
+    while game.step != "speech":
+        legal = game.legal_commands(None, extras=False)
+        game.execute(next((c for c in legal if c.type == "advance"), legal[0]), random.Random(1))
+    record = db.BotsRecord("g", {s: "baseline" for s in range(2, 11)}, runs_table=True, pace="fast", seed=1,
+                           practice=True)
+    table = driver.TableDriver(store=None, hub=None, record=record, runner="here")  # type: ignore[arg-type]
+    seen = feed_length(game, 1)
+    speaker = game.seat
+    table.told({"seat": 1, "seen": seen})
+    table._take_passes(game)
+    assert (1, driver._moment(game)) in table._done
+    stale = feed_length(game, 1)
+    game.execute(next(c for c in game.legal_commands(None, extras=False) if c.type == "advance"))
+    assert game.seat != speaker  # the next speech: a new phase
+    table.told({"seat": 1, "seen": stale})
+    table._take_passes(game)
+    assert (1, driver._moment(game)) not in table._done
+    # the vote on a candidate: seat 1 saw it begin; seat 2's hand raised since does not make his pass stale
+    for target in (3, 4):  # two candidates (a lone one on day 1 is not voted on: A.vote.day1-single)
+        game.execute(Nominate(by=game.seat, target=target), actor=game.seat)
+        game.execute(next(c for c in game.legal_commands(None, extras=False) if c.type == "advance"))
+    while not any(c.type == "vote" for c in game.legal_commands(1)):
+        game.execute(next(c for c in game.legal_commands(None, extras=False) if c.type == "advance"))
+    seen = feed_length(game, 1)
+    candidate = next(c for c in game.legal_commands(2) if c.type == "vote").candidate  # type: ignore[attr-defined]
+    game.execute(Vote(voter=2, candidate=candidate), actor=2)
+    assert feed_length(game, 1) > seen
+    table.told({"seat": 1, "seen": seen})
+    table._take_passes(game)
+    assert (1, driver._moment(game)) in table._done

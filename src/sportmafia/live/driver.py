@@ -138,6 +138,7 @@ class TableDriver:
     claims kept): what a person at the table waits for (bench/practice.py)."""
     _woke: float = 0.0
     _silent: dict[int, int] = field(default_factory=dict)  # a seat's turns in a row that it let run out
+    _loop: asyncio.AbstractEventLoop | None = None
 
     @property
     def game_id(self) -> str:
@@ -166,8 +167,9 @@ class TableDriver:
     def told(self, message: dict[str, Any]) -> None:
         """``Hub.tell_table``: a seat passed (from any thread)."""
         self._passes.append(message)
-        with contextlib.suppress(RuntimeError):
-            self._loop.call_soon_threadsafe(self._told.set)
+        if self._loop is not None:
+            with contextlib.suppress(RuntimeError):  # the loop has closed: the table has stopped
+                self._loop.call_soon_threadsafe(self._told.set)
 
     # --- the loop
     async def run(self) -> None:
@@ -320,14 +322,15 @@ class TableDriver:
         self.hub.set_timer(self.game_id, {"running": True, "left": round(limit), "total": round(limit), "key": key})
 
     def _take_passes(self, game: Game) -> None:
-        """The passes the seats sent: each counts for the moment it was sent in (its seat's feed as it stood)."""
+        """The passes the seats sent: each counts for the moment it was sent in, if the game is still in the phase
+        its seat saw (as a player's command is judged: the entries of his feed since are others' acts at most)."""
         passes, self._passes = self._passes, []
         key = _moment(game)
         for p in passes:
             seat, seen = p.get("seat"), p.get("seen")
             if isinstance(seat, int) and seat not in self.seats and 1 <= seat <= game.n and isinstance(seen, int) \
-                    and seen == feed_length(game, seat):
-                self._done.add((seat, key))
+                    and 0 <= seen <= feed_length(game, seat) and not changes_phase(feed_events(game, seat, seen)):
+                self._done.add((seat, key))  # nothing since what he saw moved the game on (others' hands, say)
 
     async def _speech(self, game: Game, now: float) -> bool:
         """A bot's speech beginning: its claims kept (and told to every screen). Whether it said anything."""

@@ -58,7 +58,7 @@ def test_before_the_deal_the_decks_and_no_next() -> None:
     assert state["next"] is None and state["back"] is None
     assert state["rules"] == {"fouls": False, "sanctions": True, "last_word_seconds": 40, "foul_remove": 4,
                               "black_roles": ["don", "mafia"], "speech_steps": ["defence", "last_word", "muted", "speech", "tie_speech"],
-                              "best_move_max": 3}
+                              "best_move_max": 3, "checker": "commissar"}
     assert state["deal"]["black_options"] == [3, 4]
     assert sorted(state["deal"]["decks"]["4"]) == sorted(["mafia"] * 4 + ["commissar"] + ["civilian"] * 8)
     game.execute(DealCards(black=4), random.Random(1))
@@ -151,7 +151,7 @@ def test_the_api_serves_next_and_back(api: Api) -> None:
     assert state["next"] is None and state["back"] is None and state["deal"]["black_options"] == [3]
     assert state["rules"] == {"fouls": True, "sanctions": False, "last_word_seconds": 60, "foul_remove": 4,
                               "black_roles": ["don", "mafia"], "speech_steps": ["defence", "last_word", "muted", "speech", "tie_speech"],
-                              "best_move_max": 3}
+                              "best_move_max": 3, "checker": "sheriff"}
     assert api.command(game_id, {"type": "deal"}, 0, "d").status_code == 200
     state = api.get(f"/api/games/{game_id}").json()
     assert state["deal"] is None and state["back"]["type"] == "dealt"

@@ -17,6 +17,7 @@
     $("p-pace").value = b.pace;
   }
   async function load() {
+    if ($("p-opened").hidden) return;   // the table is not open online yet: no bots to show (and no 404 to log)
     const r = await SM.api("GET", `${base}/bots`);
     if (r.status === 200) show(r.body);
   }
@@ -35,6 +36,6 @@
     if (r.status !== 200) { error(r.body); return; }
     load();
   });
-  load();
+  setTimeout(load, 500);   // once the panel has drawn the table
   setInterval(load, 10000);
 })();

@@ -15,7 +15,7 @@ event by event. Nothing else is sent to any client.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from ..rules import RuleSet
 from . import events as E
@@ -242,14 +242,83 @@ def feed_item(seq: int, data: dict[str, Any]) -> dict[str, Any]:
 class _FeedIndex:
     """Where a viewer's feed entries stand in the log, kept on the game and extended as its log grows."""
 
-    __slots__ = ("entries", "first_of_group", "group", "night", "read")
+    __slots__ = ("entries", "first_of_group", "read")
 
     def __init__(self) -> None:
         self.read = 0  # the log's events looked at so far
-        self.night = False  # whether the last step looked at is a night step
-        self.group = -1  # the log index of the last action looked at (the group it opens)
         self.entries: list[int] = []  # per entry: its log index * 2, + 1 if it was given at night
         self.first_of_group: dict[int, int] = {}  # a group's first entry in this feed, by the group's log index
+
+
+_UNDONE = -1
+"""``_LogFacts.seen_by`` of an ``undone``: in a feed when the group it takes back had an entry there."""
+
+
+class _LogFacts:
+    """What every viewer's feed needs of each log event, worked out once per event for all of them: the group it
+    belongs to (the log index of its action), whether it was given at night, who sees it, and its public JSON.
+
+    ``seen_by``: None (every seat and the spectators), ``_UNDONE``, or the seats who alone see it (none: the
+    host's alone). ``public``: what every viewer who sees it is shown, as ``(form, lists)``: ``form`` is never
+    handed out; each viewer's entry is a new dict of its items with a copy of each list in ``lists`` (a
+    consumer that changes his entry changes nobody else's); None where a viewer's form is his own (the deal,
+    an ``undone``, a foul given at night)."""
+
+    __slots__ = ("group", "groups", "night", "nights", "public", "read", "seen_by")
+
+    def __init__(self) -> None:
+        self.read = 0
+        self.night = False
+        self.group = -1
+        self.groups: list[int] = []
+        self.nights: list[int] = []
+        self.seen_by: list[int | tuple[int, ...] | None] = []
+        self.public: list[tuple[dict[str, Any], tuple[str, ...]] | None] = []
+
+
+def _log_facts(game: Game) -> _LogFacts:
+    facts: _LogFacts | None = game._feed_log
+    log = game.log
+    if facts is None or facts.read > len(log):
+        facts = game._feed_log = _LogFacts()
+    if facts.read == len(log):
+        return facts
+    night, group = facts.night, facts.group
+    groups, nights, seen_by, public = facts.groups, facts.nights, facts.seen_by, facts.public
+    for i in range(facts.read, len(log)):
+        ev = log[i]
+        if ev.action:
+            group = i
+        if isinstance(ev, E.Step):
+            night = ev.step in NIGHT_STEPS
+        groups.append(group)
+        nights.append(night)
+        who = _seen_by(ev, night)
+        seen_by.append(who)
+        if who == _UNDONE or isinstance(ev, E.Dealt) or (night and isinstance(ev, E.Fouled)):
+            public.append(None)
+        else:
+            form = _redact(ev, 0, night)
+            public.append((form, tuple(k for k, v in form.items() if isinstance(v, list))))
+    facts.read, facts.night, facts.group = len(log), night, group
+    return facts
+
+
+def _seen_by(ev: E.Event, night: bool) -> int | tuple[int, ...] | None:
+    """Who of the seats and the spectators sees anything of ``ev`` (see :func:`_redact`)."""
+    if isinstance(ev, E.Undone):
+        return _UNDONE
+    if isinstance(ev, E.ShotFired):
+        return (ev.shooter,)
+    if isinstance(ev, E.VolleyFired):  # each shooter knows his teammates already
+        return tuple(ev.shooters)
+    if isinstance(ev, E.KillChosen):
+        return ()
+    if isinstance(ev, E.Checked):
+        return (ev.checker,)
+    if night and isinstance(ev, E.Muted):
+        return (ev.seat,)
+    return None
 
 
 def _feed_index(game: Game, viewer: int | str) -> _FeedIndex:
@@ -260,39 +329,24 @@ def _feed_index(game: Game, viewer: int | str) -> _FeedIndex:
         index = feeds[viewer] = _FeedIndex()
     if index.read == len(log):
         return index
+    facts = _log_facts(game)
     seat = viewer if isinstance(viewer, int) else 0
-    entries, first, night, group = index.entries, index.first_of_group, index.night, index.group
+    entries, first = index.entries, index.first_of_group
+    groups, nights, seen_by = facts.groups, facts.nights, facts.seen_by
     for i in range(index.read, len(log)):
-        ev = log[i]
-        if ev.action:
-            group = i
-        if isinstance(ev, E.Step):
-            night = ev.step in NIGHT_STEPS
-        if isinstance(ev, E.Undone):
-            shown = ev.seq in first
-        else:
-            shown = _shown(ev, seat, night)
-        if shown:
-            if group not in first:
-                first[group] = len(entries)
-            entries.append(2 * i + night)
-    index.read, index.night, index.group = len(log), night, group
+        who = seen_by[i]
+        if who is not None:
+            if isinstance(who, tuple):
+                if seat not in who:
+                    continue
+            elif cast(E.Undone, log[i]).seq not in first:
+                continue
+        group = groups[i]
+        if group not in first:
+            first[group] = len(entries)
+        entries.append(2 * i + nights[i])
+    index.read = len(log)
     return index
-
-
-def _shown(ev: E.Event, seat: int, night: bool) -> bool:
-    """Whether a seat (0: a spectator) sees anything of ``ev`` (see :func:`_redact`)."""
-    if isinstance(ev, E.ShotFired):
-        return ev.shooter == seat
-    if isinstance(ev, E.VolleyFired):  # each shooter knows his teammates already
-        return seat in ev.shooters
-    if isinstance(ev, E.KillChosen):
-        return False
-    if isinstance(ev, E.Checked):
-        return ev.checker == seat
-    if night and isinstance(ev, E.Muted):
-        return ev.seat == seat
-    return True
 
 
 def feed_length(game: Game, viewer: Viewer) -> int:
@@ -342,19 +396,28 @@ def visible_events(game: Game, viewer: Viewer, since: int = 0) -> list[dict[str,
     if viewer in ("host", "after"):
         return [feed_item(i, log[i].to_json()) for i in range(max(since, 0), len(log))]
     index = _feed_index(game, viewer)
+    public = _log_facts(game).public
     seat = viewer if isinstance(viewer, int) else 0
     out: list[dict[str, Any]] = []
     entries, first = index.entries, index.first_of_group
     for k in range(max(since, 0), len(entries)):
         at = entries[k]
+        shared = public[at >> 1]
+        if shared is not None:
+            form, lists = shared
+            item = {"seq": k, **form}
+            for key in lists:  # each viewer's own lists: the form is shared by every feed
+                item[key] = [list(v) if isinstance(v, list) else v for v in form[key]]
+            out.append(item)
+            continue
         ev = log[at >> 1]
-        item = {"type": "undone", "seq": first[ev.seq]} if isinstance(ev, E.Undone) else _redact(ev, seat, at & 1)
-        out.append(feed_item(k, item))
+        data = {"type": "undone", "seq": first[ev.seq]} if isinstance(ev, E.Undone) else _redact(ev, seat, at & 1)
+        out.append(feed_item(k, data))
     return out
 
 
 def _redact(ev: E.Event, seat: int, night: int) -> dict[str, Any]:
-    """What seat ``seat`` (0: a spectator) sees of an event that :func:`_shown` lets him see."""
+    """What seat ``seat`` (0: a spectator) sees of an event that :func:`_seen_by` lets him see."""
     if isinstance(ev, E.Dealt):
         item: dict[str, Any] = {"type": "dealt"}
         if seat:

@@ -15,10 +15,12 @@ event by event. Nothing else is sent to any client.
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from typing import Any, cast
 
 from ..rules import RuleSet
 from . import events as E
+from .cache import CACHE_LIMIT
 from .describe import UNCOUNTED, step_banner, vote_line
 from .game import Game
 from .rules.club_vote import vote_tally
@@ -242,38 +244,43 @@ def feed_item(seq: int, data: dict[str, Any]) -> dict[str, Any]:
 class _FeedIndex:
     """Where a viewer's feed entries stand in the log, kept on the game and extended as its log grows."""
 
-    __slots__ = ("entries", "first_of_group", "read")
+    __slots__ = ("entries", "read")
 
     def __init__(self) -> None:
         self.read = 0  # the log's events looked at so far
         self.entries: list[int] = []  # per entry: its log index * 2, + 1 if it was given at night
-        self.first_of_group: dict[int, int] = {}  # a group's first entry in this feed, by the group's log index
-
-
-_UNDONE = -1
-"""``_LogFacts.seen_by`` of an ``undone``: in a feed when the group it takes back had an entry there."""
 
 
 class _LogFacts:
-    """What every viewer's feed needs of each log event, worked out once per event for all of them: the group it
-    belongs to (the log index of its action), whether it was given at night, who sees it, and its public JSON.
+    """What every viewer's feed needs of each log event, worked out once per event for all of them.
 
-    ``seen_by``: None (every seat and the spectators), ``_UNDONE``, or the seats who alone see it (none: the
-    host's alone). ``public``: what every viewer who sees it is shown, as ``(form, lists)``: ``form`` is never
-    handed out; each viewer's entry is a new dict of its items with a copy of each list in ``lists`` (a
-    consumer that changes his entry changes nobody else's); None where a viewer's form is his own (the deal,
-    an ``undone``, a foul given at night)."""
+    Per event: ``codes`` (its log index * 2, + 1 if it was given at night: a feed entry), ``groups`` (the log
+    index of its group's action), ``masks`` (bit s: seat s sees it, bit 0: the spectators; -1: everyone; an
+    ``undone`` is looked at per feed, in ``undone``) and ``forms``: what every viewer who sees it is shown, the
+    same dict for all of them (never handed out: each entry is a new dict of its items), or None where a
+    viewer's entry is made for him: the deal, an ``undone``, a foul given at night, and a form with lists
+    (``listed``: each entry gets lists of its own, so a consumer that changes his entry changes nobody
+    else's)."""
 
-    __slots__ = ("group", "groups", "night", "nights", "public", "read", "seen_by")
+    __slots__ = ("codes", "forms", "group", "groups", "listed", "masks", "night", "read", "undone")
 
     def __init__(self) -> None:
         self.read = 0
         self.night = False
         self.group = -1
+        self.codes: list[int] = []
         self.groups: list[int] = []
-        self.nights: list[int] = []
-        self.seen_by: list[int | tuple[int, ...] | None] = []
-        self.public: list[tuple[dict[str, Any], tuple[str, ...]] | None] = []
+        self.masks: list[int] = []
+        self.forms: list[dict[str, Any] | None] = []
+        self.listed: dict[int, tuple[dict[str, Any], tuple[str, ...]]] = {}
+        self.undone: list[int] = []
+
+
+_SHARED_KINDS = frozenset({E.Step, E.Advanced, E.Nominated, E.VoteCast})
+"""The events the engine makes once and shares by all games (``engine/cache.py``), seen by everyone, the same."""
+_SHARED_FORMS: dict[int, tuple[E.Event, dict[str, Any], tuple[str, ...]]] = {}
+"""Their public forms and lists (see :class:`_LogFacts`), by the event's id (each entry keeps its event, so the
+id is not another's)."""
 
 
 def _log_facts(game: Game) -> _LogFacts:
@@ -284,41 +291,60 @@ def _log_facts(game: Game) -> _LogFacts:
     if facts.read == len(log):
         return facts
     night, group = facts.night, facts.group
-    groups, nights, seen_by, public = facts.groups, facts.nights, facts.seen_by, facts.public
+    codes, groups, masks, forms = facts.codes, facts.groups, facts.masks, facts.forms
     for i in range(facts.read, len(log)):
         ev = log[i]
         if ev.action:
             group = i
         if isinstance(ev, E.Step):
             night = ev.step in NIGHT_STEPS
+        codes.append(2 * i + night)
         groups.append(group)
-        nights.append(night)
-        who = _seen_by(ev, night)
-        seen_by.append(who)
-        if who == _UNDONE or isinstance(ev, E.Dealt) or (night and isinstance(ev, E.Fouled)):
-            public.append(None)
-        else:
+        shared = _SHARED_FORMS.get(id(ev))
+        if shared is not None and shared[0] is ev:  # a step, "Next", a nomination or a vote seen before
+            masks.append(-1)
+            if shared[2]:
+                facts.listed[i] = (shared[1], shared[2])
+            forms.append(None if shared[2] else shared[1])
+            continue
+        masks.append(_seen_by(ev, night))
+        form: dict[str, Any] | None = None
+        if isinstance(ev, E.Undone):
+            facts.undone.append(i)
+        elif not (isinstance(ev, E.Dealt) or (night and isinstance(ev, E.Fouled))):
             form = _redact(ev, 0, night)
-            public.append((form, tuple(k for k, v in form.items() if isinstance(v, list))))
+            lists = tuple(k for k, v in form.items() if isinstance(v, list))
+            if type(ev) in _SHARED_KINDS:
+                if len(_SHARED_FORMS) > CACHE_LIMIT:
+                    _SHARED_FORMS.clear()
+                _SHARED_FORMS[id(ev)] = (ev, form, lists)
+            if lists:
+                facts.listed[i] = (form, lists)
+                form = None
+        forms.append(form)
     facts.read, facts.night, facts.group = len(log), night, group
     return facts
 
 
-def _seen_by(ev: E.Event, night: bool) -> int | tuple[int, ...] | None:
-    """Who of the seats and the spectators sees anything of ``ev`` (see :func:`_redact`)."""
-    if isinstance(ev, E.Undone):
-        return _UNDONE
+def _seen_by(ev: E.Event, night: bool) -> int:
+    """Who of the seats and the spectators sees anything of ``ev`` (see :func:`_redact`), as a mask."""
     if isinstance(ev, E.ShotFired):
-        return (ev.shooter,)
+        return 1 << ev.shooter
     if isinstance(ev, E.VolleyFired):  # each shooter knows his teammates already
-        return tuple(ev.shooters)
-    if isinstance(ev, E.KillChosen):
-        return ()
+        return sum(1 << s for s in ev.shooters)
+    if isinstance(ev, E.KillChosen | E.Undone):
+        return 0
     if isinstance(ev, E.Checked):
-        return (ev.checker,)
+        return 1 << ev.checker
     if night and isinstance(ev, E.Muted):
-        return (ev.seat,)
-    return None
+        return 1 << ev.seat
+    return -1
+
+
+def _first_of_group(facts: _LogFacts, entries: list[int], group: int) -> int | None:
+    """The number of a feed's first entry of the group whose action is at log index ``group``, if any."""
+    k = bisect_left(entries, 2 * group)
+    return k if k < len(entries) and facts.groups[entries[k] >> 1] == group else None
 
 
 def _feed_index(game: Game, viewer: int | str) -> _FeedIndex:
@@ -327,25 +353,20 @@ def _feed_index(game: Game, viewer: int | str) -> _FeedIndex:
     log = game.log
     if index is None or index.read > len(log):
         index = feeds[viewer] = _FeedIndex()
-    if index.read == len(log):
+    end = len(log)
+    if index.read == end:
         return index
     facts = _log_facts(game)
     seat = viewer if isinstance(viewer, int) else 0
-    entries, first = index.entries, index.first_of_group
-    groups, nights, seen_by = facts.groups, facts.nights, facts.seen_by
-    for i in range(index.read, len(log)):
-        who = seen_by[i]
-        if who is not None:
-            if isinstance(who, tuple):
-                if seat not in who:
-                    continue
-            elif cast(E.Undone, log[i]).seq not in first:
-                continue
-        group = groups[i]
-        if group not in first:
-            first[group] = len(entries)
-        entries.append(2 * i + nights[i])
-    index.read = len(log)
+    entries, codes, masks, undone = index.entries, facts.codes, facts.masks, facts.undone
+    start = index.read
+    for u in undone[bisect_left(undone, start):]:  # an undone is in the feed if the group it takes back is
+        entries.extend([codes[i] for i in range(start, u) if masks[i] >> seat & 1])
+        if _first_of_group(facts, entries, cast(E.Undone, log[u]).seq) is not None:
+            entries.append(codes[u])
+        start = u + 1
+    entries.extend([codes[i] for i in range(start, end) if masks[i] >> seat & 1])
+    index.read = end
     return index
 
 
@@ -395,25 +416,37 @@ def visible_events(game: Game, viewer: Viewer, since: int = 0) -> list[dict[str,
     log = game.log
     if viewer in ("host", "after"):
         return [feed_item(i, log[i].to_json()) for i in range(max(since, 0), len(log))]
-    index = _feed_index(game, viewer)
-    public = _log_facts(game).public
-    seat = viewer if isinstance(viewer, int) else 0
+    entries = _feed_index(game, viewer).entries
+    since = max(since, 0)
+    if since >= len(entries):
+        return []
+    facts = _log_facts(game)
+    forms = facts.forms
     out: list[dict[str, Any]] = []
-    entries, first = index.entries, index.first_of_group
-    for k in range(max(since, 0), len(entries)):
+    listed = facts.listed
+    for k in range(since, len(entries)):
         at = entries[k]
-        shared = public[at >> 1]
-        if shared is not None:
-            form, lists = shared
+        form = forms[at >> 1]
+        if form is not None:
+            out.append({"seq": k, **form})
+        elif at >> 1 in listed:
+            form, lists = listed[at >> 1]
             item = {"seq": k, **form}
-            for key in lists:  # each viewer's own lists: the form is shared by every feed
+            for key in lists:  # lists of his own, the tally's pairs too
                 item[key] = [list(v) if isinstance(v, list) else v for v in form[key]]
             out.append(item)
-            continue
-        ev = log[at >> 1]
-        data = {"type": "undone", "seq": first[ev.seq]} if isinstance(ev, E.Undone) else _redact(ev, seat, at & 1)
-        out.append(feed_item(k, data))
+        else:
+            out.append(_own_entry(game, facts, entries, viewer, k))
     return out
+
+
+def _own_entry(game: Game, facts: _LogFacts, entries: list[int], viewer: Viewer, k: int) -> dict[str, Any]:
+    """Entry ``k`` of ``viewer``'s feed where it is his own: the deal, an ``undone``, a foul given at night."""
+    at = entries[k]
+    ev = game.log[at >> 1]
+    if isinstance(ev, E.Undone):
+        return feed_item(k, {"type": "undone", "seq": _first_of_group(facts, entries, ev.seq)})
+    return feed_item(k, _redact(ev, viewer if isinstance(viewer, int) else 0, at & 1))
 
 
 def _redact(ev: E.Event, seat: int, night: int) -> dict[str, Any]:

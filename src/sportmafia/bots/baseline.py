@@ -54,13 +54,20 @@ class BaselineAgent(Agent):
         self.checks_told: dict[int, dict[int, str]] = defaultdict(dict)  # claimant: target: color
         self.countered: set[int] = set()
         self.came_out = False
+        self._suspicions: dict[int, float] = {}  # each seat's suspicion, until it is told something
 
     # --- what it is told ----------------------------------------------------------------------------------
     def observe(self, entries: Sequence[dict[str, Any]], claims: Sequence[Said]) -> None:
         super().observe(entries, claims)
+        self._suspicions.clear()
         for e in entries:
-            kind = e.get("type")
-            if kind == "dealt":
+            kind = e["type"]
+            if kind == "step":
+                if e["seat"] == self.seat:
+                    self.nominated = 0  # his turn to speak: a nomination of his own again
+            elif kind == "advanced" or kind == "nominated":
+                continue
+            elif kind == "dealt":
                 self.role = e.get("role", "")
                 self.team = set(e.get("teammates", ()))
             elif kind == "player_left":
@@ -75,8 +82,6 @@ class BaselineAgent(Agent):
                 self.ballot = None
             elif kind == "vote_cast":
                 self.voters[e["candidate"]].append(e["voter"])
-            elif kind == "step" and e.get("seat") == self.seat:
-                self.nominated = 0  # his turn to speak: a nomination of his own again
         for said in claims:
             self._heard(said.claim)
 
@@ -98,6 +103,13 @@ class BaselineAgent(Agent):
         return next(iter(self.claimants)) if len(self.claimants) == 1 else None
 
     def suspicion(self, seat: int) -> float:
+        """How black ``seat`` looks from what it was told (kept until it is told something more)."""
+        found = self._suspicions.get(seat)
+        if found is None:
+            found = self._suspicions[seat] = self._suspicion(seat)
+        return found
+
+    def _suspicion(self, seat: int) -> float:
         if self.role in CHECKERS and seat in self.my_checks:
             return 100.0 if self.my_checks[seat] else -100.0
         s = self.heat[seat]
@@ -118,6 +130,16 @@ class BaselineAgent(Agent):
         """``seats`` most suspicious first (least, with ``worst`` false); ties in a seeded order."""
         jitter = {s: self.rng.random() for s in seats}
         return sorted(seats, key=lambda s: ((-1 if worst else 1) * self._view_of(s), jitter[s]))
+
+    def _top(self, seats: Sequence[int]) -> int:
+        """``_rank(seats)[0]``, drawing the same numbers, without the sort: the most suspicious of ``seats``."""
+        draw = self.rng.random
+        top, key = 0, (0.0, 0.0)
+        for i, s in enumerate(seats):
+            mine = (-self._view_of(s), draw())
+            if not i or mine < key:
+                top, key = s, mine
+        return top
 
     def _view_of(self, seat: int) -> float:
         """How the seat looks to this player: a black one sees the town's picture, its teammates spared."""
@@ -154,7 +176,7 @@ class BaselineAgent(Agent):
                         Claim(self.seat, "check", target=liar, color="black")]
         others = self._others()
         if others and not out:
-            top = self._rank(others)[0]
+            top = self._top(others)
             if self._view_of(top) > 0.5:
                 out.append(Claim(self.seat, "suspect", target=top))
         return out
@@ -183,18 +205,17 @@ class BaselineAgent(Agent):
         options = {c.target: c for c in legal if isinstance(c, Nominate)}
         if self.nominated or not options:
             return None
-        for seat in self._rank(list(options)):
-            if self._view_of(seat) > 0.2 or (self.black and self.rng.random() < 0.3):
-                self.nominated = 1
-                return options[seat]
-            break
+        seat = self._top(list(options))
+        if self._view_of(seat) > 0.2 or (self.black and self.rng.random() < 0.3):
+            self.nominated = 1
+            return options[seat]
         return None
 
     def _vote(self, legal: Sequence[Command]) -> Command | None:
         votes = {c.candidate: c for c in legal if isinstance(c, Vote)}
         if self.ballot is None:
             pool = [c for c in self.candidates if c in self.alive] or list(votes)
-            self.ballot = self._rank(pool)[0] if pool else None
+            self.ballot = self._top(pool) if pool else None
         return votes.get(self.ballot) if self.ballot is not None else None
 
     def _lift(self, offer: LiftVote) -> Command | None:
@@ -224,7 +245,7 @@ class BaselineAgent(Agent):
         if self.black:  # the Don looks for the Sheriff among those the town trusts
             pick = min(fresh, key=lambda s: (self.suspicion(s), self.rng.random()))
         else:
-            pick = self._rank(fresh)[0]
+            pick = self._top(fresh)
         return options[pick]
 
     def _best_move(self, legal: Sequence[Command]) -> Command:

@@ -91,6 +91,7 @@ class BeliefAgent(BaselineAgent):
 
     def _dirty(self) -> None:
         self._p_black = self._p_checker = None
+        self._suspicions.clear()
 
     def _weigh(self, factor: Callable[[int, int], float], private: bool = False) -> None:
         """Each deal's weight times ``factor(black mask, checker)``; ``private``: what only this seat knows."""
@@ -214,9 +215,9 @@ class BeliefAgent(BaselineAgent):
             self._p_checker = {s: v / total for s, v in out.items()} if total else {}
         return self._p_checker
 
-    def suspicion(self, seat: int) -> float:
+    def _suspicion(self, seat: int) -> float:
         if not self._masks or self.black:  # a black player knows the colours: he plays the town's picture
-            return super().suspicion(seat)
+            return super()._suspicion(seat)
         unknown = self.players - 1 - (len(self.team) if self.black else 0)
         prior = (self._blacks - (1 + len(self.team) if self.black else 0)) / unknown if unknown else 0.0
         return 100.0 * (self.p_black()[seat] - prior)

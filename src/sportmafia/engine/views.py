@@ -257,12 +257,12 @@ class _LogFacts:
     Per event: ``codes`` (its log index * 2, + 1 if it was given at night: a feed entry), ``groups`` (the log
     index of its group's action), ``masks`` (bit s: seat s sees it, bit 0: the spectators; -1: everyone; an
     ``undone`` is looked at per feed, in ``undone``) and ``forms``: what every viewer who sees it is shown, the
-    same dict for all of them (never handed out: each entry is a new dict of its items), or None where a
-    viewer's entry is made for him: the deal, an ``undone``, a foul given at night, and a form with lists
-    (``listed``: each entry gets lists of its own, so a consumer that changes his entry changes nobody
+    same dict for all of them, its number first (never handed out: each entry is a copy, numbered), or None
+    where a viewer's entry is made for him: the deal, an ``undone``, a foul given at night, and a form with
+    lists (``listed``: each entry gets lists of its own, so a consumer that changes his entry changes nobody
     else's)."""
 
-    __slots__ = ("codes", "forms", "group", "groups", "listed", "masks", "night", "read", "undone")
+    __slots__ = ("codes", "forms", "group", "groups", "hidden", "listed", "masks", "night", "read", "undone")
 
     def __init__(self) -> None:
         self.read = 0
@@ -271,6 +271,7 @@ class _LogFacts:
         self.codes: list[int] = []
         self.groups: list[int] = []
         self.masks: list[int] = []
+        self.hidden = [0]  # per log index: how many events before it some viewer does not see
         self.forms: list[dict[str, Any] | None] = []
         self.listed: dict[int, tuple[dict[str, Any], tuple[str, ...]]] = {}
         self.undone: list[int] = []
@@ -291,28 +292,31 @@ def _log_facts(game: Game) -> _LogFacts:
     if facts.read == len(log):
         return facts
     night, group = facts.night, facts.group
-    codes, groups, masks, forms = facts.codes, facts.groups, facts.masks, facts.forms
+    codes, groups, masks, forms, hidden = facts.codes, facts.groups, facts.masks, facts.forms, facts.hidden
     for i in range(facts.read, len(log)):
         ev = log[i]
         if ev.action:
             group = i
-        if isinstance(ev, E.Step):
+        if type(ev) is E.Step:
             night = ev.step in NIGHT_STEPS
         codes.append(2 * i + night)
         groups.append(group)
         shared = _SHARED_FORMS.get(id(ev))
         if shared is not None and shared[0] is ev:  # a step, "Next", a nomination or a vote seen before
             masks.append(-1)
+            hidden.append(hidden[-1])
             if shared[2]:
                 facts.listed[i] = (shared[1], shared[2])
             forms.append(None if shared[2] else shared[1])
             continue
-        masks.append(_seen_by(ev, night))
+        mask = _seen_by(ev, night)
+        masks.append(mask)
+        hidden.append(hidden[-1] + (mask != -1))
         form: dict[str, Any] | None = None
         if isinstance(ev, E.Undone):
             facts.undone.append(i)
         elif not (isinstance(ev, E.Dealt) or (night and isinstance(ev, E.Fouled))):
-            form = _redact(ev, 0, night)
+            form = {"seq": 0, **_redact(ev, 0, night)}
             lists = tuple(k for k, v in form.items() if isinstance(v, list))
             if type(ev) in _SHARED_KINDS:
                 if len(_SHARED_FORMS) > CACHE_LIMIT:
@@ -360,6 +364,10 @@ def _feed_index(game: Game, viewer: int | str) -> _FeedIndex:
     seat = viewer if isinstance(viewer, int) else 0
     entries, codes, masks, undone = index.entries, facts.codes, facts.masks, facts.undone
     start = index.read
+    if facts.hidden[start] == facts.hidden[end]:  # every new event is everyone's
+        entries.extend(codes[start:end])
+        index.read = end
+        return index
     for u in undone[bisect_left(undone, start):]:  # an undone is in the feed if the group it takes back is
         entries.extend([codes[i] for i in range(start, u) if masks[i] >> seat & 1])
         if _first_of_group(facts, entries, cast(E.Undone, log[u]).seq) is not None:
@@ -428,15 +436,17 @@ def visible_events(game: Game, viewer: Viewer, since: int = 0) -> list[dict[str,
         at = entries[k]
         form = forms[at >> 1]
         if form is not None:
-            out.append({"seq": k, **form})
+            item = form.copy()  # the form's first key is "seq" (a dict's copy is quicker than a dict made anew)
+            item["seq"] = k
         elif at >> 1 in listed:
             form, lists = listed[at >> 1]
-            item = {"seq": k, **form}
+            item = form.copy()
+            item["seq"] = k
             for key in lists:  # lists of his own, the tally's pairs too
                 item[key] = [list(v) if isinstance(v, list) else v for v in form[key]]
-            out.append(item)
         else:
-            out.append(_own_entry(game, facts, entries, viewer, k))
+            item = _own_entry(game, facts, entries, viewer, k)
+        out.append(item)
     return out
 
 

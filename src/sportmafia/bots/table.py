@@ -95,15 +95,25 @@ class _Offered:
 
     def __init__(self, commands: list[Command]) -> None:
         self.commands = commands  # kept: the key of its entry in ``_OFFERED`` is its id
-        self.chance = next((c for c in commands if c.type in CHANCE), None)
+        self.chance: Command | None = None
+        self.team: list[Command] = []
+        self.advance = False
         by_seat: dict[int, list[Command]] = {}
         for c in commands:
-            seat = c.actor_seat()
+            kind, seat = c.type, c.actor_seat()
             if seat is not None:
-                by_seat.setdefault(seat, []).append(c)
+                mine = by_seat.get(seat)
+                if mine is None:
+                    by_seat[seat] = [c]
+                else:
+                    mine.append(c)
+            if kind == "advance":
+                self.advance = True
+            elif kind in TEAM:
+                self.team.append(c)
+            elif kind in CHANCE and self.chance is None:
+                self.chance = c
         self.seats = sorted(by_seat.items())
-        self.team = [c for c in commands if c.type in TEAM]
-        self.advance = any(c.type == "advance" for c in commands)
 
 
 _OFFERED: dict[int, _Offered] = {}
@@ -114,7 +124,7 @@ each is looked at once, by its id (its entry keeps it alive, so the id is not an
 def _offered(commands: list[Command]) -> _Offered:
     found = _OFFERED.get(id(commands))
     if found is None or found.commands is not commands:
-        if len(_OFFERED) > 4096:
+        if len(_OFFERED) > 16_384:
             _OFFERED.clear()
         found = _OFFERED[id(commands)] = _Offered(commands)
     return found

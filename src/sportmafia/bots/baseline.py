@@ -31,6 +31,8 @@ from .agents import Agent
 from .claims import Claim, Said
 
 CHECKERS = ("sheriff", "commissar")
+WATCHED = frozenset({"dealt", "player_left", "checked", "step", "voting_started", "vote_cast"})
+"""The feed's entries the agent reads (the others it only keeps)."""
 
 
 class BaselineAgent(Agent):
@@ -54,29 +56,35 @@ class BaselineAgent(Agent):
         self.checks_told: dict[int, dict[int, str]] = defaultdict(dict)  # claimant: target: color
         self.countered: set[int] = set()
         self.came_out = False
-        self._suspicions: dict[int, float] = {}  # each seat's suspicion, until it is told something
+        self._suspicions: dict[int, float] = {}  # each seat's suspicion, until it is told something that changes it
+        self._spared: frozenset[int] = frozenset()  # a black seat's team, itself included
 
     # --- what it is told ----------------------------------------------------------------------------------
     def observe(self, entries: Sequence[dict[str, Any]], claims: Sequence[Said]) -> None:
         super().observe(entries, claims)
-        self._suspicions.clear()
+        known = self._suspicions  # what it changes is looked at again
         for e in entries:
             kind = e["type"]
+            if kind not in WATCHED:
+                continue
             if kind == "step":
                 if e["seat"] == self.seat:
                     self.nominated = 0  # his turn to speak: a nomination of his own again
-            elif kind == "advanced" or kind == "nominated":
                 continue
-            elif kind == "dealt":
+            if kind == "dealt":
                 self.role = e.get("role", "")
                 self.team = set(e.get("teammates", ()))
+                self._spared = frozenset(self.team | {self.seat}) if self.black else frozenset()
+                known.clear()
             elif kind == "player_left":
                 self.alive.discard(e["seat"])
                 if e.get("how") == "kill":  # the night took a red player: who voted for him is suspect
                     for voter in self.voters.get(e["seat"], ()):
                         self.heat[voter] += 0.5
+                        known.pop(voter, None)
             elif kind == "checked" and e.get("checker") == self.seat:
                 self.my_checks[e["target"]] = bool(e["found"])
+                known.pop(e["target"], None)
             elif kind == "voting_started":
                 self.candidates = tuple(e["candidates"])
                 self.ballot = None
@@ -86,12 +94,16 @@ class BaselineAgent(Agent):
             self._heard(said.claim)
 
     def _heard(self, c: Claim) -> None:
+        known = self._suspicions  # what it changes is looked at again
         if c.kind == "role" and c.role in CHECKERS:
             self.claimants.add(c.seat)
+            known.clear()
         elif c.kind == "check" and c.target is not None and c.color is not None:
             self.checks_told[c.seat][c.target] = c.color
+            known.pop(c.target, None)
         elif c.kind in ("suspect", "lying") and c.target is not None:
             self.heat[c.target] += 0.3 if c.kind == "suspect" else 0.6
+            known.pop(c.target, None)
 
     # --- the picture ------------------------------------------------------------------------------------------
     @property
@@ -103,23 +115,26 @@ class BaselineAgent(Agent):
         return next(iter(self.claimants)) if len(self.claimants) == 1 else None
 
     def suspicion(self, seat: int) -> float:
-        """How black ``seat`` looks from what it was told (kept until it is told something more)."""
+        """How black ``seat`` looks from what it was told (kept until it is told something that changes it)."""
         found = self._suspicions.get(seat)
         if found is None:
             found = self._suspicions[seat] = self._suspicion(seat)
         return found
 
     def _suspicion(self, seat: int) -> float:
-        if self.role in CHECKERS and seat in self.my_checks:
+        if seat in self.my_checks and self.role in CHECKERS:
             return 100.0 if self.my_checks[seat] else -100.0
-        s = self.heat[seat]
+        s = self.heat.get(seat, 0.0)
+        claimants = self.claimants
+        if not claimants and not self.checks_told:
+            return s
         believed = self.sheriff()
         if believed is not None and believed != self.seat:
             color = self.checks_told[believed].get(seat)
             s += 50.0 if color == "black" else -50.0 if color == "red" else 0.0
             if seat == believed:
                 s -= 20.0
-        if len(self.claimants) > 1 and seat in self.claimants:
+        if len(claimants) > 1 and seat in claimants:
             s += 5.0
         for claimant, told in self.checks_told.items():  # a red check from a doubted claimant helps a little
             if claimant != believed and seat in told:
@@ -133,19 +148,23 @@ class BaselineAgent(Agent):
 
     def _top(self, seats: Sequence[int]) -> int:
         """``_rank(seats)[0]``, drawing the same numbers, without the sort: the most suspicious of ``seats``."""
-        draw = self.rng.random
-        top, key = 0, (0.0, 0.0)
-        for i, s in enumerate(seats):
-            mine = (-self._view_of(s), draw())
-            if not i or mine < key:
-                top, key = s, mine
+        draw, spared, known = self.rng.random, self._spared, self._suspicions
+        top, worst, tie = 0, 0.0, 0.0
+        for s in seats:  # as _view_of
+            view = -1000.0 if s in spared else known.get(s)
+            if view is None:
+                view = self.suspicion(s)
+            jitter = draw()
+            if not top or view > worst or (view == worst and jitter < tie):
+                top, worst, tie = s, view, jitter
         return top
 
     def _view_of(self, seat: int) -> float:
         """How the seat looks to this player: a black one sees the town's picture, its teammates spared."""
-        if self.black and seat in self.team | {self.seat}:
+        if seat in self._spared:
             return -1000.0
-        return self.suspicion(seat)
+        found = self._suspicions.get(seat)
+        return found if found is not None else self.suspicion(seat)
 
     def _others(self) -> list[int]:
         return [s for s in sorted(self.alive) if s != self.seat]
@@ -202,8 +221,10 @@ class BaselineAgent(Agent):
         return None
 
     def _nominate(self, legal: Sequence[Command]) -> Command | None:
+        if self.nominated:
+            return None
         options = {c.target: c for c in legal if isinstance(c, Nominate)}
-        if self.nominated or not options:
+        if not options:
             return None
         seat = self._top(list(options))
         if self._view_of(seat) > 0.2 or (self.black and self.rng.random() < 0.3):

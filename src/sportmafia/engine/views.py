@@ -259,8 +259,9 @@ class _LogFacts:
     ``undone`` is looked at per feed, in ``undone``) and ``forms``: what every viewer who sees it is shown, the
     same dict for all of them, its number first (never handed out: each entry is a copy, numbered), or None
     where a viewer's entry is made for him: the deal, an ``undone``, a foul given at night, and a form with
-    lists (``listed``: each entry gets lists of its own, so a consumer that changes his entry changes nobody
-    else's)."""
+    lists (``listed``, with the keys of its lists and of those that hold lists: each entry gets lists of its
+    own, so a consumer that changes his entry changes nobody else's). ``hidden``: per log index, how many
+    events before it some viewer does not see (none new: a feed's new entries are the log's)."""
 
     __slots__ = ("codes", "forms", "group", "groups", "hidden", "listed", "masks", "night", "read", "undone")
 
@@ -273,13 +274,13 @@ class _LogFacts:
         self.masks: list[int] = []
         self.hidden = [0]  # per log index: how many events before it some viewer does not see
         self.forms: list[dict[str, Any] | None] = []
-        self.listed: dict[int, tuple[dict[str, Any], tuple[str, ...]]] = {}
+        self.listed: dict[int, tuple[dict[str, Any], tuple[str, ...], tuple[str, ...]]] = {}
         self.undone: list[int] = []
 
 
 _SHARED_KINDS = frozenset({E.Step, E.Advanced, E.Nominated, E.VoteCast})
 """The events the engine makes once and shares by all games (``engine/cache.py``), seen by everyone, the same."""
-_SHARED_FORMS: dict[int, tuple[E.Event, dict[str, Any], tuple[str, ...]]] = {}
+_SHARED_FORMS: dict[int, tuple[E.Event, dict[str, Any], tuple[str, ...], tuple[str, ...]]] = {}
 """Their public forms and lists (see :class:`_LogFacts`), by the event's id (each entry keeps its event, so the
 id is not another's)."""
 
@@ -306,7 +307,7 @@ def _log_facts(game: Game) -> _LogFacts:
             masks.append(-1)
             hidden.append(hidden[-1])
             if shared[2]:
-                facts.listed[i] = (shared[1], shared[2])
+                facts.listed[i] = shared[1:]
             forms.append(None if shared[2] else shared[1])
             continue
         mask = _seen_by(ev, night)
@@ -318,12 +319,13 @@ def _log_facts(game: Game) -> _LogFacts:
         elif not (isinstance(ev, E.Dealt) or (night and isinstance(ev, E.Fouled))):
             form = {"seq": 0, **_redact(ev, 0, night)}
             lists = tuple(k for k, v in form.items() if isinstance(v, list))
+            pairs = tuple(k for k in lists if any(isinstance(v, list) for v in form[k]))
             if type(ev) in _SHARED_KINDS:
                 if len(_SHARED_FORMS) > CACHE_LIMIT:
                     _SHARED_FORMS.clear()
-                _SHARED_FORMS[id(ev)] = (ev, form, lists)
+                _SHARED_FORMS[id(ev)] = (ev, form, lists, pairs)
             if lists:
-                facts.listed[i] = (form, lists)
+                facts.listed[i] = (form, lists, pairs)
                 form = None
         forms.append(form)
     facts.read, facts.night, facts.group = len(log), night, group
@@ -439,11 +441,12 @@ def visible_events(game: Game, viewer: Viewer, since: int = 0) -> list[dict[str,
             item = form.copy()  # the form's first key is "seq" (a dict's copy is quicker than a dict made anew)
             item["seq"] = k
         elif at >> 1 in listed:
-            form, lists = listed[at >> 1]
+            form, lists, pairs = listed[at >> 1]
             item = form.copy()
             item["seq"] = k
             for key in lists:  # lists of his own, the tally's pairs too
-                item[key] = [list(v) if isinstance(v, list) else v for v in form[key]]
+                item[key] = [list(v) if isinstance(v, list) else v for v in form[key]] if key in pairs else \
+                    form[key].copy()
         else:
             item = _own_entry(game, facts, entries, viewer, k)
         out.append(item)

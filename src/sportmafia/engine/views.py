@@ -20,7 +20,6 @@ from typing import Any, cast
 
 from ..rules import RuleSet
 from . import events as E
-from .cache import CACHE_LIMIT
 from .describe import UNCOUNTED, step_banner, vote_line
 from .game import Game
 from .rules.club_vote import vote_tally
@@ -282,7 +281,9 @@ _SHARED_KINDS = frozenset({E.Step, E.Advanced, E.Nominated, E.VoteCast})
 """The events the engine makes once and shares by all games (``engine/cache.py``), seen by everyone, the same."""
 _SHARED_FORMS: dict[int, tuple[E.Event, dict[str, Any], tuple[str, ...], tuple[str, ...]]] = {}
 """Their public forms and lists (see :class:`_LogFacts`), by the event's id (each entry keeps its event, so the
-id is not another's)."""
+id is not another's); cleared when it holds ``FORMS_LIMIT`` (a log read back from a store has events of its
+own, each kept here until then)."""
+FORMS_LIMIT = 8192
 
 
 def _log_facts(game: Game) -> _LogFacts:
@@ -321,7 +322,7 @@ def _log_facts(game: Game) -> _LogFacts:
             lists = tuple(k for k, v in form.items() if isinstance(v, list))
             pairs = tuple(k for k in lists if any(isinstance(v, list) for v in form[k]))
             if type(ev) in _SHARED_KINDS:
-                if len(_SHARED_FORMS) > CACHE_LIMIT:
+                if len(_SHARED_FORMS) > FORMS_LIMIT:
                     _SHARED_FORMS.clear()
                 _SHARED_FORMS[id(ev)] = (ev, form, lists, pairs)
             if lists:

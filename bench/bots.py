@@ -3,13 +3,14 @@
 Prints one JSON line per agent:
 {"bench": "bots", "agent": ..., "games": ..., "games_per_s": ..., "red_win": ..., "ci95": [...],
  "decision_p99_ms": ..., "results": {...},
- "round1_single_votes": {...}, "real_round1_single_votes": {...}}
+ "round1_single_votes": {...}, "real_round1_single_votes": {...}, "machine_loop_ms": ...}
 
 ``games_per_s``: whole games (the table's host part, every seat's feed and every agent's choices) per CPU
 second of this process (one core). ``red_win``: the share of games red won, with its Wilson 95% interval.
 ``decision_p99_ms``: an agent's answer (``act`` or ``speak``, its feed brought up to date first), p99.
 ``round1_single_votes``: the first round's single votes (``sportmafia.bots.calibration``) beside the figures of
-1,237 real rated games (``real_round1_single_votes``).
+1,237 real rated games (``real_round1_single_votes``). ``machine_loop_ms``: a fixed pure-Python loop timed after
+the games (as bench/online.py's), the machine's speed at that moment: compare figures only at a like one.
 Run: ``make bench`` or ``python bench/bots.py [--games N] [--preset club] [--agents random,baseline]``.
 """
 
@@ -62,6 +63,18 @@ class Timed(Agent):
         return out
 
 
+def machine_loop_ms() -> float:
+    """The best of three runs of 2,000,000 additions in a pure-Python loop, in ms."""
+    best = float("inf")
+    for _ in range(3):
+        started = time.perf_counter()
+        total = 0
+        for i in range(2_000_000):
+            total += i
+        best = min(best, time.perf_counter() - started)
+    return round(best * 1000, 1)
+
+
 def run(agent: str, preset: str, games: int, seed: int) -> dict[str, Any]:
     rules = get_ruleset(preset)
     n = rules.min_players
@@ -87,7 +100,7 @@ def run(agent: str, preset: str, games: int, seed: int) -> dict[str, Any]:
             "ci95": [round(lo, 3), round(hi, 3)],
             "decision_p99_ms": round(times[int(len(times) * 0.99)] * 1000, 2) if times else None,
             "results": dict(results), "round1_single_votes": single_votes(finished).figures(),
-            "real_round1_single_votes": REAL}
+            "real_round1_single_votes": REAL, "machine_loop_ms": machine_loop_ms()}
 
 
 def main() -> None:

@@ -4,6 +4,7 @@ gives."""
 
 from __future__ import annotations
 
+import copy
 import random
 from typing import Any
 
@@ -12,7 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from sportmafia.bots import random_command
-from sportmafia.bots.plausible import PlausibleTable
+from sportmafia.bots.plausible import PlausibleTable, play_plausible
 from sportmafia.engine import Advance, Game, Shoot, Undo, feed_length, feed_position, view, visible_events
 from sportmafia.rules import get_ruleset
 
@@ -142,3 +143,34 @@ def test_folding_in_pieces_gives_the_game_folded_whole(table: tuple[str, int], s
         cut = min(cut + step, len(game.log))
         assert piecewise.snapshot() == Game.from_events(game.rules, n, game.log[:cut]).snapshot()
         assert piecewise.legal_commands() == Game.from_events(game.rules, n, game.log[:cut]).legal_commands()
+
+
+def _spoil(value: Any) -> None:
+    """Change every dict and list inside ``value`` in place, as a careless consumer might."""
+    if isinstance(value, dict):
+        for key in list(value):
+            _spoil(value[key])
+            value[key] = "spoilt" if not isinstance(value[key], dict | list) else value[key]
+        value["spoilt"] = True
+    elif isinstance(value, list):
+        for item in value:
+            _spoil(item)
+        value.append("spoilt")
+
+
+@pytest.mark.parametrize("table", TABLES)
+def test_a_consumer_changing_his_entries_changes_no_other_feed(table: tuple[str, int]) -> None:
+    """Every viewer who sees an event is shown one form of it, worked out once; each gets entries of his own
+    (his lists too, the vote's tally pairs included), so one that changes what it was given changes no other
+    viewer's entries, nor what it is given again."""
+    preset, n = table
+    game, rng = play_plausible(get_ruleset(preset), n, 11), random.Random(11)
+    viewers: list[str | int] = ["host", "spectator", *range(1, game.n + 1)]
+    kept = {v: copy.deepcopy(visible_events(game, v)) for v in viewers}
+    assert any(isinstance(x, list) and x and isinstance(x[0], list)
+               for e in kept["spectator"] for x in e.values())  # a tally's pairs among them
+    for spoiler in viewers:
+        _spoil(visible_events(game, spoiler))
+        _spoil(visible_events(game, spoiler, rng.randint(0, feed_length(game, spoiler))))
+        for v in viewers:
+            assert visible_events(game, v) == kept[v], f"{spoiler} changed the feed of {v}"

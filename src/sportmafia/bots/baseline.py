@@ -31,6 +31,8 @@ from .agents import Agent
 from .claims import Claim, Said
 
 CHECKERS = ("sheriff", "commissar")
+WATCHED = frozenset({"dealt", "player_left", "checked", "step", "voting_started", "vote_cast"})
+"""The feed's entries the agent reads (the others it only keeps)."""
 
 
 class BaselineAgent(Agent):
@@ -56,39 +58,54 @@ class BaselineAgent(Agent):
         self.came_out = False
         self.spoke = False
         self.trusted: set[int] = set()
+        self._suspicions: dict[int, float] = {}  # each seat's suspicion, until it is told something that changes it
+        self._spared: frozenset[int] = frozenset()  # a black seat's team, itself included
 
     # --- what it is told ----------------------------------------------------------------------------------
     def observe(self, entries: Sequence[dict[str, Any]], claims: Sequence[Said]) -> None:
         super().observe(entries, claims)
+        known = self._suspicions  # what it changes is looked at again
         for e in entries:
-            kind = e.get("type")
+            kind = e["type"]
+            if kind not in WATCHED:
+                continue
+            if kind == "step":
+                if e["seat"] == self.seat:
+                    self.nominated = 0  # his turn to speak: a nomination of his own again
+                continue
             if kind == "dealt":
                 self.role = e.get("role", "")
                 self.team = set(e.get("teammates", ()))
+                self._spared = frozenset(self.team | {self.seat}) if self.black else frozenset()
+                known.clear()
             elif kind == "player_left":
                 self.alive.discard(e["seat"])
                 if e.get("how") == "kill":  # the night took a red player: who voted for him is suspect
                     for voter in self.voters.get(e["seat"], ()):
                         self.heat[voter] += 0.5
+                        known.pop(voter, None)
             elif kind == "checked" and e.get("checker") == self.seat:
                 self.my_checks[e["target"]] = bool(e["found"])
+                known.pop(e["target"], None)
             elif kind == "voting_started":
                 self.candidates = tuple(e["candidates"])
                 self.ballot = None
             elif kind == "vote_cast":
                 self.voters[e["candidate"]].append(e["voter"])
-            elif kind == "step" and e.get("seat") == self.seat:
-                self.nominated = 0  # his turn to speak: a nomination of his own again
         for said in claims:
             self._heard(said.claim)
 
     def _heard(self, c: Claim) -> None:
+        known = self._suspicions  # what it changes is looked at again
         if c.kind == "role" and c.role in CHECKERS:
             self.claimants.add(c.seat)
+            known.clear()
         elif c.kind == "check" and c.target is not None and c.color is not None:
             self.checks_told[c.seat][c.target] = c.color
+            known.pop(c.target, None)
         elif c.kind in ("suspect", "lying") and c.target is not None:
             self.heat[c.target] += 0.3 if c.kind == "suspect" else 0.6
+            known.pop(c.target, None)
 
     # --- the picture ------------------------------------------------------------------------------------------
     @property
@@ -100,16 +117,26 @@ class BaselineAgent(Agent):
         return next(iter(self.claimants)) if len(self.claimants) == 1 else None
 
     def suspicion(self, seat: int) -> float:
-        if self.role in CHECKERS and seat in self.my_checks:
+        """How black ``seat`` looks from what it was told (kept until it is told something that changes it)."""
+        found = self._suspicions.get(seat)
+        if found is None:
+            found = self._suspicions[seat] = self._suspicion(seat)
+        return found
+
+    def _suspicion(self, seat: int) -> float:
+        if seat in self.my_checks and self.role in CHECKERS:
             return 100.0 if self.my_checks[seat] else -100.0
-        s = self.heat[seat]
+        s = self.heat.get(seat, 0.0)
+        claimants = self.claimants
+        if not claimants and not self.checks_told:
+            return s
         believed = self.sheriff()
         if believed is not None and believed != self.seat:
             color = self.checks_told[believed].get(seat)
             s += 50.0 if color == "black" else -50.0 if color == "red" else 0.0
             if seat == believed:
                 s -= 20.0
-        if len(self.claimants) > 1 and seat in self.claimants:
+        if len(claimants) > 1 and seat in claimants:
             s += 5.0
         for claimant, told in self.checks_told.items():  # a red check from a doubted claimant helps a little
             if claimant != believed and seat in told:
@@ -121,11 +148,25 @@ class BaselineAgent(Agent):
         jitter = {s: self.rng.random() for s in seats}
         return sorted(seats, key=lambda s: ((-1 if worst else 1) * self._view_of(s), jitter[s]))
 
+    def _top(self, seats: Sequence[int]) -> int:
+        """``_rank(seats)[0]``, drawing the same numbers, without the sort: the most suspicious of ``seats``."""
+        draw, spared, known = self.rng.random, self._spared, self._suspicions
+        top, worst, tie = 0, 0.0, 0.0
+        for s in seats:  # as _view_of
+            view = -1000.0 if s in spared else known.get(s)
+            if view is None:
+                view = self.suspicion(s)
+            jitter = draw()
+            if not top or view > worst or (view == worst and jitter < tie):
+                top, worst, tie = s, view, jitter
+        return top
+
     def _view_of(self, seat: int) -> float:
         """How the seat looks to this player: a black one sees the town's picture, its teammates spared."""
-        if self.black and seat in self.team | {self.seat}:
+        if seat in self._spared:
             return -1000.0
-        return self.suspicion(seat)
+        found = self._suspicions.get(seat)
+        return found if found is not None else self.suspicion(seat)
 
     def _others(self) -> list[int]:
         return [s for s in sorted(self.alive) if s != self.seat]
@@ -156,7 +197,7 @@ class BaselineAgent(Agent):
                         Claim(self.seat, "check", target=liar, color="black")]
         others = self._others()
         if others and not out:
-            top = self._rank(others)[0]
+            top = self._top(others)
             if self._view_of(top) > 0.5:
                 out.append(Claim(self.seat, "suspect", target=top))
                 if self._view_of(top) > 10.0:  # checked black by the believed Sheriff (or by itself)
@@ -200,21 +241,22 @@ class BaselineAgent(Agent):
         return None
 
     def _nominate(self, legal: Sequence[Command]) -> Command | None:
-        options = {c.target: c for c in legal if isinstance(c, Nominate)}
-        if self.nominated or not options:
+        if self.nominated:
             return None
-        for seat in self._rank(list(options)):
-            if self._view_of(seat) > 0.2 or (self.black and self.rng.random() < 0.3):
-                self.nominated = 1
-                return options[seat]
-            break
+        options = {c.target: c for c in legal if isinstance(c, Nominate)}
+        if not options:
+            return None
+        seat = self._top(list(options))
+        if self._view_of(seat) > 0.2 or (self.black and self.rng.random() < 0.3):
+            self.nominated = 1
+            return options[seat]
         return None
 
     def _vote(self, legal: Sequence[Command]) -> Command | None:
         votes = {c.candidate: c for c in legal if isinstance(c, Vote)}
         if self.ballot is None:
             pool = [c for c in self.candidates if c in self.alive] or list(votes)
-            self.ballot = self._rank(pool)[0] if pool else None
+            self.ballot = self._top(pool) if pool else None
         return votes.get(self.ballot) if self.ballot is not None else None
 
     def _lift(self, offer: LiftVote) -> Command | None:
@@ -244,7 +286,7 @@ class BaselineAgent(Agent):
         if self.black:  # the Don looks for the Sheriff among those the town trusts
             pick = min(fresh, key=lambda s: (self.suspicion(s), self.rng.random()))
         else:
-            pick = self._rank(fresh)[0]
+            pick = self._top(fresh)
         return options[pick]
 
     def _best_move(self, legal: Sequence[Command]) -> Command:

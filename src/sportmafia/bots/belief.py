@@ -25,7 +25,8 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
-from itertools import combinations
+from itertools import accumulate, combinations, pairwise
+from operator import mul
 from typing import Any
 
 from ..engine import BLACK_ROLES, Check, Command
@@ -43,6 +44,47 @@ LIAR_SAYS = 0.5
 TEAMMATE_SUSPECTED = 0.5
 
 
+class _Deals:
+    """The deals a seat cannot tell apart (its black masks, each one's possible checkers), with the deals each
+    seat is black in: the same for every agent at that seat of such a table, so made once and only read."""
+
+    __slots__ = ("bounds", "cell_checkers", "cell_masks", "checkers", "factors", "holding", "masks", "together")
+
+    def __init__(self, masks: list[int], players: int, checkers: Callable[[int], tuple[int, ...]]) -> None:
+        self.masks = masks
+        self.checkers = [checkers(mask) for mask in masks]
+        # a deal is a black mask and its checker: the deals of a mask are its cells, one after another
+        self.cell_masks = [i for i, cs in enumerate(self.checkers) for _ in cs]
+        self.cell_checkers = [c for cs in self.checkers for c in cs]
+        ends = list(accumulate((len(cs) for cs in self.checkers), initial=0))
+        self.bounds = [slice(a, b) for a, b in pairwise(ends)]
+        self.holding = {s: [i for i, mask in enumerate(masks) if mask >> s & 1] for s in range(1, players + 1)}
+        self.together: dict[tuple[int, ...], tuple[int, ...]] = {}
+        self.factors: dict[tuple[Any, ...], list[float]] = {}
+
+    def factor(self, key: tuple[Any, ...], factor: Callable[[int, int], float]) -> list[float]:
+        """``factor(black mask, checker)`` of each cell, kept by ``key`` (what the factor is made of)."""
+        found = self.factors.get(key)
+        if found is None:
+            masks = self.masks
+            found = self.factors[key] = [factor(masks[i], c) for i, c in zip(self.cell_masks, self.cell_checkers,
+                                                                              strict=True)]
+        return found
+
+    def black_together(self, seats: tuple[int, ...]) -> tuple[int, ...]:
+        """The deals where every one of ``seats`` is black (found through the lists of each seat's deals)."""
+        found = self.together.get(seats)
+        if found is None:
+            holding = self.holding
+            both = set(holding[seats[0]]).intersection(*(holding[s] for s in seats[1:])) if seats else set()
+            found = self.together[seats] = tuple(sorted(both))
+        return found
+
+
+_DEALS: dict[tuple[int, int, int, int, str], _Deals] = {}
+"""The deals by (players, black players, seat, its team's mask or 0, who may be the checker)."""
+
+
 class BeliefAgent(BaselineAgent):
     """See the module doc."""
 
@@ -53,8 +95,9 @@ class BeliefAgent(BaselineAgent):
         deck = rules.roles_for(players)
         self._blacks = sum(1 for r in deck if r in BLACK_ROLES)
         self._has_checker = any(r in CHECKERS for r in deck)
+        self._deals = _Deals([], players, lambda mask: ())
         self._masks: list[int] = []
-        self._weights: list[dict[int, float]] = []  # per black mask: checker seat (0: none) -> weight
+        self._cells: list[float] = []  # each deal's weight: its black mask's cells (_Deals), one a checker
         self._mask_weight: list[float] = []  # per black mask: its weight (times its checkers' weights)
         self._updates = 0
         self._holding: dict[int, list[int]] = {}  # seat: the deals he is black in
@@ -66,38 +109,42 @@ class BeliefAgent(BaselineAgent):
 
     def _hypotheses(self) -> None:
         """The deals its seat cannot tell apart, evenly weighted (made when its card is seen)."""
-        me = 1 << self.seat
-        others = [s for s in range(1, self.players + 1) if s != self.seat]
-        if self.black:
-            masks = [me | sum(1 << t for t in self.team)]
-        else:
-            masks = [sum(1 << s for s in combo) for combo in combinations(others, self._blacks)]
-        for mask in masks:
-            reds = [s for s in range(1, self.players + 1) if not mask >> s & 1]
-            if self.role in CHECKERS:
-                checkers = [self.seat]
-            elif self._has_checker:
-                checkers = [s for s in reds if s != self.seat]
-            else:
-                checkers = [0]
-            self._masks.append(mask)
-            self._weights.append({c: 1.0 for c in checkers})
+        seat, players = self.seat, self.players
+        team = (1 << seat | sum(1 << t for t in self.team)) if self.black else 0
+        who = "self" if self.role in CHECKERS else "reds" if self._has_checker else "none"
+        key = (players, self._blacks, seat, team, who)
+        deals = _DEALS.get(key)
+        if deals is None:
+            others = [s for s in range(1, players + 1) if s != seat]
+            masks = [team] if team else [sum(1 << s for s in combo) for combo in combinations(others, self._blacks)]
+
+            def checkers(mask: int) -> tuple[int, ...]:
+                if who == "self":
+                    return (seat,)
+                if who == "reds":
+                    return tuple(s for s in range(1, players + 1) if not mask >> s & 1 and s != seat)
+                return (0,)
+            deals = _DEALS[key] = _Deals(masks, players, checkers)
+        self._deals = deals
+        self._masks = deals.masks
+        self._cells = [1.0] * len(deals.cell_masks)
         self._mask_weight = [1.0] * len(self._masks)
-        self._holding = {s: [i for i, mask in enumerate(self._masks) if mask >> s & 1]
-                         for s in range(1, self.players + 1)}
+        self._holding = deals.holding
         if self.black:
-            self._shared = dict.fromkeys(self._weights[0], 1.0)
+            self._shared = dict.fromkeys(deals.checkers[0], 1.0)
         self._dirty()
 
     def _dirty(self) -> None:
         self._p_black = self._p_checker = None
+        self._suspicions.clear()
 
-    def _weigh(self, factor: Callable[[int, int], float], private: bool = False) -> None:
-        """Each deal's weight times ``factor(black mask, checker)``; ``private``: what only this seat knows."""
-        for i, (mask, weights) in enumerate(zip(self._masks, self._weights, strict=True)):
-            if self._mask_weight[i]:
-                for checker in weights:
-                    weights[checker] *= factor(mask, checker)
+    def _weigh(self, factor: Callable[[int, int], float], private: bool = False, key: tuple[Any, ...] = ()) -> None:
+        """Each deal's weight times ``factor(black mask, checker)``; ``private``: what only this seat knows;
+        ``key``: what the factor is made of, for the factors of a seat's deals made once (none: made now)."""
+        masks = self._masks
+        each = self._deals.factor(key, factor) if key else [
+            factor(masks[i], c) for i, c in zip(self._deals.cell_masks, self._deals.cell_checkers, strict=True)]
+        self._cells = list(map(mul, self._cells, each))  # a deal of no weight stays of none (factors are 1 at most)
         if self._shared and not private:
             shared, mask = self._shared, self._masks[0]
             for checker in shared:
@@ -108,12 +155,9 @@ class BeliefAgent(BaselineAgent):
         self._weighed()
 
     def _scale_black(self, seats: Sequence[int], factor: float) -> None:
-        """The weight of each deal where every one of ``seats`` is black, times ``factor`` (the deals are found
-        through the lists of deals each seat is black in, not by looking at all of them)."""
-        holding = self._holding
-        found = set(holding[seats[0]]).intersection(*(holding[s] for s in seats[1:])) if seats else set()
+        """The weight of each deal where every one of ``seats`` is black, times ``factor``."""
         weight = self._mask_weight
-        for i in found:
+        for i in self._deals.black_together(tuple(seats)):
             weight[i] *= factor
         self._weighed()
 
@@ -132,13 +176,10 @@ class BeliefAgent(BaselineAgent):
             self._normalise()
 
     def _normalise(self) -> None:
-        totals = [w * sum(ws.values()) for w, ws in zip(self._mask_weight, self._weights, strict=True)]
-        total = sum(totals)
+        total = sum(self._each())
         if total <= 0:  # nothing it saw fits any deal (a table that plays otherwise): start again, evenly
             self._mask_weight = [1.0] * len(self._masks)
-            for weights in self._weights:
-                for checker in weights:
-                    weights[checker] = 1.0
+            self._cells = [1.0] * len(self._cells)
         elif total < 1e-100 or total > 1e100:
             self._mask_weight = [w / total for w in self._mask_weight]
         self._dirty()
@@ -177,7 +218,7 @@ class BeliefAgent(BaselineAgent):
         if c.kind == "role" and c.role in CHECKERS:
             def claimed(mask: int, checker: int) -> float:
                 return BLACK_CLAIMS_CHECKER if mask & who else 1.0 if checker == seat else RED_CLAIMS_CHECKER
-            self._weigh(claimed)
+            self._weigh(claimed, key=("role", seat))
         elif c.kind == "check" and c.target is not None and c.seat in self.claimants:
             bit, says_black = 1 << c.target, c.color == "black"
 
@@ -187,18 +228,27 @@ class BeliefAgent(BaselineAgent):
                 if mask & who:  # a black claimant makes his checks up: red or black, rarely a teammate black
                     return BLACK_EXPOSES_TEAMMATE if says_black and mask & bit else LIAR_SAYS
                 return RED_CLAIMS_CHECKER  # a red player who is not the checker does not tell checks
-            self._weigh(told)
+            self._weigh(told, key=("check", seat, c.target, says_black))
         elif c.kind == "suspect" and c.target is not None:
             self._scale_black([c.seat, c.target], TEAMMATE_SUSPECTED)
 
     # --- the picture ------------------------------------------------------------------------------------------
+    def _each(self) -> list[float]:
+        """Each black mask's weight: its own times the sum of its cells."""
+        return list(map(mul, self._mask_weight, map(sum, map(self._cells.__getitem__, self._deals.bounds))))
+
     def p_black(self) -> dict[int, float]:
         if self._p_black is None:
-            self._normalise()
-            each = [scale * sum(weights.values()) for scale, weights in
-                    zip(self._mask_weight, self._weights, strict=True)]
+            each = self._each()
             total = sum(each)
-            self._p_black = {s: (sum(each[i] for i in self._holding[s]) / total if total else 0.0)
+            if not 1e-100 <= total <= 1e100:  # what _normalise changes (it is a deal's weight times its sum)
+                self._normalise()
+                each = self._each()
+                total = sum(each)
+            else:
+                self._dirty()  # as _normalise leaves it
+            holding, at = self._holding, each.__getitem__
+            self._p_black = {s: (sum(map(at, holding[s])) / total if total else 0.0)
                              for s in range(1, self.players + 1)}
         return self._p_black
 
@@ -207,16 +257,16 @@ class BeliefAgent(BaselineAgent):
             self._normalise()
             out: dict[int, float] = {}
             total = 0.0
-            for weights, scale in zip(self._weights, self._mask_weight, strict=True):
-                for c, w in weights.items():
-                    out[c] = out.get(c, 0.0) + scale * w
-                    total += scale * w
+            scales = self._mask_weight
+            for i, c, w in zip(self._deals.cell_masks, self._deals.cell_checkers, self._cells, strict=True):
+                out[c] = out.get(c, 0.0) + scales[i] * w
+                total += scales[i] * w
             self._p_checker = {s: v / total for s, v in out.items()} if total else {}
         return self._p_checker
 
-    def suspicion(self, seat: int) -> float:
+    def _suspicion(self, seat: int) -> float:
         if not self._masks or self.black:  # a black player knows the colours: he plays the town's picture
-            return super().suspicion(seat)
+            return super()._suspicion(seat)
         unknown = self.players - 1 - (len(self.team) if self.black else 0)
         prior = (self._blacks - (1 + len(self.team) if self.black else 0)) / unknown if unknown else 0.0
         return 100.0 * (self.p_black()[seat] - prior)

@@ -30,6 +30,7 @@ HOST_ONLY = frozenset({"volley"})
 """The host's shortcuts that stand for the seats' own commands: never offered (each shooter shoots)."""
 TEAM = frozenset({"kill"})
 """Commands of the black team as one (the tournament's agreed kill): asked of the team's leader."""
+ADVANCE = Advance()
 ACTS_A_TURN = 4
 """The most commands a seat makes in one turn of the table (one speaker's speech, one candidate's vote): a
 nomination withdrawn and made again without end is not a game."""
@@ -74,10 +75,15 @@ class Seat:
         self.told = 0
         self.told_claims = 0
         self.acts: dict[tuple[int, int, int], int] = {}
-        self._asked: tuple[int, int, tuple[Command, ...]] | None = None
+        self._read = 0  # the log's length when it was last told: its feed grows only with the log
+        self._asked: tuple[int, int, Sequence[Command]] | None = None
 
     def tell(self, game: Game, claims: Sequence[Said]) -> None:
         """Bring the agent up to date: its seat's new feed entries and the claims made since."""
+        read = len(game.log)
+        if read == self._read and len(claims) == self.told_claims:
+            return  # nothing new anywhere (its feed is empty from ``told`` on)
+        self._read = read
         entries = visible_events(game, self.seat, self.told)
         new = claims[self.told_claims:]
         if entries or new:
@@ -88,11 +94,57 @@ class Seat:
     def offer(self, game: Game, claims: Sequence[Said], legal: Sequence[Command]) -> Command | None:
         """The agent's answer to ``legal``, or None when it passes or was asked already on what it sees now."""
         self.tell(game, claims)
-        key = (self.told, self.told_claims, tuple(legal))
-        if not legal or key == self._asked:
+        if not legal:
             return None
-        self._asked = key
+        asked = self._asked
+        if asked is not None and asked[0] == self.told and asked[1] == self.told_claims and \
+                (asked[2] is legal or list(asked[2]) == list(legal)):
+            return None
+        self._asked = (self.told, self.told_claims, legal)
         return self.agent.act(legal)
+
+
+class _Offered:
+    """What the table makes of a list of the step's commands: a chance draw, each seat's own commands (in seat
+    order), the team's, whether "Next" is among them."""
+
+    __slots__ = ("advance", "chance", "commands", "seats", "team")
+
+    def __init__(self, commands: list[Command]) -> None:
+        self.commands = commands  # kept: the key of its entry in ``_OFFERED`` is its id
+        self.chance: Command | None = None
+        self.team: list[Command] = []
+        self.advance = False
+        by_seat: dict[int, list[Command]] = {}
+        for c in commands:
+            kind, seat = c.type, c.actor_seat()
+            if seat is not None:
+                mine = by_seat.get(seat)
+                if mine is None:
+                    by_seat[seat] = [c]
+                else:
+                    mine.append(c)
+            if kind == "advance":
+                self.advance = True
+            elif kind in TEAM:
+                self.team.append(c)
+            elif kind in CHANCE and self.chance is None:
+                self.chance = c
+        self.seats = sorted(by_seat.items())
+
+
+_OFFERED: dict[int, _Offered] = {}
+"""The engine's lists of a step's commands are shared by all games where the step recurs (a speech, a vote):
+each is looked at once, by its id (its entry keeps it alive, so the id is not another list's)."""
+
+
+def _offered(commands: list[Command]) -> _Offered:
+    found = _OFFERED.get(id(commands))
+    if found is None or found.commands is not commands:
+        if len(_OFFERED) > 16_384:
+            _OFFERED.clear()
+        found = _OFFERED[id(commands)] = _Offered(commands)
+    return found
 
 
 class _Table:
@@ -108,24 +160,30 @@ class _Table:
 
     def step(self) -> None:
         game = self.game
-        offered = game.legal_commands(None, extras=False)
-        chance = [c for c in offered if c.type in CHANCE]
-        if chance:
-            deal = self.roles is not None and chance[0].type == "deal"
-            game.execute(DealCards(roles=self.roles) if deal else chance[0], self.rng)
+        offered = _offered(game.legal_commands(None, extras=False))
+        chance = offered.chance
+        if chance is not None:
+            deal = self.roles is not None and chance.type == "deal"
+            game.execute(DealCards(roles=self.roles) if deal else chance, self.rng)
             return
         self._speech()
-        by_seat = commands_by_seat(game, offered)
-        for seat in sorted(by_seat):
-            if self._ask(seat, by_seat[seat]):
+        seats = offered.seats
+        if offered.team:
+            living_black = [s for s in game.living() if game.roles[s] in BLACK_ROLES]
+            if living_black:
+                by_seat = {seat: list(cmds) for seat, cmds in seats}
+                by_seat.setdefault(min(living_black), []).extend(offered.team)
+                seats = sorted(by_seat.items())
+        for seat, cmds in seats:
+            if self._ask(seat, cmds):
                 return
-        if any(c.type == "advance" for c in offered):
-            game.execute(Advance(), self.rng)
+        if offered.advance:
+            game.execute(ADVANCE, self.rng)
             return
         # nobody acted and the step cannot go on without a command: the first offered, for its seat
-        seat = min(by_seat)
+        seat, cmds = seats[0]
         self.played.defaults += 1
-        game.execute(by_seat[seat][0], self.rng, actor=None if by_seat[seat][0].type in TEAM else seat)
+        game.execute(cmds[0], self.rng, actor=None if cmds[0].type in TEAM else seat)
 
     def _speech(self) -> None:
         game = self.game
@@ -152,7 +210,8 @@ class _Table:
         game = self.game
         link = self.seats[seat - 1]
         phase = (game.day, game.round, game.seat)
-        if link.acts.get(phase, 0) >= ACTS_A_TURN:
+        acts = link.acts.get(phase, 0)
+        if acts >= ACTS_A_TURN:
             return False
         cmd = link.offer(game, self.played.claims, legal)
         if cmd is None:
@@ -160,7 +219,7 @@ class _Table:
         if cmd not in legal:
             self.played.illegal += 1
             return False
-        link.acts[phase] = link.acts.get(phase, 0) + 1
+        link.acts[phase] = acts + 1
         game.execute(cmd, self.rng, actor=None if cmd.type in TEAM else seat)
         return True
 

@@ -50,6 +50,9 @@ def tables_for(n: int) -> Tables:
 # Legal-command lists shared by all games, keyed by what they depend on (engine/rules/legal.py).
 SPEECH_LEGAL: dict[tuple[Any, ...], list[C.Command]] = {}
 VOTE_LEGAL: dict[tuple[int, int, int], list[C.Command]] = {}
+KEYED_LEGAL: dict[tuple[Any, ...], list[C.Command]] = {}
+"""The other steps' lists (the night's shots, kill and checks, the lift question, the best moves), each keyed by
+its step and what it depends on."""
 
 _STEPS: dict[tuple[str, int, int, int, int], E.Step] = {}
 
@@ -64,6 +67,8 @@ def step(step: str, day: int, seat: int = 0, rnd: int = 0, seconds: int = 0) -> 
 
 
 ADVANCE = C.Advance()
+ADVANCE_ONLY: list[C.Command] = [ADVANCE]
+"""The commands of a step where the host's "Next" is all there is (shared: do not change it)."""
 ADVANCED = E.Advanced()
 UNDO = C.Undo()
 OVERRIDES: list[C.Command] = [C.Override("red"), C.Override("black"), C.Override(None)]

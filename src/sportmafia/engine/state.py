@@ -79,6 +79,7 @@ class GameState:
     def _reset(self) -> None:
         n = self.n
         self._feeds: dict[int | str, Any] = {}  # the viewers' feeds over the log (views.py), rebuilt after a refold
+        self._feed_log: Any = None  # what every viewer's feed needs of each event (views.py), rebuilt likewise
         self.roles: list[str] = [""] * (n + 1)
         self.alive: list[bool] = [False] + [True] * n
         self.alive_count = n

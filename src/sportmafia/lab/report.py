@@ -1,6 +1,6 @@
 """A lab run's report: one self-contained HTML page in Russian or English (``report.html``) with charts drawn as
 inline SVG (red's win rate by variant with its 95% interval; the games' length in days), how the games ended,
-the differences from the first variant with their tests; the charts also as ``winrate.svg`` and ``days.svg``.
+the differences from the first variant with their tests; the charts also as SVG and PNG files.
 Its words are catalog messages (``locale/*/LC_MESSAGES/lab.po``)."""
 
 from __future__ import annotations
@@ -146,10 +146,15 @@ class _Plain:
 
 
 def write_report(summary: dict[str, Any], out: Path, lang: str = "en") -> Path:
-    """``report.html`` in ``lang``, and the charts as ``winrate.svg`` and ``days.svg``, in ``out``."""
+    """``report.html`` in ``lang``, and the charts as ``winrate.svg``/``.png`` and ``days.svg``/``.png``, in
+    ``out`` (PNG drawn by resvg at twice the size, on white)."""
+    import resvg_py
+
     out.mkdir(parents=True, exist_ok=True)
-    (out / "winrate.svg").write_text(rate_chart(summary["variants"]) + "\n", encoding="utf-8")
-    (out / "days.svg").write_text(days_chart(summary["variants"]) + "\n", encoding="utf-8")
+    for name, svg in (("winrate", rate_chart(summary["variants"])), ("days", days_chart(summary["variants"]))):
+        (out / f"{name}.svg").write_text(svg + "\n", encoding="utf-8")
+        png: bytes = bytes(resvg_py.svg_to_bytes(svg_string=svg, zoom=2.0, background="#ffffff"))
+        (out / f"{name}.png").write_bytes(png)
     path = out / "report.html"
     path.write_text(render_report(summary, lang), encoding="utf-8")
     return path

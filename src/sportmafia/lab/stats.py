@@ -6,7 +6,7 @@
 - :func:`look_alpha`: the level one look of a sequential run is held to (Bonferroni over the looks it may make).
 
 >>> round(two_proportions(60, 100, 45, 100)[1], 4)
-0.0339
+0.0337
 >>> round(mcnemar(10, 2), 4)
 0.0386
 """

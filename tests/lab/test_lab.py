@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -77,6 +78,8 @@ def test_order_does_not_change_totals() -> None:
     runs = [run(SMALL, pool=Keyed(workers=w, seed=s)) for w, s in [(1, 0), (4, 7)]]
     assert totals(runs[0]) == totals(runs[1])
     assert runs[0]["variants"][0]["games"] == 12 and runs[0]["rounds"] == 3
+    unpaired = run(replace(SMALL, paired=False), pool=Keyed())
+    assert "p_paired" not in unpaired["comparisons"][0] and "<svg" in render_report(unpaired, "en")
 
 
 def test_one_and_two_worker_processes_give_the_same_totals() -> None:

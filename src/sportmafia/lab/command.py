@@ -42,6 +42,8 @@ def lab(
     min_batches: Annotated[int, typer.Option(help="Rounds of batches before the first look.")] = 3,
     cluster: Annotated[str, typer.Option(help="A Dask cluster: 'local' (a local one of --workers processes) "
                                               "or a scheduler's address (tcp://host:8786).")] = "",
+    paired: Annotated[bool, typer.Option("--paired/--unpaired", help="The same seeds for every variant (common random numbers) and "
+                                              "McNemar's paired test; --unpaired: seeds of their own.")] = True,
     lang: Annotated[str, typer.Option(help="The report's language: ru or en.")] = "en",
     quiet: Annotated[bool, typer.Option(help="No progress bar.")] = False,
 ) -> None:
@@ -49,7 +51,7 @@ def lab(
     and their length move, as JSON (docs/lab.md)."""
     if lang not in ("ru", "en"):
         raise typer.BadParameter("ru or en", param_hint="--lang")
-    plan = Plan(tuple(split_specs(variant)), agent, games, players, seed, batch)
+    plan = Plan(tuple(split_specs(variant)), agent, games, players, seed, batch, paired)
     err = Console(stderr=True)
     try:
         plan.check()

@@ -9,7 +9,8 @@ Prints one JSON line per figure:
 
 ``games_per_s``: whole games per second of wall-clock time, the workers started and warmed up first (a batch
 each). ``scaling``: the rate on N workers over N times the rate on one (1.0 is linear). ``overhead``: how much
-longer the Dask cluster takes than plain processes at the same number of workers. The estimate: a million games
+longer the Dask cluster takes than plain processes at the same number of workers. ``loadavg_1m``: the machine's
+load when the figure was taken (above the number of cores, other processes shared them). The estimate: a million games
 (two variants of 500,000) on 16 cores at the per-core rate measured here and the scaling measured here, an
 estimate, not a run.
 Run: ``make bench`` or ``python bench/lab.py [--games 400] [--agent baseline] [--no-dask]``.
@@ -19,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import time
 from typing import Any
 
@@ -51,6 +53,7 @@ def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
     lines: list[dict[str, Any]] = []
 
     def emit(line: dict[str, Any]) -> None:
+        line["loadavg_1m"] = round(os.getloadavg()[0], 2)  # a busy machine (the others' processes) slows every figure
         lines.append(line)
         print(json.dumps(line), flush=True)
 

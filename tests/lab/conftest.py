@@ -1,18 +1,17 @@
-"""Backends for the lab's tests: one that plays a batch in the test's own process when it is handed in, and
-hands the finished ones back in a shuffled order (the totals must not depend on it)."""
+"""A backend for the lab's tests: it plays a batch in the test's own process when it is handed in, and hands
+the finished ones back a random part at a time (the totals must not depend on the order)."""
 
 from __future__ import annotations
 
 import random
 from typing import Any
 
-import pytest
-
 from sportmafia.lab.batches import Task, play_batch
 
 
-class Inline:
-    """Plays each batch at once, in this process; :meth:`wait` returns a random part of what is pending."""
+class Keyed:
+    """Plays each batch at once, in this process; its futures are numbers; :meth:`wait` returns a random part
+    of what is pending."""
 
     name = "inline"
 
@@ -20,10 +19,12 @@ class Inline:
         self.workers = workers
         self.rng = random.Random(seed)
         self.played = 0
+        self.records: dict[int, dict[str, Any]] = {}
 
-    def submit(self, task: Task) -> dict[str, Any]:
+    def submit(self, task: Task) -> int:
         self.played += 1
-        return {"id": self.played, "record": play_batch(task)}
+        self.records[self.played] = play_batch(task)
+        return self.played
 
     def wait(self, pending: set[Any]) -> tuple[set[Any], set[Any]]:
         ids = sorted(pending)
@@ -31,26 +32,7 @@ class Inline:
         return done, set(ids) - done
 
     def result(self, future: Any) -> dict[str, Any]:
-        out: dict[str, Any] = self.records[future]
-        return out
+        return self.records[future]
 
     def close(self) -> None:
         pass
-
-
-class Keyed(Inline):
-    """:class:`Inline` with hashable futures (their numbers)."""
-
-    def __init__(self, workers: int = 3, seed: int = 0) -> None:
-        super().__init__(workers, seed)
-        self.records: dict[int, dict[str, Any]] = {}
-
-    def submit(self, task: Task) -> Any:
-        played = super().submit(task)
-        self.records[played["id"]] = played["record"]
-        return played["id"]
-
-
-@pytest.fixture
-def inline() -> Keyed:
-    return Keyed()

@@ -265,10 +265,10 @@ def summarize(plan: Plan, records: dict[tuple[int, int], dict[str, Any]], rounds
         z, p = two_proportions(b.red, b.games, a.red, a.games)
         row: dict[str, Any] = {"a": variants[0]["variant"], "b": variants[v]["variant"],
                                "difference": _r(b.red / b.games - a.red / a.games) if a.games and b.games else None,
-                               "z": _r(z), "p_z": _r(p, 6)}
+                               "z": _r(z), "p_z": p}
         if plan.paired:
             only_a, only_b = discordant(records, 0, v, rounds)
-            row.update({"red_a_only": only_a, "red_b_only": only_b, "p_paired": _r(mcnemar(only_a, only_b), 6)})
+            row.update({"red_a_only": only_a, "red_b_only": only_b, "p_paired": mcnemar(only_a, only_b)})
         comparisons.append(row)
     return {"plan": {**asdict(plan), "specs": list(plan.specs), "players": plan.table()}, "rounds": rounds,
             "variants": variants, "comparisons": comparisons}

@@ -33,9 +33,9 @@ def _x(v: float, left: float, width: float) -> float:
 
 def rate_chart(variants: list[dict[str, Any]]) -> str:
     """Horizontal bars of red's win rate, a whisker for the interval, a grid at every quarter."""
-    left, width, row = 200.0, 360.0, 28
+    left, width, row = 270.0, 360.0, 28
     height = 30 + row * len(variants)
-    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="600" height="{height}" viewBox="0 0 600 {height}" '
+    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="680" height="{height}" viewBox="0 0 680 {height}" '
              f'style="{FONT}">']
     for q in (0, 0.25, 0.5, 0.75, 1):
         x = _x(q, left, width)
@@ -90,7 +90,7 @@ def days_chart(variants: list[dict[str, Any]]) -> str:
     return "".join(parts)
 
 
-def _short(label: str, most: int = 30) -> str:
+def _short(label: str, most: int = 42) -> str:
     return label if len(label) <= most else "…" + label[-(most - 1):]
 
 

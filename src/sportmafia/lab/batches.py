@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import time
 from collections import Counter
 from dataclasses import asdict, dataclass, field
 from typing import Any
@@ -105,10 +106,12 @@ class Tally:
 
 
 def play_batch(task: Task) -> dict[str, Any]:
-    """Play one batch: its tally and its games' rows ``[seed, winner, result, days, events]``."""
+    """Play one batch: its tally, its games' rows ``[seed, winner, result, days, events]`` and the CPU seconds
+    it took (``cpu_s``, the one figure that differs from one run to another)."""
     from ..bots import AGENTS
     from ..bots.table import play_table
 
+    started = time.process_time()
     rules = parse_variant(task.spec).rules
     agent = AGENTS[task.agent]
     tally = Tally()
@@ -118,4 +121,5 @@ def play_batch(task: Task) -> dict[str, Any]:
         winner = game.winner or ""
         tally.add(winner, game.result, game.day, len(game.log))
         rows.append([seed, winner, game.result, game.day, len(game.log)])
-    return {"key": task.key(), "task": asdict(task), "tally": tally.to_json(), "rows": rows}
+    return {"key": task.key(), "task": asdict(task), "tally": tally.to_json(), "rows": rows,
+            "cpu_s": round(time.process_time() - started, 4)}

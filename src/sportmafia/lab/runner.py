@@ -167,6 +167,7 @@ def run(plan: Plan, out: Path | None = None, *, workers: int = 0, cluster: str =
     rounds = looks.stopped_at if looks.stopped_at is not None else whole
     summary = summarize(plan, records, rounds)
     summary["batches_resumed"] = resumed
+    summary["cpu_s"] = round(sum(r.get("cpu_s", 0.0) for (_, k), r in records.items() if k < rounds), 3)
     summary["workers"] = used.workers if used is not None else 0
     summary["backend"] = used.name if used is not None else None
     summary["early_stop"] = {"on": looks.on, "stopped": looks.stopped_at is not None, "looks": looks.made,

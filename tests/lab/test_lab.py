@@ -18,7 +18,7 @@ from sportmafia.lab.backends import Dask, Processes, dask_available
 from sportmafia.lab.batches import Tally, Task, game_seed, play_batch
 from sportmafia.lab.report import render_report, write_report
 from sportmafia.lab.runner import RESULTS, load_done
-from sportmafia.lab.stats import look_alpha, mcnemar, two_proportions
+from sportmafia.lab.stats import difference_interval, look_alpha, mcnemar, paired_interval, two_proportions
 
 from .conftest import Keyed
 
@@ -128,6 +128,9 @@ def test_statistics() -> None:
     assert two_proportions(0, 0, 1, 2) == (0.0, 1.0)
     assert mcnemar(0, 0) == 1.0 and mcnemar(5, 5) == 1.0 and mcnemar(0, 6) == pytest.approx(2 / 64)
     assert look_alpha(0.05, 10) == pytest.approx(0.005)
+    assert paired_interval(0, 0, 10) == (0.0, 0.0) and paired_interval(0, 10, 10) == (1.0, 1.0)
+    lo, hi = paired_interval(5, 15, 100)
+    assert lo < 0.1 < hi and difference_interval(50, 100, 60, 100)[0] < 0.1 < difference_interval(50, 100, 60, 100)[1]
 
 
 def test_report_in_both_languages(tmp_path: Path) -> None:
@@ -139,6 +142,9 @@ def test_report_in_both_languages(tmp_path: Path) -> None:
     assert path.read_text().startswith('<!doctype html><html lang="ru">')
     assert (tmp_path / "winrate.svg").read_text().startswith("<svg") and (tmp_path / "days.svg").exists()
     assert (tmp_path / "winrate.png").read_bytes()[:4] == b"\x89PNG" and (tmp_path / "days.png").exists()
+    assert (tmp_path / "effect.svg").exists() and "<circle" in en and "Влияние каждого варианта" in ru
+    difference = summary["comparisons"][0]
+    assert difference["ci95"][0] <= difference["difference"] <= difference["ci95"][1]
 
 
 def test_command_end_to_end(tmp_path: Path) -> None:

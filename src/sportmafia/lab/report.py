@@ -5,6 +5,7 @@ Its words are catalog messages (``locale/*/LC_MESSAGES/lab.po``)."""
 
 from __future__ import annotations
 
+import math
 from html import escape
 from pathlib import Path
 from typing import Any
@@ -17,13 +18,15 @@ INK, GRID, FONT = "#222", "#ccc", "font-family:system-ui,sans-serif;font-size:12
 
 TITLE = msg("The rules lab")
 CHART_RATE = msg("Red's win rate by variant, with its 95% interval")
+CHART_EFFECT = msg("The effect of each variant: the difference in red's win rate from the first, with its 95% "
+                   "interval")
 CHART_DAYS = msg("Game length in days (share of games)")
 ENDS = msg("How the games ended (share of games)")
 DIFFERENCES = msg("Each variant against the first")
 LIMITS = msg("Bots are not people: these figures say what the rules do to the agents' play, not to a club's.")
 HEADERS = (msg("Variant"), msg("Games"), msg("Red wins"), msg("95% interval"), msg("Mean days"),
            msg("Mean events"))
-TEST_HEADERS = (msg("Variant"), msg("Difference in red's win rate"), msg("p, two-proportion z-test"),
+TEST_HEADERS = (msg("Variant"), msg("Difference in red's win rate"), msg("95% interval"), msg("p, two-proportion z-test"),
                 msg("p, paired (McNemar)"))
 
 
@@ -53,6 +56,35 @@ def rate_chart(variants: list[dict[str, Any]]) -> str:
                      f'x2="{_x(lo, left, width):.1f}" y2="{y + 17}" stroke="{INK}"/><line x1="{_x(hi, left, width):.1f}" '
                      f'y1="{y + 5}" x2="{_x(hi, left, width):.1f}" y2="{y + 17}" stroke="{INK}"/>'
                      f'<text x="{_x(hi, left, width) + 4:.1f}" y="{y + 15}" fill="{INK}">{rate:.3f}</text>')
+    parts.append("</svg>")
+    return "".join(parts)
+
+
+def effect_chart(comparisons: list[dict[str, Any]]) -> str:
+    """The difference of each variant from the first: a dot at it, a whisker for its interval, a line at 0."""
+    left, width, row = 270.0, 360.0, 28
+    height = 30 + row * len(comparisons)
+    reach = max([abs(float(v)) for c in comparisons for v in c["ci95"]] + [0.01])
+    reach = math.ceil(reach * 50) / 50.0  # to the next 0.02
+
+    def x(v: float) -> float:
+        return left + (v + reach) / (2 * reach) * width
+
+    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="680" height="{height}" viewBox="0 0 680 {height}" '
+             f'style="{FONT}">']
+    for q in (-reach, -reach / 2, 0.0, reach / 2, reach):
+        colour = INK if q == 0 else GRID
+        parts.append(f'<line x1="{x(q):.1f}" y1="4" x2="{x(q):.1f}" y2="{height - 18}" stroke="{colour}"/>'
+                     f'<text x="{x(q):.1f}" y="{height - 4}" text-anchor="middle" fill="{INK}">{q:+.2f}</text>')
+    for i, c in enumerate(comparisons):
+        y = 8 + i * row + 11
+        lo, hi = c["ci95"]
+        d = c["difference"] or 0.0
+        colour = COLOURS[(i + 1) % len(COLOURS)]
+        parts.append(f'<text x="{left - 6}" y="{y + 3}" text-anchor="end" fill="{INK}">{escape(_short(c["b"]))}</text>'
+                     f'<line x1="{x(lo):.1f}" y1="{y}" x2="{x(hi):.1f}" y2="{y}" stroke="{colour}" stroke-width="3"/>'
+                     f'<circle cx="{x(d):.1f}" cy="{y}" r="5" fill="{colour}"/>'
+                     f'<text x="{x(hi) + 6:.1f}" y="{y + 4}" fill="{INK}">{d:+.3f}</text>')
     parts.append("</svg>")
     return "".join(parts)
 
@@ -119,7 +151,8 @@ def render_report(summary: dict[str, Any], lang: str) -> str:
     kinds = sorted({k for v in variants for k in v["results"]})
     ends = [[v["variant"], *(f"{v['results'].get(k, 0):.3f}" for k in kinds)] for v in variants]
     end_headers = (msg("Variant"), *(_Plain(t(RESULT_NAMES, k, lang)) for k in kinds))
-    tests = [[c["b"], f"{c['difference']:+.4f}" if c["difference"] is not None else "–", f"{c['p_z']:.4g}",
+    tests = [[c["b"], f"{c['difference']:+.4f}" if c["difference"] is not None else "–",
+              f"{c['ci95'][0]:+.4f} – {c['ci95'][1]:+.4f}", f"{c['p_z']:.4g}",
               f"{c['p_paired']:.4g}" if "p_paired" in c else "–"] for c in summary["comparisons"]]
     title = TITLE.render(lang)
     return (f'<!doctype html><html lang="{lang}"><head><meta charset="utf-8"><title>{escape(title)}</title>'
@@ -129,7 +162,9 @@ def render_report(summary: dict[str, Any], lang: str) -> str:
             f"<h1>{escape(title)}</h1><p>{escape(about)}</p>"
             f"{_table(HEADERS, main, lang)}"
             f"<h2>{escape(CHART_RATE.render(lang))}</h2>{rate_chart(variants)}"
-            f"<h2>{escape(CHART_DAYS.render(lang))}</h2>{days_chart(variants)}"
+            + (f"<h2>{escape(CHART_EFFECT.render(lang))}</h2>{effect_chart(summary['comparisons'])}"
+               if summary["comparisons"] else "")
+            + f"<h2>{escape(CHART_DAYS.render(lang))}</h2>{days_chart(variants)}"
             f"<h2>{escape(ENDS.render(lang))}</h2>{_table(end_headers, ends, lang)}"
             + (f"<h2>{escape(DIFFERENCES.render(lang))}</h2>{_table(TEST_HEADERS, tests, lang)}" if tests else "")
             + f"<p><em>{escape(LIMITS.render(lang))}</em></p></body></html>\n")
@@ -151,7 +186,10 @@ def write_report(summary: dict[str, Any], out: Path, lang: str = "en") -> Path:
     import resvg_py
 
     out.mkdir(parents=True, exist_ok=True)
-    for name, svg in (("winrate", rate_chart(summary["variants"])), ("days", days_chart(summary["variants"]))):
+    charts = [("winrate", rate_chart(summary["variants"])), ("days", days_chart(summary["variants"]))]
+    if summary["comparisons"]:
+        charts.append(("effect", effect_chart(summary["comparisons"])))
+    for name, svg in charts:
         (out / f"{name}.svg").write_text(svg + "\n", encoding="utf-8")
         png: bytes = bytes(resvg_py.svg_to_bytes(svg_string=svg, zoom=2.0, background="#ffffff"))
         (out / f"{name}.png").write_bytes(png)

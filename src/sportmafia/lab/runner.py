@@ -26,7 +26,7 @@ from ..i18n import msg
 from ..seasons.stats import wilson
 from .backends import Backend, backend, cores
 from .batches import EVENT_BIN, Tally, Task
-from .stats import look_alpha, mcnemar, two_proportions
+from .stats import difference_interval, look_alpha, mcnemar, paired_interval, two_proportions
 from .variants import LabError, parse_variant
 
 ALPHA = 0.05
@@ -266,10 +266,12 @@ def summarize(plan: Plan, records: dict[tuple[int, int], dict[str, Any]], rounds
         z, p = two_proportions(b.red, b.games, a.red, a.games)
         row: dict[str, Any] = {"a": variants[0]["variant"], "b": variants[v]["variant"],
                                "difference": _r(b.red / b.games - a.red / a.games) if a.games and b.games else None,
-                               "z": _r(z), "p_z": p}
+                               "z": _r(z), "p_z": p,
+                               "ci95": [_r(x) for x in difference_interval(a.red, a.games, b.red, b.games)]}
         if plan.paired:
             only_a, only_b = discordant(records, 0, v, rounds)
-            row.update({"red_a_only": only_a, "red_b_only": only_b, "p_paired": mcnemar(only_a, only_b)})
+            row.update({"red_a_only": only_a, "red_b_only": only_b, "p_paired": mcnemar(only_a, only_b),
+                        "ci95": [_r(x) for x in paired_interval(only_a, only_b, a.games)]})
         comparisons.append(row)
     return {"plan": {**asdict(plan), "specs": list(plan.specs), "players": plan.table()}, "rounds": rounds,
             "variants": variants, "comparisons": comparisons}

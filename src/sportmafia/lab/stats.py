@@ -3,6 +3,7 @@
 - :func:`two_proportions`: the two-proportion z-test (pooled), for independent samples.
 - :func:`mcnemar`: McNemar's exact test on the games' pairs, for the paired design (every variant plays the same
   seeds, so the games of one seed under two rule sets are a pair; only the pairs whose winners differ count).
+- :func:`difference_interval`, :func:`paired_interval`: the 95% interval of the difference, unpaired or paired.
 - :func:`look_alpha`: the level one look of a sequential run is held to (Bonferroni over the looks it may make).
 
 >>> round(two_proportions(60, 100, 45, 100)[1], 4)
@@ -39,6 +40,25 @@ def mcnemar(b: int, c: int) -> float:
     tail = sum(math.exp(math.lgamma(n + 1) - math.lgamma(i + 1) - math.lgamma(n - i + 1) + log_half)
                for i in range(k + 1))
     return min(1.0, 2 * tail)
+
+
+def difference_interval(x1: int, n1: int, x2: int, n2: int, z: float = 1.96) -> tuple[float, float]:
+    """The 95% (Wald) interval of ``x2/n2 - x1/n1`` for independent samples."""
+    if n1 == 0 or n2 == 0:
+        return (-1.0, 1.0)
+    p1, p2 = x1 / n1, x2 / n2
+    half = z * math.sqrt(p1 * (1 - p1) / n1 + p2 * (1 - p2) / n2)
+    return (p2 - p1 - half, p2 - p1 + half)
+
+
+def paired_interval(b: int, c: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    """The 95% (Wald) interval of a paired difference ``(c - b) / n``: of ``n`` pairs, ``b`` were a success
+    under the first only and ``c`` under the second only."""
+    if n == 0:
+        return (-1.0, 1.0)
+    d = (c - b) / n
+    half = z * math.sqrt(max(0.0, (b + c) / n - d * d) / n)
+    return (d - half, d + half)
 
 
 def look_alpha(alpha: float, looks: int) -> float:

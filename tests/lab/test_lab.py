@@ -176,9 +176,16 @@ def test_cluster_path_equals_processes() -> None:
     try:
         assert cluster.workers == 2
         on_cluster = run(SMALL, pool=cluster)
+        by_address = Dask(cluster.cluster.scheduler_address, 0)  # an existing cluster, by its scheduler's address
+        try:
+            assert by_address.workers == 2
+            half = run(replace(SMALL, games=4), pool=by_address)
+        finally:
+            by_address.close()
     finally:
         cluster.close()
     assert on_cluster["backend"] == "dask" and totals(on_cluster) == totals(run(SMALL, pool=Keyed()))
+    assert half["variants"][0]["games"] == 4
 
 
 def test_module_examples() -> None:

@@ -64,8 +64,14 @@ def lab(
                                                TimeRemainingColumn(), console=err, transient=False))
             task = bar.add_task("lab", total=games * len(plan.specs))
 
+            started: list[int] = []
+
             def progress(done: int, total: int) -> None:
-                bar.update(task, completed=done, total=total)
+                if not started:  # the batches resumed from the results file: not counted in the rate
+                    started.append(done)
+                    bar.reset(task, total=total, completed=done)
+                else:
+                    bar.update(task, completed=done, total=total)
         try:
             summary = run(plan, out, workers=workers, cluster=cluster, stop_when_significant=stop_when_significant,
                           min_batches=min_batches, progress=progress)

@@ -89,7 +89,7 @@ def load_done(out: Path | None) -> dict[str, dict[str, Any]]:
             record = json.loads(line)
         except json.JSONDecodeError:
             continue
-        done[record["key"]] = record
+        done[record["key"]] = compact(record)
     return done
 
 
@@ -117,14 +117,21 @@ class _Looks:
         return self.stopped_at is not None
 
 
+def compact(record: dict[str, Any]) -> dict[str, Any]:
+    """A batch's record as a run keeps it: its games' rows as their JSON text, and one byte a game (1: red won)
+    for the paired test (some 40 bytes a game in all, so that a run of millions of games fits in memory)."""
+    rows = record["rows"]
+    return {**record, "red": bytes(row[1] == "red" for row in rows),
+            "rows": json.dumps(rows, separators=(",", ":"))}
+
+
 def discordant(records: dict[tuple[int, int], dict[str, Any]], a: int, b: int, rounds: int) -> tuple[int, int]:
     """Pairs (one seed under variants ``a`` and ``b``) red won under ``a`` only, and under ``b`` only."""
     only_a = only_b = 0
     for k in range(rounds):
-        for ra, rb in zip(records[(a, k)]["rows"], records[(b, k)]["rows"], strict=True):
-            red_a, red_b = ra[1] == "red", rb[1] == "red"
-            only_a += red_a and not red_b
-            only_b += red_b and not red_a
+        for red_a, red_b in zip(records[(a, k)]["red"], records[(b, k)]["red"], strict=True):
+            only_a += red_a > red_b
+            only_b += red_b > red_a
     return only_a, only_b
 
 
@@ -220,11 +227,11 @@ def _play(pool: Backend, todo: list[Task], records: dict[tuple[int, int], dict[s
             for future in finished:
                 record = pool.result(future)
                 task = record["task"]
-                records[(task["variant"], task["batch"])] = record
-                played += record["tally"]["games"]
                 if sink is not None:
                     sink.write(json.dumps(record, separators=(",", ":")) + "\n")
                     sink.flush()
+                records[(task["variant"], task["batch"])] = compact(record)
+                played += record["tally"]["games"]
             now = _whole_rounds(plan, records, whole)
             for m in range(whole + 1, now + 1):
                 stop = stop or looks.look(m, records)
@@ -300,4 +307,4 @@ def _r(x: float, digits: int = 4) -> float:
 def rows(plan: Plan, records: dict[tuple[int, int], dict[str, Any]], rounds: int) -> list[list[Any]]:
     """The games of the first ``rounds`` rounds as rows: variant, batch, seed, winner, result, days, events."""
     return [[parse_variant(spec).label, k, *row] for k in range(rounds) for v, spec in enumerate(plan.specs)
-            for row in records[(v, k)]["rows"]]
+            for row in json.loads(records[(v, k)]["rows"])]

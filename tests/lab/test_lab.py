@@ -19,6 +19,7 @@ from sportmafia.lab.batches import Tally, Task, game_seed, play_batch
 from sportmafia.lab.report import render_report, write_report
 from sportmafia.lab.runner import RESULTS, load_done
 from sportmafia.lab.stats import difference_interval, look_alpha, mcnemar, paired_interval, two_proportions
+from sportmafia.lab.variants import one_at_a_time
 
 from .conftest import Keyed
 
@@ -46,6 +47,12 @@ def test_variants_parse_and_refuse() -> None:
             parse_variant(spec)
         assert words in str(caught.value), (spec, str(caught.value))
         assert caught.value.message("ru") != str(caught.value)
+    assert one_at_a_time("club", ["lift_two_at_four", "lift_three_at_nine=never"]) == [
+        "club", "club+lift_two_at_four=false", "club+lift_three_at_nine=never"]
+    assert one_at_a_time("tournament", ["tie_all_leave"])[1] == "tournament+tie_all_leave=false"
+    for changes, words in [(["misses_win"], "Name a value for option misses_win"), (["nope"], "Unknown rule option")]:
+        with pytest.raises(LabError, match=words):
+            one_at_a_time("club", changes)
     with pytest.raises(LabError, match="Unknown agent"):
         Plan(PAIR, "genius").check()
     with pytest.raises(LabError, match="tables of 10"):
@@ -149,7 +156,7 @@ def test_report_in_both_languages(tmp_path: Path) -> None:
 
 def test_command_end_to_end(tmp_path: Path) -> None:
     runner = CliRunner()
-    args = ["lab", "--variant", "club", "--variant", "club+lift_two_at_four=false", "--agent", "random", "--games",
+    args = ["lab", "--variant", "club", "--each", "lift_two_at_four", "--agent", "random", "--games",
             "4", "--batch", "2", "--seed", "3", "--workers", "1", "--out", str(tmp_path), "--quiet"]
     result = runner.invoke(app, args)
     assert result.exit_code == 0, result.output

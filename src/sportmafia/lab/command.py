@@ -14,7 +14,7 @@ from rich.text import Text as RichText
 
 from .report import write_report
 from .runner import Plan, run
-from .variants import LabError, split_specs
+from .variants import LabError, one_at_a_time, split_specs
 
 
 class RateColumn(ProgressColumn):
@@ -29,6 +29,10 @@ def lab(
     variant: Annotated[list[str], typer.Option(help="A variant: a preset, or a preset with options changed "
                                                     "(club+lift_two_at_four=false); repeat it or separate by "
                                                     "commas. The first is the one the others are compared with.")],
+    each: Annotated[list[str] | None, typer.Option(help="Options changed one at a time from the first variant, "
+                                                         "each a variant of its own: option=value, or a yes/no "
+                                                         "option's name for its other value (repeat or separate "
+                                                         "by commas).")] = None,
     agent: Annotated[str, typer.Option(help="The agent at every seat (random, baseline, belief).")] = "baseline",
     games: Annotated[int, typer.Option(help="Games per variant.")] = 2000,
     players: Annotated[int, typer.Option(help="Table size (default: the smallest the first variant deals for).")] = 0,
@@ -51,9 +55,12 @@ def lab(
     and their length move, as JSON (docs/lab.md)."""
     if lang not in ("ru", "en"):
         raise typer.BadParameter("ru or en", param_hint="--lang")
-    plan = Plan(tuple(split_specs(variant)), agent, games, players, seed, batch, paired)
     err = Console(stderr=True)
     try:
+        specs = split_specs(variant)
+        if each and specs:
+            specs = [*one_at_a_time(specs[0], split_specs(each)), *specs[1:]]
+        plan = Plan(tuple(specs), agent, games, players, seed, batch, paired)
         plan.check()
     except LabError as exc:
         raise typer.BadParameter(exc.message(lang)) from None

@@ -97,6 +97,29 @@ def _plain(value: Any) -> str:
     return str(value)
 
 
+def one_at_a_time(base: str, changes: list[str] | tuple[str, ...]) -> list[str]:
+    """The base spec, then one variant of it for each change: ``option=value``, or a yes/no option's name alone
+    for its other value (``lift_two_at_four`` of ``club`` is ``club+lift_two_at_four=false``).
+
+    >>> one_at_a_time("club", ["lift_two_at_four", "misses_win=0"])
+    ['club', 'club+lift_two_at_four=false', 'club+misses_win=0']
+    """
+    rules = parse_variant(base).rules
+    specs = [base]
+    for change in changes:
+        option = change.partition("=")[0].strip()
+        if "=" not in change:
+            if option not in {f.name for f in dataclasses.fields(RuleSet)}:
+                raise LabError(msg("Unknown rule option '%(option)s' in the variant '%(spec)s'.", option=option,
+                                   spec=f"{base}+{option}"))
+            current = getattr(rules, option)
+            if not isinstance(current, bool):
+                raise LabError(msg("Name a value for option %(option)s: %(option)s=value.", option=option))
+            change = f"{option}={_plain(not current)}"
+        specs.append(parse_variant(f"{base}+{change.strip()}").label)
+    return specs
+
+
 def split_specs(texts: list[str] | tuple[str, ...]) -> list[str]:
     """The specs of ``--variant`` given once or more, each perhaps several separated by commas."""
     return [s.strip() for t in texts for s in t.split(",") if s.strip()]

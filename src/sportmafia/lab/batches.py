@@ -26,6 +26,10 @@ EVENT_BIN = 50
 """The width of the histogram's bins of a game's length in events."""
 
 
+UNFINISHED = "unfinished"
+"""The result of a game the table stopped at its step limit before it ended (``bots.table.play_table``)."""
+
+
 def game_seed(seed: int, batch: int, game: int, variant: int | None = None) -> int:
     """The seed of one game (63 bits), the same in every process and on every machine."""
     key = f"{seed}:{batch}:{game}" if variant is None else f"{seed}:{variant}:{batch}:{game}"
@@ -119,7 +123,8 @@ def play_batch(task: Task) -> dict[str, Any]:
     for seed in task.seeds():
         game = play_table(rules, [agent() for _ in range(task.players)], seed).game
         winner = game.winner or ""
-        tally.add(winner, game.result, game.day, len(game.log))
-        rows.append([seed, winner, game.result, game.day, len(game.log)])
+        result = (game.result or "") if game.over else UNFINISHED
+        tally.add(winner, result, game.day, len(game.log))
+        rows.append([seed, winner, result, game.day, len(game.log)])
     return {"key": task.key(), "task": asdict(task), "tally": tally.to_json(), "rows": rows,
             "cpu_s": round(time.process_time() - started, 4)}

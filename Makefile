@@ -39,6 +39,7 @@ bench: $(STAMP)
 	$(PY) bench/seasons.py
 	$(PY) bench/bots.py
 	$(PY) bench/practice.py
+	$(PY) bench/lab.py
 
 ## lint: ruff everywhere, mypy --strict on the pure layers
 lint: $(STAMP)

@@ -22,6 +22,7 @@ from .engine import RecordError, describe_event_line, load, replay, summary, to_
 from .engine.describe import RESULT_NAMES, ROLE_NAMES, TEAM_NAMES, t
 from .errors import BilingualError
 from .i18n import msg, npmsg, pmsg
+from .lab.command import lab as lab_command
 from .rules import PRESETS, RuleSetError, get_ruleset
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, help="sportmafia: Mafia for clubs and tournaments.")
@@ -193,6 +194,9 @@ def arena(
         raise typer.BadParameter("each agent once", param_hint="--agents")
     for line in run_arena([(a, AGENTS[a]) for a in names], games, get_ruleset(preset), seed):
         print(json.dumps(line.to_json()))
+
+
+app.command("lab")(lab_command)  # the rules lab (lab/command.py: its options and progress bar)
 
 
 @app.command()

@@ -110,8 +110,9 @@ def one_at_a_time(base: str, changes: list[str] | tuple[str, ...]) -> list[str]:
         option = change.partition("=")[0].strip()
         if "=" not in change:
             if option not in {f.name for f in dataclasses.fields(RuleSet)}:
+                spec = base + "+" + option
                 raise LabError(msg("Unknown rule option '%(option)s' in the variant '%(spec)s'.", option=option,
-                                   spec=f"{base}+{option}"))
+                                   spec=spec))
             current = getattr(rules, option)
             if not isinstance(current, bool):
                 raise LabError(msg("Name a value for option %(option)s: %(option)s=value.", option=option))

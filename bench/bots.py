@@ -18,9 +18,11 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 import time
 from collections import Counter
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 from sportmafia.bots import AGENTS, Agent
@@ -30,6 +32,9 @@ from sportmafia.bots.table import play_table
 from sportmafia.engine import Command
 from sportmafia.rules import get_ruleset
 from sportmafia.seasons.stats import wilson
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from online import machine_loop_ms  # the benches' one measure of the machine
 
 
 class Timed(Agent):
@@ -61,18 +66,6 @@ class Timed(Agent):
         out = self.inner.act(legal)
         self._answered(started)
         return out
-
-
-def machine_loop_ms() -> float:
-    """The best of three runs of 2,000,000 additions in a pure-Python loop, in ms."""
-    best = float("inf")
-    for _ in range(3):
-        started = time.perf_counter()
-        total = 0
-        for i in range(2_000_000):
-            total += i
-        best = min(best, time.perf_counter() - started)
-    return round(best * 1000, 1)
 
 
 def run(agent: str, preset: str, games: int, seed: int) -> dict[str, Any]:

@@ -171,18 +171,23 @@ def test_the_host_seats_bots_and_they_play_his_table(api: Api) -> None:
     assert r.status_code == 200 and r.json()["removed"] and api.get(base).json()["agents"] == {}
 
 
+def club_game_at(step: str) -> Game:
+    """A club game for 10 (seats 3, 4 and 7 black, 6 the Sheriff) dealt and moved on by "Next" to ``step``."""
+    game = Game(get_ruleset("club"), 10)
+    game.execute(DealCards(roles=("civilian", "civilian", "don", "mafia", "civilian", "sheriff", "mafia",
+                                  "civilian", "civilian", "civilian")))
+    while game.step != step:
+        legal = game.legal_commands(None, extras=False)
+        game.execute(next((c for c in legal if c.type == "advance"), legal[0]), random.Random(1))
+    return game
+
+
 def test_what_the_server_waits_for_never_depends_on_a_secret() -> None:
     """Two games that differ only in a black player's shot (what a red seat may not see until the morning): every
     red seat's feed, the moment the driver keys its waits by, and the time a night step lasts are the same."""
-    rules = get_ruleset("club")
     games = []
     for target in (5, 6):
-        game = Game(rules, 10)
-        game.execute(DealCards(roles=("civilian", "civilian", "don", "mafia", "civilian", "sheriff", "mafia",
-                                      "civilian", "civilian", "civilian")))
-        while game.step != "shooting":
-            legal = game.legal_commands(None, extras=False)
-            game.execute(next((c for c in legal if c.type == "advance"), legal[0]), random.Random(1))
+        game = club_game_at("shooting")
         game.execute(Shoot(shooter=4, target=target), actor=4)
         games.append(game)
     a, b = games
@@ -195,13 +200,7 @@ def test_what_the_server_waits_for_never_depends_on_a_secret() -> None:
 def test_a_pass_counts_for_the_phase_its_seat_saw() -> None:
     """A person's pass stands while the game is still in the phase he saw (others' hands raised since change
     nothing), and is dropped once the game has moved on (a new speaker): it never ends a turn he has not seen."""
-    rules = get_ruleset("club")
-    game = Game(rules, 10)
-    game.execute(DealCards(roles=("civilian", "civilian", "don", "mafia", "civilian", "sheriff", "mafia",
-                                  "civilian", "civilian", "civilian")))
-    while game.step != "speech":
-        legal = game.legal_commands(None, extras=False)
-        game.execute(next((c for c in legal if c.type == "advance"), legal[0]), random.Random(1))
+    game = club_game_at("speech")
     record = db.BotsRecord("g", {s: "baseline" for s in range(2, 11)}, runs_table=True, pace="fast", seed=1,
                            practice=True)
     table = driver.TableDriver(store=None, hub=None, record=record, runner="here")  # type: ignore[arg-type]

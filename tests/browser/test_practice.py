@@ -150,3 +150,32 @@ def test_the_host_seats_bots_in_the_seats_without_a_link(browser: Any, practice_
         assert not errors, errors
     finally:
         ctx.close()
+
+
+def test_the_hosts_choice_of_bots_outlives_the_panels_refresh(browser: Any, practice_server: str) -> None:
+    """The "Bots" card refreshes what the table has every ten seconds; a choice the host has made and not yet
+    saved (the bots' strength, whether the server runs the table, the pace) stays as he left it."""
+    ctx, page, errors = open_page(browser, *TABLET, lang="en", server=practice_server)
+    try:
+        log_in_as_admin(page, practice_server)
+        csrf = page.request.get(practice_server + "/api/me").json()["csrf_token"]
+        players = page.request.get(practice_server + "/api/players").json()["players"]
+        game_id = page.request.post(practice_server + "/api/games", headers={"X-CSRF-Token": csrf}, data={
+            "preset": "club", "players": 10, "roster": [p["id"] for p in players[:10]]}).json()["id"]
+        page.clock.install()
+        page.goto(f"{practice_server}/games/{game_id}/online")
+        page.click("#p-open")
+        page.wait_for_selector("#p-opened:not([hidden])")
+        page.clock.fast_forward(1000)
+        page.wait_for_function("() => document.getElementById('p-bots-now').textContent === 'No bots at this table.'")
+        page.select_option("#p-bot", "belief")
+        page.check("#p-runs")
+        page.select_option("#p-pace", "fast")
+        with page.expect_response(lambda r: r.url.endswith("/online/bots") and r.request.method == "GET"):
+            page.clock.fast_forward(10_500)
+        assert page.input_value("#p-bot") == "belief"
+        assert page.is_checked("#p-runs")
+        assert page.input_value("#p-pace") == "fast"
+        assert not errors, errors
+    finally:
+        ctx.close()

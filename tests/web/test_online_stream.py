@@ -189,3 +189,30 @@ def test_a_code_passed_on_by_another_process_is_followed(api: Api, monkeypatch: 
         db.take_code(api.store, third, code, None)  # and nothing through Redis: the keepalive finds it
         assert _past_pings(watch)["game"] == public_game_key(third)
         assert until(watch, "state")["next_seq"] == 0
+
+
+def test_the_open_stream_shows_the_claims_with_the_same_delay(api: Api) -> None:
+    """What the seats said (docs/bots.md, "Claims") reaches the open stream only once the moment it was said is
+    as old as the stream's delay: a claim never runs ahead of the board it was said on."""
+    from sportmafia.bots.claims import speaker
+    from sportmafia.services.table_bots import say
+
+    game_id, _game = dealt_game(api, seed=2)
+    open_table(api, game_id)
+    seat = speaker(api.store.load(game_id))
+    assert seat is not None
+    say(api.store, game_id, seat, {"kind": "suspect", "target": seat % 10 + 1})
+    headers = {online.STREAM_HEADER: api.post(f"/api/games/{game_id}/online/stream",
+                                              {"delay_minutes": 10}).json()["token"]}
+    with api.store._write.begin() as s:
+        s.execute(update(GameEvent).where(GameEvent.game_id == game_id, GameEvent.seq < 2)
+                  .values(created_at=utcnow() - timedelta(hours=1)))
+    body = api.client.get("/api/stream/state", headers=headers).json()
+    assert body["next_seq"] == 2 and body["claims"] == []  # said after the moment the stream shows
+    with api.store._write.begin() as s:
+        s.execute(update(GameEvent).where(GameEvent.game_id == game_id)
+                  .values(created_at=utcnow() - timedelta(hours=1)))
+    body = api.client.get("/api/stream/state", headers=headers).json()
+    [claim] = body["claims"]
+    assert claim["seat"] == seat and claim["kind"] == "suspect" and claim["n"] == 0
+    assert claim["text"]["en"] == f"#{seat}: I suspect #{seat % 10 + 1}."

@@ -94,8 +94,11 @@ def test_a_practice_table_is_played_to_its_end(api: Api, monkeypatch: pytest.Mon
 def test_a_person_who_never_answers_gets_the_safe_default_and_a_left_table_stops(
         api: Api, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
     """Each of his turns runs out and is played as a pass (logged); after ``ABANDONED_TURNS`` of them in a row the
-    practice table counts as left: its bots stop, the game stays as it stands."""
+    practice table counts as left: its bots stop, the game stays as it stands. Two turns here (every seat has at
+    least two before a game of 12 can end: his first day's speech, then a vote, a night's move, his last words or
+    the next day's speech); six, the server's number, a random game may end before."""
     monkeypatch.setenv(driver.PACE_SCALE_ENV, "0.03")
+    monkeypatch.setattr(driver, "ABANDONED_TURNS", 2)
     made = practice(api, preset="tournament", agent="random", seat=None).json()
     game_id = made["game_id"]
     assert 1 <= made["seat"] <= 12 and api.store.game(game_id).players == 12
@@ -103,6 +106,7 @@ def test_a_person_who_never_answers_gets_the_safe_default_and_a_left_table_stops
         ends = time.monotonic() + 120
         while db.bots_of(api.store, game_id) is not None:
             assert time.monotonic() < ends, "the left table did not stop"
+            assert not api.store.load(game_id).over, "the game ended before his turns ran out"
             time.sleep(0.1)
     assert caplog.text.count(f"seat {made['seat']} did not answer") == driver.ABANDONED_TURNS
     assert "the practice table was left" in caplog.text

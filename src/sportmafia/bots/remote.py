@@ -22,7 +22,7 @@ import json
 import random
 import urllib.request
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlsplit
@@ -30,7 +30,7 @@ from urllib.parse import urlsplit
 from websockets.sync.client import connect
 from websockets.typing import Origin
 
-from ..engine import Command, command_from_json
+from ..engine import Command, Kill, command_from_json
 from ..rules import RuleSet
 from .agents import Agent
 from .claims import Said, said_from_json
@@ -73,6 +73,19 @@ def _me(link: SeatLink) -> dict[str, Any]:
     return me
 
 
+def leads_the_team(view: dict[str, Any], seat: int, bots: Collection[int]) -> bool:
+    """Whether ``seat`` makes the black team's choice now (the tournament's agreed kill) at a table the server
+    runs, from its own view: the lowest living black seat that no bot plays (the lowest living black seat when
+    bots play them all; ``bots.table.team_leader``)."""
+    you = view.get("you") or {}
+    if view.get("over") or view.get("step") != "kill" or you.get("team") != "black":
+        return False
+    alive = {s["seat"] for s in view["seats"] if s["alive"]}
+    black = [s for s in (seat, *(m["seat"] for m in you.get("teammates", ()))) if s in alive]
+    people = [s for s in black if s not in bots]
+    return bool(black) and min(people or black) == seat
+
+
 def play_seat(url: str, agent: Agent, seed: int | None = None, say: Callable[[str], Any] | None = None) -> Result:
     """Play the seat of ``url`` (its personal link) with ``agent`` to the game's end."""
     link = SeatLink.parse(url)
@@ -85,6 +98,7 @@ def play_seat(url: str, agent: Agent, seed: int | None = None, say: Callable[[st
     asked: tuple[Any, ...] | None = None
     spoke: set[tuple[Any, ...]] = set()
     speech_steps: set[str] = set()
+    chose: set[Any] = set()
     with connect(link.socket, origin=Origin(link.site), open_timeout=30, max_size=2 ** 22) as ws:
 
         def send(kind: str, **fields: Any) -> None:
@@ -118,6 +132,8 @@ def play_seat(url: str, agent: Agent, seed: int | None = None, say: Callable[[st
                     for claim in agent.speak():
                         send("claim", claim={k: v for k, v in claim.to_json().items() if k != "seat"})
                 legal: list[Command] = [command_from_json(c) for c in m.get("legal", [])]
+                if me.get("server_runs") and v.get("day") not in chose and leads_the_team(v, seat, me.get("bots", ())):
+                    legal += [Kill(s["seat"]) for s in v["seats"] if s["alive"]]
                 key = (seq, told_claims, tuple(legal))
                 if key == asked or not (legal or speaking):
                     continue
@@ -125,6 +141,8 @@ def play_seat(url: str, agent: Agent, seed: int | None = None, say: Callable[[st
                 command = agent.act(legal) if legal else None
                 if command is not None and command in legal:
                     send("command", command=command.to_json(), expected_seq=seq)
+                    if command.type == "kill":
+                        chose.add(v.get("day"))  # the team's choice of this night is made (his feed never shows it)
                 else:
                     send("pass", seen=seq)
             elif kind == "refused" and say is not None:

@@ -58,11 +58,18 @@ def commands_by_seat(game: Game, offered: Sequence[Command], leaders: Collection
             by_seat.setdefault(seat, []).append(c)
     team = [c for c in offered if c.type in TEAM]
     if team:
-        black = [s for s in game.living() if game.roles[s] in BLACK_ROLES]
-        first = [s for s in black if s in leaders] or black
-        if first:
-            by_seat.setdefault(min(first), []).extend(team)
+        leader = team_leader(game, leaders)
+        if leader is not None:
+            by_seat.setdefault(leader, []).extend(team)
     return by_seat
+
+
+def team_leader(game: Game, leaders: Collection[int] = ()) -> int | None:
+    """The seat that makes the black team's choices (``TEAM``): the lowest living black seat among ``leaders``
+    if any is, else the lowest living black seat (None when none lives)."""
+    black = [s for s in game.living() if game.roles[s] in BLACK_ROLES]
+    first = [s for s in black if s in leaders] or black
+    return min(first) if first else None
 
 
 class Seat:

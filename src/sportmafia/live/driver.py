@@ -37,7 +37,7 @@ from starlette.concurrency import run_in_threadpool
 
 from ..bots import AGENTS
 from ..bots.claims import Claim, Said, check_claim, speaker
-from ..bots.table import CHANCE, TEAM, Seat, commands_by_seat
+from ..bots.table import CHANCE, TEAM, Seat, commands_by_seat, team_leader
 from ..engine import (
     NIGHT_STEPS,
     Advance,
@@ -237,7 +237,8 @@ class TableDriver:
             return 0
         if await self._speech(game, now):
             return 0
-        by_seat = commands_by_seat(game, offered, leaders=self.seats)
+        # the black team's choice is its leading person's (or program's) to make when one lives: the bots follow
+        by_seat = commands_by_seat(game, offered, leaders=[s for s in range(1, game.n + 1) if s not in self.seats])
         for seat in sorted(s for s in by_seat if s in self.seats):
             if await self._ask(game, seat, by_seat[seat]):
                 return 0
@@ -302,6 +303,10 @@ class TableDriver:
         if not by_seat:
             return None
         seat = min(by_seat)  # the step cannot go on without one of its commands: the first offered
+        team = [c for c in by_seat[seat] if c.type in TEAM]
+        bot = team_leader(game, self.seats) if team else None
+        if bot is not None and bot in self.seats and bot != seat and await self._ask(game, bot, team):
+            return 0  # the team's leader let the night pass: the black bots choose
         command = by_seat[seat][0]
         log.info("bots: game %s: seat %s passed where the game needs its command; playing %s", self.game_id, seat,
                  command.type)

@@ -8,12 +8,14 @@ engine's ``RuleViolation`` naming the rule), and then changes nothing.
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from ..bots import AGENTS
 from ..bots.claims import Claim, Said, check_claim, claim_from_json
+from ..bots.table import TEAM, team_leader
+from ..engine import Game
 from ..i18n import Text, msg
 from ..rules import get_ruleset
 from ..rules.presets import PRESETS
@@ -24,6 +26,8 @@ PACES = ("normal", "fast", "agents")
 """How fast a table the server runs goes (``live.driver.PACES``): as the rules time it, twice as fast, or as fast
 as its programs answer (a table of programs that took seats by the open seat protocol)."""
 PRACTICE_PACES = ("normal", "fast")
+__all__ = ["PACES", "PRACTICE_AGENTS", "PRACTICE_PACES", "TEAM", "BotsRefused", "Practice", "check_agents",
+           "claim_of", "open_practice", "say", "seat_bots", "team_choice"]
 PRACTICE_AGENTS = ("random", "baseline", "belief")
 """The bots' strengths a practice table offers, weakest first."""
 
@@ -58,6 +62,25 @@ def claim_of(seat: int, data: Mapping[str, Any]) -> Claim:
         return claim_from_json({**data, "seat": seat})
     except (ValueError, TypeError) as exc:
         raise BotsRefused("bad-claim", msg("Not a valid claim: %(error)s.", error=str(exc))) from None
+
+
+def team_choice(store: Store, game_id: str, seat: int) -> Callable[[Game], Exception | None]:
+    """The judge (``Store.append``'s ``judge``) of the black team's choice (the tournament's agreed kill, the
+    host's command) sent from ``seat``'s own device at a table the server runs: the seat that leads the team
+    makes it, a person's or a program's seat before the bots' (``bots.table.team_leader``), and the server
+    records it as the host would. Refused (``BotsRefused``) where a person hosts the table. Every other seat,
+    red or black, is refused in the same words, so a refusal tells nobody who is black."""
+    record = db.bots_of(store, game_id)
+    if record is None or not record.runs_table:
+        raise BotsRefused("host-chooses", msg("At this table the host records the mafia's choice."))
+    bots = set(record.agents)
+
+    def judge(game: Game) -> Exception | None:
+        persons = [s for s in range(1, game.n + 1) if s not in bots]
+        if team_leader(game, persons) != seat:
+            return BotsRefused("not-yours", msg("The choice of the black team's leader is not yours to make."))
+        return None
+    return judge
 
 
 def check_agents(agents: Mapping[int, str], players: int) -> None:

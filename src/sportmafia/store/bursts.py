@@ -15,6 +15,14 @@ from .models import as_utc
 from .records import Append, AppendResult, GameLocked, StaleSequence
 
 
+class Judged(Exception):
+    """An append's ``judge`` refused it (its refusal is the answer)."""
+
+    def __init__(self, refusal: Exception) -> None:
+        super().__init__(refusal)
+        self.refusal = refusal
+
+
 class Burst:
     """The appends of one transaction (:meth:`Store.append_many`): each executed in turn on the game the ones
     before it left, its events numbered after theirs; the rows to insert and each one's answer kept."""
@@ -40,6 +48,8 @@ class Burst:
             self._outs.append(self._one(a))
         except (StaleSequence, GameLocked, RuleViolation) as exc:  # nothing of it done; the others stand
             self._outs.append(exc)
+        except Judged as judged:
+            self._outs.append(judged.refusal)
 
     def _one(self, a: Append) -> tuple[tuple[Event, ...], int, bool]:
         head, game_id = self._head, self._head.id
@@ -68,6 +78,9 @@ class Burst:
         if expected != self.next_seq and (a.rebase is None or not 0 <= expected < self.next_seq
                                           or not a.rebase(game.log[expected:])):
             raise StaleSequence(game_id, expected, self.next_seq)
+        refusal = a.judge(game) if a.judge is not None else None
+        if refusal is not None:
+            raise Judged(refusal)
         events = tuple(game.execute(a.command, rng=a.rng, actor=a.actor))  # refused: the engine changed nothing
         first = self.next_seq
         self.rows.extend({"game_id": game_id, "seq": first + i, "type": ev.type, "data": ev.to_json(),

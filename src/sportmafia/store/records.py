@@ -87,6 +87,7 @@ class Append:
     rebase: Callable[[Sequence[Event]], bool] | None = None
     check: Callable[[Any], None] | None = None
     feed_of: int | None = None
+    judge: Callable[[Any], Exception | None] | None = None
 
 
 @dataclass(frozen=True, slots=True)

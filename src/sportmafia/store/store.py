@@ -434,7 +434,8 @@ class Store:
                rng: Rng | None = None, actor: int | None = None,
                rebase: Callable[[Sequence[Event]], bool] | None = None,
                check: Callable[[Connection], None] | None = None,
-               after: Callable[[Game], Any] | None = None, feed_of: int | None = None) -> AppendResult:
+               after: Callable[[Game], Any] | None = None, feed_of: int | None = None,
+               judge: Callable[[Game], Exception | None] | None = None) -> AppendResult:
         """Execute ``command`` on the stored game and append its events, in one transaction.
 
         - ``command_id`` already applied to this game: the first answer again, nothing applied
@@ -460,9 +461,12 @@ class Store:
         own feed numbers ``expected_seq`` (a player knows how many entries of his feed he holds, not the log's
         length, which counts what is hidden from him): the entries of his feed since that number are what
         ``rebase`` judges (what is hidden from him changed nothing he saw), and a number beyond his feed is stale.
+        ``judge``: called under the write lock with the game as it stands, just before the command is executed
+        (after a retry's first answer and a stale sequence are told); the exception it returns refuses the
+        command with nothing written (who at the table may make it, where that depends on the game).
         """
         [out] = self.append_many(game_id, [Append(command, expected_seq, command_id, rng, actor, rebase, check,
-                                                  feed_of)], after=after)
+                                                  feed_of, judge)], after=after)
         if isinstance(out, Exception):
             raise out
         return out

@@ -54,7 +54,8 @@ def play_page(request: Request, token: Annotated[str, PathParam(max_length=256)]
     bots = bots_of(store, auth.game_id)
     return _private(render(request, "play.html", user=None, game_id=auth.game_id, seat=auth.seat,
                            seat_name=summary.names[auth.seat - 1], labels=game_labels(request_lang(request)),
-                           driven=bots is not None and bots.runs_table, practice=bots is not None and bots.practice))
+                           driven=bots is not None and bots.runs_table, practice=bots is not None and bots.practice,
+                           bot_seats=",".join(str(s) for s in sorted(bots.agents)) if bots is not None else ""))
 
 
 @router.get("/join")

@@ -30,10 +30,10 @@ from ...live.socket import (
     MAX_MESSAGE,
     refuse,
 )
-from ...services.table_bots import BotsRefused, say
+from ...services.table_bots import TEAM, BotsRefused, say, team_choice
 from ...store import Append, AppendResult, GameLocked, GameNotFound, StaleSequence, Store
 from ...store import online as db
-from ...store.claims import claims
+from ...store.claims import bots_of, claims
 from ..auth import StoreDep
 from ..errors import RULE_VIOLATION_STATUS, ApiError, game_not_found
 from ..limits import run_limit
@@ -116,7 +116,7 @@ def execute_plays(items: Sequence[tuple[db.SeatAuth, PlayCommandIn]], store: Sto
     appends: list[tuple[int, Append]] = []
     for i, (auth, body) in enumerate(items):
         try:
-            appends.append((i, _play_append(auth, body)))
+            appends.append((i, _play_append(store, auth, body)))
             outs.append(None)
         except ApiError as exc:
             outs.append(exc)
@@ -129,7 +129,7 @@ def execute_plays(items: Sequence[tuple[db.SeatAuth, PlayCommandIn]], store: Sto
     return [out for out in outs if out is not None]
 
 
-def _play_append(auth: db.SeatAuth, body: PlayCommandIn) -> Append:
+def _play_append(store: Store, auth: db.SeatAuth, body: PlayCommandIn) -> Append:
     kind = body.command.type
     if body.game_id != auth.game_id:
         _refused(auth, kind, "wrong-game")
@@ -139,6 +139,15 @@ def _play_append(auth: db.SeatAuth, body: PlayCommandIn) -> Append:
     except ValueError as exc:
         _refused(auth, kind, "bad-command")
         raise ApiError(422, "bad-command", msg("Not a valid command: %(error)s.", error=str(exc))) from None
+    if command.type in TEAM:
+        # the black team's choice at a table the server runs: its leader makes it, recorded as the host would
+        try:
+            judge = team_choice(store, auth.game_id, auth.seat)
+        except BotsRefused as exc:
+            _refused(auth, kind, exc.code)
+            raise ApiError(403, exc.code, exc.text) from None
+        return Append(command, body.expected_seq, f"p{auth.seat}:{body.command_id}", actor=None,
+                      rebase=_same_phase, check=db.link_still_live(auth.token_id), feed_of=auth.seat, judge=judge)
     if command.actor_seat() != auth.seat:
         _refused(auth, kind, "not-yours")
         raise ApiError(403, "not-yours", msg("You act only for your own seat, and only with a player's commands."))
@@ -161,6 +170,9 @@ def _play_answer(auth: db.SeatAuth, kind: str, result: AppendResult | Exception,
         return ApiError(409, "stale", msg("The game has moved on; look at the table again and decide."))
     if isinstance(result, RuleViolation):
         _refused(auth, kind, result.code)
+    elif isinstance(result, BotsRefused):
+        _refused(auth, kind, result.code)
+        return ApiError(403, result.code, result.text)
     elif isinstance(result, GameLocked):
         _refused(auth, kind, "locked")
         return ApiError(409, "locked", msg("The game is over and its sheet is signed."))
@@ -245,11 +257,14 @@ def play_record(request: Request, store: StoreDep) -> dict[str, Any]:
 @api.get("/play/me", summary="Which seat of which game the X-Play-Token opens")
 def play_me(request: Request, store: StoreDep) -> dict[str, Any]:
     """The seat, its name, the table's size and the rules the game is played under (``RuleSet.options``: what
-    an agent needs to start, docs/bots.md, "The open seat protocol")."""
+    an agent needs to start, docs/bots.md, "The open seat protocol"); whether the server runs the table and
+    which seats bots play (the black team's choice is its leading person's or program's: ``bots.table``)."""
     auth = seat_auth(request)
     game = store.load(auth.game_id)
+    bots = bots_of(store, auth.game_id)
     return {"game_id": auth.game_id, "seat": auth.seat, "name": game.names[auth.seat - 1], "players": game.n,
-            "ruleset": game.rules.name, "rules": game.rules.options()}
+            "ruleset": game.rules.name, "rules": game.rules.options(),
+            "server_runs": bots is not None and bots.runs_table, "bots": sorted(bots.agents) if bots else []}
 
 
 async def socket_command(sock: PlayerSocket, message: dict[str, Any]) -> None:

@@ -14,9 +14,11 @@ from ...engine import prefix, rule_values, view
 from ...i18n import msg
 from ...live import get_hub, run_reader
 from ...live.online import SpectatorSocket, public_game_key, registry_of
+from ...live.render import claim_json
 from ...live.socket import CLOSE_INVALID, CLOSE_NOT_FOUND, CLOSE_TOO_MANY, CLOSE_WATCH_CLOSED, refuse
 from ...store import Store
 from ...store import online as db
+from ...store.claims import claims
 from ..auth import StoreDep
 from ..limits import run_limit
 from .common import (
@@ -81,13 +83,15 @@ async def watch_socket(websocket: WebSocket, code: str) -> None:
 
 
 def delayed_host_view(store: Store, game_id: str, delay_minutes: int) -> dict[str, Any]:
-    """``view(game, "host")`` as it stood at the last event recorded at least ``delay_minutes`` ago, and the rule
-    set's values the board is drawn with."""
+    """``view(game, "host")`` as it stood at the last event recorded at least ``delay_minutes`` ago, the rule
+    set's values the board is drawn with, and the claims said by then (``render.claim_json``; a claim said when
+    the log held ``at`` events belongs to every moment from there on)."""
     count = db.seq_at(store, game_id, db.delayed_cutoff(delay_minutes))
     game = store.load(game_id)
     past = prefix(game, count)
+    said = [claim_json(n, s) for n, s in enumerate(claims(store, game_id)) if s.at <= count]
     return {"next_seq": count, "delay_minutes": delay_minutes, "view": view(past, "host"),
-            "rules": rule_values(game.rules)}
+            "rules": rule_values(game.rules), "claims": said}
 
 
 @api.get("/stream/state", summary="The open stream (X-Stream-Token): the host's view, delayed")

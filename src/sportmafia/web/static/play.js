@@ -24,6 +24,8 @@
   let pickKey = "";     // which action the picks belong to
   let busy = false;
   const driven = root.dataset.driven === "1";   // the server runs the table (a practice table): passes end a turn
+  const bots = (root.dataset.bots || "").split(",").filter(Boolean).map(Number);   // the seats bots play
+  let chose = "";   // the night whose black team's choice this seat has made (its feed does not show it)
   const said = SM.said($("o-said"));
 
   // ------------------------------------------------------------------------------------------ the card
@@ -128,6 +130,11 @@
       out.push({ key: "shoot", title: P.shoot, targets: by.shoot.map((c) => c.target), max: 1,
         build: (p) => ({ type: "shoot", shooter: me, target: p[0] }), label: (p) => fmt(P.shoot_go, { n: p[0] }) });
     }
+    if (leadsTheTeam()) {
+      const targets = V.seats.filter((s) => s.alive).map((s) => s.seat);
+      out.push({ key: "kill", title: P.kill, targets, max: 1,
+        build: (p) => ({ type: "kill", target: p[0] }), label: (p) => fmt(P.kill_go, { n: p[0] }) });
+    }
     if (by.check) {
       out.push({ key: "check", title: P.check, targets: by.check.map((c) => c.target), max: 1,
         build: (p) => ({ type: "check", checker: me, target: p[0] }), label: (p) => fmt(P.check_go, { n: p[0] }) });
@@ -140,6 +147,17 @@
     }
     return out;
   }
+
+  /* The tournament's agreed kill at a table the server runs (docs/bots.md): the black team's leader makes it, the
+     lowest living black seat a person holds (the bots follow), as the server checks it again when it arrives. */
+  function leadsTheTeam() {
+    if (!driven || !V || V.over || V.step !== "kill" || !you || you.team !== "black" || chose === nightKey()) return false;
+    const living = (s) => V.seats[s - 1] && V.seats[s - 1].alive;
+    const black = [me, ...you.teammates.map((m) => m.seat)].filter(living);
+    const people = black.filter((s) => !bots.includes(s));
+    return Math.min(...(people.length ? people : black)) === me;
+  }
+  const nightKey = () => (V ? `${V.day}|${V.step}` : "");
 
   function drawActions() {
     const acts = actions();
@@ -253,7 +271,11 @@
           await new Promise((res) => setTimeout(res, 800 * (attempt + 1)));
           continue;
         }
-        if (a.status === 200) { feedback(P.done, "ok", made); picked = []; root.dataset.sent = String((Number(root.dataset.sent) || 0) + 1); return; }
+        if (a.status === 200) {
+          if (command.type === "kill") { chose = nightKey(); drawActions(); }
+          feedback(P.done, "ok", made); picked = []; root.dataset.sent = String((Number(root.dataset.sent) || 0) + 1);
+          return;
+        }
         if (a.status === 401) { feedback(P.revoked, "error"); return; }
         if (a.data && a.data.error && a.data.error.code === "stale") { feedback(P.stale, "warn", made); return; }
         feedback(SM.errorText(a.data), "error", made);

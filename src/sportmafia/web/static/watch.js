@@ -331,6 +331,7 @@
   if (root.dataset.stream) {
     // the judge's open stream: the host's view as it was N minutes ago, polled
     const token = decodeURIComponent(location.pathname.split("/").pop());
+    const said = SM.said($("o-said"));
     const poll = async () => {
       try {
         const r = await fetch("/api/stream/state", { headers: { "X-Stream-Token": token, Accept: "application/json" } });
@@ -338,6 +339,7 @@
           SM.linkState($("o-link"), "live");
           const data = await r.json();
           show(data.view, data.rules);
+          said.take({ since: 0, claims: data.claims || [] });   // said by the moment shown, as late as the board
         }
         else SM.linkState($("o-link"), "offline");
       } catch (e) { SM.linkState($("o-link"), "offline"); }

@@ -53,9 +53,9 @@ def kill(api: Api, token: str, game_id: str, target: int, seat: int, command_id:
 def test_the_leading_person_of_the_black_team_chooses_its_victim(api: Api) -> None:
     game_id = night_kill(api)
     tokens = {seat: issue(api, game_id, seat) for seat in (1, 4, 8)}
-    # a person hosts the table: he records the mafia's choice himself
+    # a person hosts the table: he records the mafia's choice himself; from a phone it is a host's command
     r = kill(api, tokens[4], game_id, 6, 4)
-    assert r.status_code == 403 and r.json()["error"]["code"] == "host-chooses"
+    assert r.status_code == 403 and r.json()["error"]["code"] == "not-yours"
     # the server runs it, bots at every seat without a link: seat 4 is the lowest black seat a person holds
     # (seat 2, lower, is a bot's)
     db.set_bots(api.store, game_id, {s: "baseline" for s in range(1, 13) if s not in tokens}, runs_table=True,

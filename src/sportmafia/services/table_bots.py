@@ -64,15 +64,16 @@ def claim_of(seat: int, data: Mapping[str, Any]) -> Claim:
         raise BotsRefused("bad-claim", msg("Not a valid claim: %(error)s.", error=str(exc))) from None
 
 
-def team_choice(store: Store, game_id: str, seat: int) -> Callable[[Game], Exception | None]:
+def team_choice(store: Store, game_id: str, seat: int) -> Callable[[Game], Exception | None] | None:
     """The judge (``Store.append``'s ``judge``) of the black team's choice (the tournament's agreed kill, the
     host's command) sent from ``seat``'s own device at a table the server runs: the seat that leads the team
     makes it, a person's or a program's seat before the bots' (``bots.table.team_leader``), and the server
-    records it as the host would. Refused (``BotsRefused``) where a person hosts the table. Every other seat,
-    red or black, is refused in the same words, so a refusal tells nobody who is black."""
+    records it as the host would. None where a person hosts the table (the choice is his command, refused to
+    every seat as any host's command is). Every other seat, red or black, is refused in the same words, so a
+    refusal tells nobody who is black."""
     record = db.bots_of(store, game_id)
     if record is None or not record.runs_table:
-        raise BotsRefused("host-chooses", msg("At this table the host records the mafia's choice."))
+        return None
     bots = set(record.agents)
 
     def judge(game: Game) -> Exception | None:

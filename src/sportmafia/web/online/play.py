@@ -139,13 +139,9 @@ def _play_append(store: Store, auth: db.SeatAuth, body: PlayCommandIn) -> Append
     except ValueError as exc:
         _refused(auth, kind, "bad-command")
         raise ApiError(422, "bad-command", msg("Not a valid command: %(error)s.", error=str(exc))) from None
-    if command.type in TEAM:
+    judge = team_choice(store, auth.game_id, auth.seat) if command.type in TEAM else None
+    if judge is not None:
         # the black team's choice at a table the server runs: its leader makes it, recorded as the host would
-        try:
-            judge = team_choice(store, auth.game_id, auth.seat)
-        except BotsRefused as exc:
-            _refused(auth, kind, exc.code)
-            raise ApiError(403, exc.code, exc.text) from None
         return Append(command, body.expected_seq, f"p{auth.seat}:{body.command_id}", actor=None,
                       rebase=_same_phase, check=db.link_still_live(auth.token_id), feed_of=auth.seat, judge=judge)
     if command.actor_seat() != auth.seat:

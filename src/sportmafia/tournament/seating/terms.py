@@ -1,0 +1,125 @@
+"""The constraints' penalty terms in the group search (:class:`Terms`): meetings over a pair's cap and
+tables' rating sums beyond the tolerance, each a large cost per unit over, kept up to date move by move.
+
+Soft groups and pairs that never meet are offsets of the search's meeting matrix (:func:`pair_offsets`);
+banned tables are refused moves (:class:`~.search.Search`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from itertools import combinations
+
+from .constraints import Constraints
+
+# the cost of one meeting over a pair's cap, and of one rating point of a table beyond the tolerance
+CAP_WEIGHT = 2000
+RATING_WEIGHT = 50.0
+
+
+def pair_offsets(c: Constraints) -> dict[tuple[int, int], int]:
+    """Pair (smaller first) -> its offset in the meeting matrix: the group weight for every group it is in."""
+    out: dict[tuple[int, int], int] = {}
+    for g in c.groups:
+        for x, y in combinations(sorted(set(g)), 2):
+            out[(x, y)] = out.get((x, y), 0) + c.group_weight
+    return out
+
+
+class Terms:
+    """The caps' and the ratings' part of the search's cost for the schedule ``tables`` (rounds of tables)
+    after the played ``history``; :meth:`delta` prices a set of moves, :meth:`apply` makes them."""
+
+    def __init__(self, n: int, c: Constraints, tables: Sequence[Sequence[Sequence[int]]],
+                 history: Sequence[Sequence[Sequence[int]]], free: Sequence[int]) -> None:
+        self.c = c
+        self.free = list(free)
+        self.cap: list[dict[int, int]] = [{} for _ in range(n)]
+        for x, y, k in c.caps:
+            self.cap[x][y] = min(k, self.cap[x].get(y, k))
+            self.cap[y][x] = self.cap[x][y]
+        self.active = any(self.cap) or c.tolerance is not None
+        self.history = history
+        self.meet: dict[tuple[int, int], int] = {}
+        self.sums: list[list[float]] = []
+        self.rebuild(tables)
+
+    def rebuild(self, tables: Sequence[Sequence[Sequence[int]]]) -> None:
+        self.meet = {}
+        for rnd in list(self.history) + [tables[r] for r in self.free]:
+            for seats in rnd:
+                for x, y in combinations(seats, 2):
+                    if y in self.cap[x]:
+                        key = (min(x, y), max(x, y))
+                        self.meet[key] = self.meet.get(key, 0) + 1
+        rating = self.c.ratings
+        self.sums = [[sum(rating[p] for p in seats) for seats in rnd] if self.c.tolerance is not None else []
+                     for rnd in tables]
+        self.tables = tables
+
+    def total(self) -> float:
+        cost = 0.0
+        for (x, y), m in self.meet.items():
+            cost += CAP_WEIGHT * max(0, m - self.cap[x][y])
+        if self.c.tolerance is not None:
+            for r in self.free:
+                cost += self._round_cost(r, self.sums[r], None)
+        return cost
+
+    def _round_cost(self, r: int, sums: Sequence[float], extra: dict[int, float] | None) -> float:
+        rnd = self.tables[r]
+        seated = sum(len(s) for s in rnd)
+        if not seated:
+            return 0.0
+        values = [sums[t] + (extra or {}).get(t, 0.0) for t in range(len(rnd))]
+        mean = sum(values) / seated
+        tol = self.c.tolerance or 0.0
+        return RATING_WEIGHT * sum(max(0.0, abs(v - len(s) * mean) - tol) for v, s in zip(values, rnd, strict=True))
+
+    def _pair_changes(self, r: int, t: int, out: int, into: int, pos: Sequence[int],
+                      acc: dict[tuple[int, int], int]) -> None:
+        """The capped pairs' meeting changes when ``into`` takes ``out``'s place at table t of round r."""
+        for z in self.cap[out]:
+            if z != into and pos[z] == t:
+                key = (min(out, z), max(out, z))
+                acc[key] = acc.get(key, 0) - 1
+        for z in self.cap[into]:
+            if z != out and pos[z] == t:
+                key = (min(into, z), max(into, z))
+                acc[key] = acc.get(key, 0) + 1
+
+    def delta(self, moves: Sequence[tuple[int, int, int, int]], pos: Sequence[Sequence[int]]) -> float:
+        """The change of cost of ``moves`` (round, table, who leaves, who comes), none of them made yet; in one
+        round either a swap (two moves) or a bench move (one)."""
+        if not self.active:
+            return 0.0
+        acc: dict[tuple[int, int], int] = {}
+        for r, t, out, into in moves:
+            self._pair_changes(r, t, out, into, pos[r], acc)
+        d = 0.0
+        for (x, y), ch in acc.items():
+            if ch:
+                k = self.cap[x][y]
+                m = self.meet.get((x, y), 0)
+                d += CAP_WEIGHT * (max(0, m + ch - k) - max(0, m - k))
+        if self.c.tolerance is not None:
+            rating = self.c.ratings
+            by_round: dict[int, dict[int, float]] = {}
+            for r, t, out, into in moves:
+                extra = by_round.setdefault(r, {})
+                extra[t] = extra.get(t, 0.0) + rating[into] - rating[out]
+            for r, extra in by_round.items():
+                d += self._round_cost(r, self.sums[r], extra) - self._round_cost(r, self.sums[r], None)
+        return d
+
+    def apply(self, moves: Sequence[tuple[int, int, int, int]], pos: Sequence[Sequence[int]]) -> None:
+        """Make ``moves`` (call before the tables and positions change)."""
+        if not self.active:
+            return
+        acc: dict[tuple[int, int], int] = {}
+        for r, t, out, into in moves:
+            self._pair_changes(r, t, out, into, pos[r], acc)
+            if self.c.tolerance is not None:
+                self.sums[r][t] += self.c.ratings[into] - self.c.ratings[out]
+        for key, ch in acc.items():
+            self.meet[key] = self.meet.get(key, 0) + ch

@@ -26,9 +26,10 @@ from typing import Any
 from ...i18n import Text, msg
 from .model import SeatingError
 
-# the weight of a meeting of two players of one group (a soft constraint; the cost of a pair is
+# the weight of a meeting of two players of one group (a soft constraint, large enough that the groups meet as
+# little as the hard constraints allow first, then as evenly as the rest allows; the cost of a pair is
 # (meetings + weight)^2, so every meeting of such a pair costs 2 * weight more)
-GROUP_WEIGHT = 1
+GROUP_WEIGHT = 10
 
 
 @dataclass(frozen=True, slots=True)

@@ -38,7 +38,8 @@ class Terms:
         for x, y, k in c.caps:
             self.cap[x][y] = min(k, self.cap[x].get(y, k))
             self.cap[y][x] = self.cap[x][y]
-        self.active = any(self.cap) or c.tolerance is not None
+        self.has_caps = any(self.cap)
+        self.active = self.has_caps or c.tolerance is not None
         self.history = history
         self.meet: dict[tuple[int, int], int] = {}
         self.sums: list[list[float]] = []
@@ -56,6 +57,8 @@ class Terms:
         self.sums = [[sum(rating[p] for p in seats) for seats in rnd] if self.c.tolerance is not None else []
                      for rnd in tables]
         self.tables = tables
+        self.means = [sum(self.sums[r]) / max(1, sum(len(x) for x in rnd)) if self.sums and rnd else 0.0
+                      for r, rnd in enumerate(tables)]
 
     def total(self) -> float:
         cost = 0.0
@@ -76,6 +79,18 @@ class Terms:
         tol = self.c.tolerance or 0.0
         return RATING_WEIGHT * sum(max(0.0, abs(v - len(s) * mean) - tol) for v, s in zip(values, rnd, strict=True))
 
+    def _tables_delta(self, r: int, extra: dict[int, float]) -> float:
+        """The change of round r's rating cost when its tables' sums change by ``extra`` and its total does not."""
+        rnd = self.tables[r]
+        sums = self.sums[r]
+        mean = self.means[r]
+        tol = self.c.tolerance or 0.0
+        d = 0.0
+        for t, e in extra.items():
+            share = len(rnd[t]) * mean
+            d += max(0.0, abs(sums[t] + e - share) - tol) - max(0.0, abs(sums[t] - share) - tol)
+        return RATING_WEIGHT * d
+
     def _pair_changes(self, r: int, t: int, out: int, into: int, pos: Sequence[int],
                       acc: dict[tuple[int, int], int]) -> None:
         """The capped pairs' meeting changes when ``into`` takes ``out``'s place at table t of round r."""
@@ -94,22 +109,33 @@ class Terms:
         if not self.active:
             return 0.0
         acc: dict[tuple[int, int], int] = {}
-        for r, t, out, into in moves:
-            self._pair_changes(r, t, out, into, pos[r], acc)
+        if self.has_caps:
+            for r, t, out, into in moves:
+                self._pair_changes(r, t, out, into, pos[r], acc)
         d = 0.0
+        if len(moves) == 2 and moves[0][0] == moves[1][0] and self.c.tolerance is not None:
+            # a swap of two players between two tables of one round: the round's average stays
+            r, t1, x, y = moves[0]
+            t2 = moves[1][1]
+            e = self.c.ratings[y] - self.c.ratings[x]
+            d += self._tables_delta(r, {t1: e, t2: -e})
+            moves = ()
         for (x, y), ch in acc.items():
             if ch:
                 k = self.cap[x][y]
                 m = self.meet.get((x, y), 0)
                 d += CAP_WEIGHT * (max(0, m + ch - k) - max(0, m - k))
-        if self.c.tolerance is not None:
+        if self.c.tolerance is not None and moves:
             rating = self.c.ratings
             by_round: dict[int, dict[int, float]] = {}
             for r, t, out, into in moves:
                 extra = by_round.setdefault(r, {})
                 extra[t] = extra.get(t, 0.0) + rating[into] - rating[out]
             for r, extra in by_round.items():
-                d += self._round_cost(r, self.sums[r], extra) - self._round_cost(r, self.sums[r], None)
+                if abs(sum(extra.values())) < 1e-9:  # a swap: the round's average stays, only its tables change
+                    d += self._tables_delta(r, extra)
+                else:
+                    d += self._round_cost(r, self.sums[r], extra) - self._round_cost(r, self.sums[r], None)
         return d
 
     def apply(self, moves: Sequence[tuple[int, int, int, int]], pos: Sequence[Sequence[int]]) -> None:
@@ -121,5 +147,6 @@ class Terms:
             self._pair_changes(r, t, out, into, pos[r], acc)
             if self.c.tolerance is not None:
                 self.sums[r][t] += self.c.ratings[into] - self.c.ratings[out]
+                self.means[r] = sum(self.sums[r]) / max(1, sum(len(x) for x in self.tables[r]))
         for key, ch in acc.items():
             self.meet[key] = self.meet.get(key, 0) + ch

@@ -419,3 +419,29 @@ def test_seating_constraints_hold_and_a_regeneration_previews_who_moves(api: Api
     after = api.get(f"/api/tournaments/{tid}/seating").json()["seating"]
     assert after["plan"][0]["tables"] == before["plan"][0]["tables"]
     assert any(late in t["seats"] for rnd in after["plan"][1:] for t in rnd["tables"])
+
+
+def test_tables_balanced_by_rating_and_the_desk_says_how_strong_opponents_are(api: Api) -> None:
+    tid = create(api, preset="club")
+    ids = add_names(api, tid, [f"Player {i}" for i in range(1, 21)])
+    _host, host_id = user_client(api, f"host{tid}", "host")
+    _second, second_id = user_client(api, f"second{tid}", "host")
+    staff = {"staff": [{"user_id": host_id, "role": "host"}, {"user_id": second_id, "role": "host"}]}
+    assert put(api, f"/api/tournaments/{tid}/staff", staff).status_code == 200
+    ratings = {str(pid): 1200 + 40 * i for i, pid in enumerate(ids)}
+    r = put(api, f"/api/tournaments/{tid}/seating/constraints", {"ratings": ratings, "tolerance": 100})
+    assert r.status_code == 200, r.text
+    r = api.post(f"/api/tournaments/{tid}/seating", {"rounds": 3, "hosts": [host_id, second_id]})
+    assert r.status_code == 200, r.text
+    seating = r.json()["seating"]
+    for rnd in seating["plan"]:
+        sums = [sum(ratings[str(p)] for p in t["seats"]) for t in rnd["tables"]]
+        assert max(sums) - min(sums) <= 200
+    assert "opponents" in seating["words"]["strength"]["en"]
+    # too tight a tolerance is refused with the least that can hold, nothing saved
+    assert put(api, f"/api/tournaments/{tid}/seating/constraints", {"ratings": ratings, "tolerance": 0}).status_code == 200
+    r = api.post(f"/api/tournaments/{tid}/seating", {"rounds": 3, "hosts": [host_id, second_id], "seed": 2})
+    assert r.status_code in (200, 422)
+    if r.status_code == 422:
+        assert "tolerance" in r.json()["error"]["en"]
+        assert api.get(f"/api/tournaments/{tid}/seating").json()["seating"]["seed"] == 1

@@ -335,6 +335,9 @@ def seating_words(doc: Mapping[str, Any]) -> dict[str, Any]:
                      else msg("the seats could fall more evenly")).to_json(),
         "seats_best": seat_best,
         "constraints": cost_words(q),
+        "strength": None if "opponent_spread" not in q else msg(
+            "players' opponents' average rating differs by at most %(spread)s between players",
+            spread=round(float(q["opponent_spread"]))).to_json(),
     }
 
 

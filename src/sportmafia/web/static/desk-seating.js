@@ -84,6 +84,7 @@
       if (words.seats) add(S.q_seats, words.seats[SM.lang] || words.seats.en);
       /* what the judge's constraints cost against the least any seating of these tables reaches without them */
       if (words.constraints) add(S.q_constraints, words.constraints[SM.lang] || words.constraints.en);
+      if (words.strength) add(S.q_strength, words.strength[SM.lang] || words.strength.en);
       /* the figures behind them, and the seating's number, for the record */
       if (q.pair_min !== undefined) {
         add(S.q_pairs, SM.fmt(S.q_pairs_value, { min: q.pair_min, max: q.pair_max, rmse: num(q.pair_rmse),

@@ -403,10 +403,13 @@ def test_regeneration_under_constraints_never_touches_a_played_round(
         seating = generate(players, rounds, size, seed=seed, steps=STEPS)
         played = data.draw(st.integers(0, rounds))
         dropped = set(data.draw(st.lists(st.integers(0, players - 1), max_size=2)))
-        again = regenerate(seating, played, dropped=dropped, constraints=cons, seed=seed + 1, steps=STEPS)
+        added = data.draw(st.integers(0, 2))  # players who joined since, numbered after the others
+        again = regenerate(seating, played, dropped=dropped, players=players + added, constraints=cons,
+                           seed=seed + 1, steps=STEPS)
     except SeatingError:
         return
     assert [g for g in again.games if g.round < played] == [g for g in seating.games if g.round < played]
+    assert again.players == players + added
     for g in again.games:
         if g.round >= played:
             assert not dropped & set(g.seats)

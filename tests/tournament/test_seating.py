@@ -435,3 +435,27 @@ def test_a_player_added_later_joins_the_unplayed_rounds() -> None:
     again = regenerate(seating, 3, players=21, seed=2, steps=STEPS)
     assert [g for g in again.games if g.round < 3] == [g for g in seating.games if g.round < 3]
     assert any(20 in g.seats for g in again.games if g.round >= 3)
+
+
+@FAST
+@given(st.integers(0, 5), st.data())
+def test_seat_wishes_hold(seed: int, data: st.DataObject) -> None:
+    wishers = data.draw(st.lists(st.integers(0, 19), max_size=4, unique=True))
+    wishes = tuple((p, tuple(data.draw(st.lists(st.integers(0, 9), min_size=3, max_size=6, unique=True))))
+                   for p in wishers)
+    try:
+        seating = generate(20, 4, 10, constraints=Constraints(seats=wishes), seed=seed, steps=STEPS)
+    except SeatingError as exc:
+        assert "seat wishes" in exc.message("en")
+        return
+    _check_valid(seating, 20, 4, 10, 10)
+    allowed = dict(wishes)
+    for g in seating.games:
+        for s, p in enumerate(g.seats):
+            assert p not in allowed or s in allowed[p]
+
+
+def test_clashing_seat_wishes_say_whose() -> None:
+    with pytest.raises(SeatingError) as info:
+        generate(10, 2, 10, constraints=Constraints(seats=((0, (0,)), (1, (0,)))), steps=STEPS)
+    assert "seat wishes of 0 and 1" in info.value.message("en")

@@ -389,7 +389,7 @@ def test_seating_constraints_hold_and_a_regeneration_previews_who_moves(api: Api
     assert api.get(f"/api/tournaments/{tid}").status_code == 200
     assert put(host, url, {"never": [[ids[0], ids[1]]]}).status_code == 403
     body = {"never": [[ids[0], ids[1]]], "at_most": [{"players": [ids[2], ids[3]], "times": 1}],
-            "host_conflicts": [{"host": host_id, "players": [ids[4]]}]}
+            "host_conflicts": [{"host": host_id, "players": [ids[4]]}], "seat_wishes": {str(ids[5]): [1, 2]}}
     r = put(api, url, body)
     assert r.status_code == 200, r.text
     r = api.post(f"/api/tournaments/{tid}/seating", {"rounds": 4, "hosts": [host_id, other_id]})
@@ -402,6 +402,7 @@ def test_seating_constraints_hold_and_a_regeneration_previews_who_moves(api: Api
             assert not {ids[0], ids[1]} <= set(t["seats"])
             meet23 += {ids[2], ids[3]} <= set(t["seats"])
             assert t["table"] != 1 or ids[4] not in t["seats"]  # table 1 is the host's
+            assert ids[5] not in t["seats"][2:]
     assert meet23 <= 1
     # after round 1 a player joins: the preview saves nothing and lists who moves where
     assert api.post(f"/api/tournaments/{tid}/rounds/1/open").status_code == 200

@@ -7,7 +7,8 @@ The stored form (docs/tournament.md, "Seating constraints")::
     {"never": [[pid, pid], ...], "at_most": [{"players": [pid, pid], "times": k}, ...],
      "keep_apart": [[pid, ...], ...], "keep_apart_by": ["club"],
      "host_conflicts": [{"host": user_id, "club": "name" | null, "players": [pid, ...]}, ...],
-     "ratings": {"pid": rating, ...}, "tolerance": number | null}
+     "ratings": {"pid": rating, ...}, "tolerance": number | null,
+     "seat_wishes": {"pid": [seat from 1, ...], ...}}
 """
 
 from __future__ import annotations
@@ -39,7 +40,7 @@ def check_doc(doc: Mapping[str, Any], participants: Sequence[ParticipantRecord],
         return x
 
     out: dict[str, Any] = {"never": [], "at_most": [], "keep_apart": [], "keep_apart_by": [], "host_conflicts": [],
-                           "ratings": {}, "tolerance": None}
+                           "ratings": {}, "tolerance": None, "seat_wishes": {}}
     for pair in doc.get("never", []):
         a, b = (pid(x) for x in pair)
         if a == b:
@@ -64,6 +65,10 @@ def check_doc(doc: Mapping[str, Any], participants: Sequence[ParticipantRecord],
         if not isinstance(value, int | float) or not math.isfinite(value):
             raise _bad(msg("A rating is a number."))
         out["ratings"][str(pid(int(key)))] = float(value)
+    for key, seats in dict(doc.get("seat_wishes", {})).items():
+        if not seats or any(not isinstance(x, int) or not 1 <= x <= 30 for x in seats):
+            raise _bad(msg("A seat wish is a list of seats from 1 to 30."))
+        out["seat_wishes"][str(pid(int(key)))] = sorted(set(seats))
     tol = doc.get("tolerance")
     if tol is not None:
         if not isinstance(tol, int | float) or not math.isfinite(tol) or tol < 0:
@@ -107,8 +112,10 @@ def pure_constraints(doc: Mapping[str, Any] | None, people: Sequence[Participant
         mean = sum(doc["ratings"].values()) / len(doc["ratings"])
         ratings = tuple(float(doc["ratings"].get(str(p.id), mean)) for p in people)
     tol = doc.get("tolerance")
+    seats = tuple((index[int(p)], tuple(x - 1 for x in wish)) for p, wish in doc.get("seat_wishes", {}).items()
+                  if int(p) in index)
     return Constraints(tuple(caps), tuple(g for g in groups if len(g) > 1), tuple(banned), ratings,
-                       None if tol is None else float(tol))
+                       None if tol is None else float(tol), seats=seats)
 
 
 def changes(old: Mapping[str, Any], new: Mapping[str, Any], first: int,

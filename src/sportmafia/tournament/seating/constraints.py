@@ -18,13 +18,13 @@ strength is reported (:func:`opponent_spread`). A player who sits out given roun
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import combinations
 from typing import Any
 
 from ...i18n import Text, msg
-from .model import SeatingError
+from .model import Game, SeatingError
 
 # the weight of a meeting of two players of one group (a soft constraint, large enough that the groups meet as
 # little as the hard constraints allow first, then as evenly as the rest allows; the cost of a pair is
@@ -40,7 +40,8 @@ class Constraints:
     (``group_weight`` per meeting, see :data:`GROUP_WEIGHT`); ``banned``: (player, table, round or None
     for every round) he never sits at; ``ratings``: every player's rating (empty: none), with
     ``tolerance`` (None: tables are not balanced by strength) the most a table's rating sum may differ
-    from its even share."""
+    from its even share; ``seats``: (player, the seats from 0 he may take), his seat wishes (hard: the seats
+    of a game are then reordered so that they hold, :func:`honour_seats`)."""
 
     caps: tuple[tuple[int, int, int], ...] = ()
     groups: tuple[tuple[int, ...], ...] = ()
@@ -48,15 +49,17 @@ class Constraints:
     ratings: tuple[float, ...] = ()
     tolerance: float | None = None
     group_weight: int = GROUP_WEIGHT
+    seats: tuple[tuple[int, tuple[int, ...]], ...] = ()
 
     @property
     def empty(self) -> bool:
-        return not (self.caps or self.groups or self.banned or self.tolerance is not None)
+        return not (self.caps or self.groups or self.banned or self.tolerance is not None or self.seats)
 
     def to_json(self) -> dict[str, Any]:
         return {"caps": [list(c) for c in self.caps], "groups": [list(g) for g in self.groups],
                 "banned": [list(b) for b in self.banned], "ratings": list(self.ratings),
-                "tolerance": self.tolerance, "group_weight": self.group_weight}
+                "tolerance": self.tolerance, "group_weight": self.group_weight,
+                "seats": [[p, list(allowed)] for p, allowed in self.seats]}
 
     @staticmethod
     def from_json(doc: Mapping[str, Any]) -> Constraints:
@@ -67,7 +70,8 @@ class Constraints:
             banned=tuple((int(p), int(t), None if r is None else int(r)) for p, t, r in doc.get("banned", ())),
             ratings=tuple(float(x) for x in doc.get("ratings", ())),
             tolerance=None if tol is None else float(tol),
-            group_weight=int(doc.get("group_weight", GROUP_WEIGHT)))
+            group_weight=int(doc.get("group_weight", GROUP_WEIGHT)),
+            seats=tuple((int(p), tuple(int(x) for x in allowed)) for p, allowed in doc.get("seats", ())))
 
     def banned_tables(self, rounds: int) -> list[dict[int, set[int]]]:
         """By round: player -> the tables he may not sit at."""
@@ -105,6 +109,10 @@ def check_constraints(players: int, rounds: int, c: Constraints, pinned: Mapping
         if t < 0 or (r is not None and not 0 <= r < rounds):
             raise SeatingError(msg("player %(player)s is kept from table %(table)s in round %(round)s: no such table "
                                    "or round", player=p, table=t + 1, round="-" if r is None else r + 1))
+    for p, seats in c.seats:
+        player(p)
+        if not seats or min(seats) < 0:
+            raise SeatingError(msg("player %(player)s: a seat wish names seats from 1", player=p))
     if c.tolerance is not None:
         if len(c.ratings) != players or any(not math.isfinite(x) for x in c.ratings):
             raise SeatingError(msg("balancing tables by strength needs a rating for each of the %(players)d "
@@ -189,3 +197,45 @@ def opponent_spread(games: Sequence[Sequence[int]], ratings: Sequence[float]) ->
             count[p] += len(seats) - 1
     avg = [total[p] / count[p] for p in range(len(ratings)) if count[p]]
     return max(avg) - min(avg) if avg else 0.0
+
+
+def honour_seats(games: Sequence[Game], start: int, wishes: Sequence[tuple[int, tuple[int, ...]]]) -> list[Game]:
+    """The games with the seats of rounds ``start`` on reordered so that every player with a seat wish sits
+    in a seat he may take (players with wishes placed first, each keeping his seat where he can: a matching
+    of players to seats by augmenting paths); a game where that cannot be is refused, saying whose wishes
+    clash."""
+    allowed = {p: set(seats) for p, seats in wishes}
+    out: list[Game] = []
+    for g in games:
+        if g.round < start or all(s in allowed.get(p, {s}) for s, p in enumerate(g.seats)):
+            out.append(g)
+            continue
+        k = len(g.seats)
+        holder: list[int | None] = [None] * k
+        current = {p: s for s, p in enumerate(g.seats)}
+
+        def options(p: int, k: int = k, current: dict[int, int] = current) -> list[int]:
+            mine = allowed.get(p)
+            seats = [s for s in range(k) if mine is None or s in mine]
+            return sorted(seats, key=lambda s: (s != current[p], s))
+
+        def augment(p: int, seen: set[int], holder: list[int | None] = holder,
+                    options: Callable[[int], list[int]] = options) -> bool:
+            for s in options(p):
+                if s in seen:
+                    continue
+                seen.add(s)
+                q = holder[s]
+                if q is None or augment(q, seen):
+                    holder[s] = p
+                    return True
+            return False
+
+        for p in sorted(g.seats, key=lambda p: (p not in allowed, current[p])):
+            if not augment(p, set()):
+                clash = [q for q in g.seats if q in allowed]
+                raise SeatingError(msg("round %(round)d, table %(table)d: the seat wishes of %(player)s and %(other)s "
+                                       "cannot all hold at one table", round=g.round + 1, table=g.table + 1,
+                                       player=clash[0], other=clash[-1]))
+        out.append(Game(g.round, g.table, tuple(p for p in holder if p is not None)))
+    return out

@@ -17,7 +17,7 @@ from itertools import combinations
 from typing import Any
 
 from ...i18n import msg
-from .constraints import Constraints, broken, check_constraints
+from .constraints import Constraints, broken, check_constraints, honour_seats
 from .cyclic import cyclic_start
 from .model import Game, Seating, SeatingError
 from .numbering import numbered_games
@@ -52,7 +52,7 @@ def generate(players: int, rounds: int, table: tuple[int, int] | int, *, games_p
     cons = constraints or Constraints()
     forbidden |= {(min(x, y), max(x, y)) for x, y, k in cons.caps if k == 0}
     cons = Constraints(tuple(c for c in cons.caps if c[2] > 0), cons.groups, cons.banned, cons.ratings,
-                       cons.tolerance, cons.group_weight)
+                       cons.tolerance, cons.group_weight, cons.seats)
     rng = random.Random(seed)
     history = _played_rounds(_history, _start)
     count = _games_so_far(players, history)
@@ -81,6 +81,8 @@ def generate(players: int, rounds: int, table: tuple[int, int] | int, *, games_p
         raise SeatingError(reasons[0])
     # 3. seats
     games = numbered_games(players, search.tables, free, history, [g for g in _history if g.round < _start])
+    if cons.seats:
+        games = honour_seats(games, _start, cons.seats)
     if progress is not None:
         progress(1.0)
     return Seating(players, tuple(games))

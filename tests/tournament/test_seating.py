@@ -31,6 +31,7 @@ from sportmafia.tournament.seating import (
 )
 from sportmafia.tournament.seating.constraints import Constraints, rating_excess
 from sportmafia.tournament.seating.cyclic import Cyclic, cyclic_orders
+from sportmafia.tournament.seating.terms import Terms
 
 SCORER = Path(__file__).parents[3] / "shared" / "tools" / "seating_quality.py"
 STEPS = 4000  # a short search: the properties do not depend on its quality
@@ -459,3 +460,43 @@ def test_clashing_seat_wishes_say_whose() -> None:
     with pytest.raises(SeatingError) as info:
         generate(10, 2, 10, constraints=Constraints(seats=((0, (0,)), (1, (0,)))), steps=STEPS)
     assert "seat wishes of 0 and 1" in info.value.message("en")
+
+
+@FAST
+@given(st.integers(0, 1000))
+def test_the_constraints_terms_price_every_move_as_their_total_changes(seed: int) -> None:
+    rng = random.Random(seed)
+    n, size = 24, 6
+    ratings = tuple(float(rng.randint(1000, 2000)) for _ in range(n))
+    cons = Constraints(caps=((0, 1, 1), (2, 3, 0), (4, 5, 2)), ratings=ratings, tolerance=150.0)
+    order = list(range(n))
+    tables: list[list[list[int]]] = []
+    for _ in range(3):
+        rng.shuffle(order)
+        tables.append([order[i:i + size] for i in range(0, 18, size)])  # 6 sit out each round
+    terms = Terms(n, cons, tables, [], [0, 1, 2])
+    pos = [[-1] * n for _ in tables]
+    for r, rnd in enumerate(tables):
+        for t, seats in enumerate(rnd):
+            for p in seats:
+                pos[r][p] = t
+    for _ in range(60):
+        r = rng.randrange(3)
+        t1, t2 = rng.sample(range(3), 2)
+        i, j = rng.randrange(size), rng.randrange(size)
+        x, y = tables[r][t1][i], tables[r][t2][j]
+        bench = [p for p in range(n) if pos[r][p] < 0]
+        moves = [(r, t1, x, y), (r, t2, y, x)] if rng.random() < 0.5 else [(r, t1, x, rng.choice(bench))]
+        before = terms.total()
+        delta = terms.delta(moves, pos)
+        terms.apply(moves, pos)
+        for rr, t, out, into in moves:
+            seats = tables[rr][t]
+            seats[seats.index(out)] = into
+        for rr, t, out, into in moves:
+            pos[rr][into] = t
+            if pos[rr][out] == t and out not in tables[rr][t]:
+                pos[rr][out] = -1
+        assert terms.total() - before == pytest.approx(delta, abs=1e-6)
+        fresh = Terms(n, cons, tables, [], [0, 1, 2])
+        assert fresh.total() == pytest.approx(terms.total(), abs=1e-6)

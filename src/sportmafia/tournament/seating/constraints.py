@@ -10,8 +10,8 @@ Hard constraints, never broken (the generator refuses, saying which and why, ins
 - ``tolerance`` with ``ratings``: in every round each table's sum of ratings is within the tolerance of
   the even share (the table's size times the round's average rating).
 
-Soft: ``groups`` (a club's players) meet as little as the rest allows; the players' average opponent
-strength is reported (:func:`opponent_spread`). A player who sits out given rounds is ``absent`` of
+Soft: ``groups`` (a club's players) meet as little as the rest allows; with ratings, every player's
+opponents' strength is kept even (:mod:`.terms`) and reported (:func:`opponent_spread`). A player who sits out given rounds is ``absent`` of
 :func:`~.generator.generate`.
 """
 

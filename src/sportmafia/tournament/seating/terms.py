@@ -15,6 +15,9 @@ from .constraints import Constraints
 # the cost of one meeting over a pair's cap, and of one rating point of a table beyond the tolerance
 CAP_WEIGHT = 2000
 RATING_WEIGHT = 50.0
+# the weight of the players' opponents' strength (a soft term: the sum over players of the square of the sum of
+# their opponents' ratings, in standard deviations from the mean), where ratings are given
+OPPONENT_WEIGHT = 0.02
 
 
 def pair_offsets(c: Constraints) -> dict[tuple[int, int], int]:
@@ -39,7 +42,13 @@ class Terms:
             self.cap[x][y] = min(k, self.cap[x].get(y, k))
             self.cap[y][x] = self.cap[x][y]
         self.has_caps = any(self.cap)
-        self.active = self.has_caps or c.tolerance is not None
+        self.z: list[float] = []
+        if len(c.ratings) == n and n > 1:
+            mean = sum(c.ratings) / n
+            sd = (sum((x - mean) ** 2 for x in c.ratings) / n) ** 0.5
+            if sd > 0:
+                self.z = [(x - mean) / sd for x in c.ratings]
+        self.active = self.has_caps or c.tolerance is not None or bool(self.z)
         self.history = history
         self.meet: dict[tuple[int, int], int] = {}
         self.sums: list[list[float]] = []
@@ -59,6 +68,48 @@ class Terms:
         self.tables = tables
         self.means = [sum(self.sums[r]) / max(1, sum(len(x) for x in rnd)) if self.sums and rnd else 0.0
                       for r, rnd in enumerate(tables)]
+        self.opp = [0.0] * len(self.cap)
+        self.zsum: list[list[float]] = []
+        if self.z:
+            z = self.z
+            self.zsum = [[sum(z[p] for p in seats) for seats in rnd] for rnd in tables]
+            for rnd in list(self.history) + [tables[r] for r in self.free]:
+                for seats in rnd:
+                    total = sum(z[p] for p in seats)
+                    for p in seats:
+                        self.opp[p] += total - z[p]
+
+    def _opp_changes(self, moves: Sequence[tuple[int, int, int, int]]) -> dict[int, float]:
+        """The changes of the players' opponents' strength sums when ``moves`` are made."""
+        z = self.z
+        ch: dict[int, float] = {}
+        for r, t, out, into in moves:
+            total = self.zsum[r][t]
+            d = z[into] - z[out]
+            for p in self.tables[r][t]:
+                if p != out:
+                    ch[p] = ch.get(p, 0.0) + d
+            ch[out] = ch.get(out, 0.0) - (total - z[out])
+            ch[into] = ch.get(into, 0.0) + (total - z[out])
+        return ch
+
+    def _opp_delta(self, moves: Sequence[tuple[int, int, int, int]]) -> float:
+        """The change of the opponents' term (before its weight) when ``moves`` are made."""
+        opp = self.opp
+        if len(moves) == 2 and moves[0][0] == moves[1][0]:
+            # a swap of x (table t1) and y (table t2) in one round: the others of t1 gain z_y - z_x, those of t2
+            # lose it; x's opponents change from t1's to t2's, y's the other way
+            z = self.z
+            r, t1, x, y = moves[0]
+            t2 = moves[1][1]
+            d = z[y] - z[x]
+            seats1, seats2 = self.tables[r][t1], self.tables[r][t2]
+            a1 = sum(opp[p] for p in seats1) - opp[x]
+            a2 = sum(opp[p] for p in seats2) - opp[y]
+            e = (self.zsum[r][t2] - z[y]) - (self.zsum[r][t1] - z[x])
+            return (2 * d * (a1 - a2) + (len(seats1) + len(seats2) - 2) * d * d
+                    + 2 * e * (opp[x] - opp[y]) + 2 * e * e)
+        return sum((2 * opp[p] + c) * c for p, c in self._opp_changes(moves).items())
 
     def total(self) -> float:
         cost = 0.0
@@ -67,6 +118,8 @@ class Terms:
         if self.c.tolerance is not None:
             for r in self.free:
                 cost += self._round_cost(r, self.sums[r], None)
+        if self.z:
+            cost += OPPONENT_WEIGHT * sum(o * o for o in self.opp)
         return cost
 
     def _round_cost(self, r: int, sums: Sequence[float], extra: dict[int, float] | None) -> float:
@@ -113,6 +166,8 @@ class Terms:
             for r, t, out, into in moves:
                 self._pair_changes(r, t, out, into, pos[r], acc)
         d = 0.0
+        if self.z:
+            d += OPPONENT_WEIGHT * self._opp_delta(moves)
         if len(moves) == 2 and moves[0][0] == moves[1][0] and self.c.tolerance is not None:
             # a swap of two players between two tables of one round: the round's average stays
             r, t1, x, y = moves[0]
@@ -150,3 +205,8 @@ class Terms:
                 self.means[r] = sum(self.sums[r]) / max(1, sum(len(x) for x in self.tables[r]))
         for key, ch in acc.items():
             self.meet[key] = self.meet.get(key, 0) + ch
+        if self.z:
+            for p, c in self._opp_changes(moves).items():
+                self.opp[p] += c
+            for r, t, out, into in moves:
+                self.zsum[r][t] += self.z[into] - self.z[out]

@@ -1,5 +1,6 @@
 """The constraints' penalty terms in the group search (:class:`Terms`): meetings over a pair's cap and
-tables' rating sums beyond the tolerance, each a large cost per unit over, kept up to date move by move.
+tables' rating sums beyond the tolerance, each a large cost per unit over, and (soft) the players' opponents'
+strength, kept up to date move by move.
 
 Soft groups and pairs that never meet are offsets of the search's meeting matrix (:func:`pair_offsets`);
 banned tables are refused moves (:class:`~.search.Search`).

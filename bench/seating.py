@@ -5,6 +5,10 @@ Targets: pair RMS within 2% of pair_rmse_bound (within 0.05 where the bound is n
 seat_rmse_floor, under 10 s of CPU each. Also printed: the tighter lower bounds of the module
 (``pair_rmse_least``, ``seat_rmse_least``) and whether the figures reach them.
 
+The constrained case (``--only constrained``): 52 players, tables of 13, 8 rounds, 6 clubs of 4-10 players kept
+apart as far as possible and 4 fixed hosts who do not host their own clubs: under 10 s, pair RMS within 5% of
+the same size unconstrained, seats at their floor, no host's conflict broken.
+
 Run: ``python bench/seating.py [--seed 1] [--only NAME] [--compare [--compare-python PYTHON] [--cap 300]]``.
 ``--compare`` also runs the public MafSchedule generator (PyPI ``mafia-schedule``, not a dependency of this
 project) with the defaults of its command-line driver on the sizes it supports (tables of 10), in a separate
@@ -22,7 +26,8 @@ import sys
 import time
 from typing import Any
 
-from sportmafia.tournament.seating import generate, quality
+from sportmafia.tournament.seating import Seating, generate, quality
+from sportmafia.tournament.seating.constraints import Constraints
 
 SIZES: list[tuple[str, int, int, tuple[int, int]]] = [
     ("20x10 on 2 tables", 20, 10, (10, 10)),
@@ -72,6 +77,43 @@ def _figures(q: dict[str, Any]) -> dict[str, Any]:
         "seat_ok": q["seat_rmse"] <= q["seat_rmse_floor"] + 1e-4,
         "pair_least_ok": q["pair_rmse"] <= q["pair_rmse_least"] * 1.02 + 1e-9,
         "seat_least_ok": q["seat_rmse"] <= q["seat_rmse_least"] + 1e-4,
+    }
+
+
+# the constrained case: 52 players at 4 tables of 13 for 8 rounds, 6 clubs of 4-10 players kept apart as far as
+# possible, and 4 fixed hosts of the first 4 clubs (a host does not host his own club's players)
+CLUBS = [10, 10, 9, 9, 8, 6]
+
+
+def _club_meetings(seating: Seating, clubs: list[tuple[int, ...]]) -> int:
+    club = {p: i for i, members in enumerate(clubs) for p in members}
+    return sum(1 for g in seating.games for i, x in enumerate(g.seats) for y in g.seats[i + 1:] if club[x] == club[y])
+
+
+def constrained(seed: int) -> dict[str, Any]:
+    """The constrained case against the same size unconstrained: times, figures, the clubs' meetings, and the
+    cost of the constraints in pair spread (``pair_cost_pct``, target within 5%)."""
+    clubs, first = [], 0
+    for k in CLUBS:
+        clubs.append(tuple(range(first, first + k)))
+        first += k
+    cons = Constraints(groups=tuple(clubs), banned=tuple((p, t, None) for t in range(4) for p in clubs[t]))
+    runs = {}
+    for name, c in (("unconstrained", None), ("constrained", cons)):
+        start = time.process_time()
+        seating = generate(52, 8, 13, seed=seed, constraints=c)
+        runs[name] = (seating, time.process_time() - start)
+    (free, free_cpu), (held, held_cpu) = runs["unconstrained"], runs["constrained"]
+    q_free, q_held = quality(free), quality(held)
+    banned_broken = sum(1 for g in held.games for p in g.seats if p in clubs[g.table])
+    cost = (q_held["pair_rmse"] / q_free["pair_rmse"] - 1) * 100
+    return {
+        "bench": "seating", "size": "52x8 on 4 tables of 13, 6 clubs apart, 4 fixed hosts", "players": 52,
+        "rounds": 8, **_figures(q_held), "cpu_seconds": round(held_cpu, 2), "time_ok": held_cpu < 10,
+        "unconstrained_pair_rmse": round(q_free["pair_rmse"], 4), "unconstrained_cpu_seconds": round(free_cpu, 2),
+        "pair_cost_pct": round(cost, 2), "pair_cost_ok": cost <= 5,
+        "club_meetings": _club_meetings(held, clubs), "unconstrained_club_meetings": _club_meetings(free, clubs),
+        "hosts_conflicts_broken": banned_broken,
     }
 
 
@@ -128,6 +170,8 @@ def main() -> None:
         if args.compare:
             print(json.dumps(compare(name, players, rounds, table, args.seed, args.compare_python, args.cap)),
                   flush=True)
+    if not args.only or args.only in "constrained":
+        print(json.dumps(constrained(args.seed)), flush=True)
 
 
 if __name__ == "__main__":

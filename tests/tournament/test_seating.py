@@ -29,7 +29,9 @@ from sportmafia.tournament.seating import (
     round_tables,
     seat_sq_least,
 )
+from sportmafia.tournament.seating.constraints import Constraints, rating_excess
 from sportmafia.tournament.seating.cyclic import Cyclic, cyclic_orders
+from sportmafia.tournament.seating.terms import Terms
 
 SCORER = Path(__file__).parents[3] / "shared" / "tools" / "seating_quality.py"
 STEPS = 4000  # a short search: the properties do not depend on its quality
@@ -345,3 +347,156 @@ def test_28_players_on_2_tables_of_10_for_14_rounds_meet_as_evenly_as_any_schedu
     assert q["games_per_player"] == [10, 10]
     assert q["pair_rmse"] <= q["pair_rmse_bound"] * 1.02
     assert q["seat_rmse"] == pytest.approx(q["seat_rmse_floor"], abs=1e-9)
+
+
+@st.composite
+def constrained(draw: st.DrawFn) -> tuple[int, int, int, Constraints, dict[int, set[int]]]:
+    """A random tournament with a random set of constraints that can hold: caps on pairs, groups kept low,
+    tables banned to players (never all tables of a round to one player, never a table to more players than it
+    can spare), absences and a rating tolerance wide enough."""
+    tables = draw(st.integers(2, 3))
+    size = draw(st.integers(4, 7))
+    players = tables * size + draw(st.integers(0, 3))
+    rounds = draw(st.integers(2, 5))
+    pair = st.tuples(st.integers(0, players - 1), st.integers(0, players - 1)).filter(lambda p: p[0] != p[1])
+    caps = tuple((x, y, k) for (x, y), k in draw(st.lists(st.tuples(pair, st.integers(0, 2)), max_size=4)))
+    groups = tuple(tuple(g) for g in draw(st.lists(st.lists(st.integers(0, players - 1), min_size=2, max_size=5,
+                                                            unique=True), max_size=2)))
+    banned_players = draw(st.lists(st.integers(0, players - 1), max_size=size // 2, unique=True))
+    banned = tuple((p, draw(st.integers(0, tables - 1)), draw(st.none() | st.integers(0, rounds - 1)))
+                   for p in banned_players)
+    ratings = tuple(float(draw(st.integers(1000, 2000))) for _ in range(players))
+    tolerance = draw(st.none() | st.just(400.0))
+    absent = {r: set(draw(st.lists(st.integers(0, players - 1), max_size=2))) for r in range(rounds)}
+    return players, rounds, size, Constraints(caps, groups, banned, ratings, tolerance), absent
+
+
+@FAST
+@given(constrained(), st.integers(0, 3))
+def test_hard_constraints_hold_or_the_refusal_says_why(case: tuple[int, int, int, Constraints, dict[int, set[int]]],
+                                                       seed: int) -> None:
+    players, rounds, size, cons, absent = case
+    try:
+        seating = generate(players, rounds, size, constraints=cons, absent=absent, seed=seed, steps=STEPS)
+    except SeatingError as exc:
+        assert exc.message("en") and exc.message("ru") != exc.message("en")
+        return
+    _check_valid(seating, players, rounds, size, size)
+    meet: Counter[tuple[int, int]] = Counter()
+    for g in seating.games:
+        assert not absent[g.round] & set(g.seats)
+        meet.update(combinations(sorted(g.seats), 2))
+        for p, t, r in cons.banned:
+            assert not (p in g.seats and g.table == t and r in (None, g.round))
+    for x, y, k in cons.caps:
+        assert meet[(min(x, y), max(x, y))] <= k
+    if cons.tolerance is not None:
+        for tables in _rounds(seating).values():
+            assert max(rating_excess(tables, cons.ratings)) <= cons.tolerance + 1e-9
+
+
+@FAST
+@given(constrained(), st.integers(0, 4), st.data())
+def test_regeneration_under_constraints_never_touches_a_played_round(
+        case: tuple[int, int, int, Constraints, dict[int, set[int]]], seed: int, data: st.DataObject) -> None:
+    players, rounds, size, cons, _ = case
+    try:
+        seating = generate(players, rounds, size, seed=seed, steps=STEPS)
+        played = data.draw(st.integers(0, rounds))
+        dropped = set(data.draw(st.lists(st.integers(0, players - 1), max_size=2)))
+        added = data.draw(st.integers(0, 2))  # players who joined since, numbered after the others
+        again = regenerate(seating, played, dropped=dropped, players=players + added, constraints=cons,
+                           seed=seed + 1, steps=STEPS)
+    except SeatingError:
+        return
+    assert [g for g in again.games if g.round < played] == [g for g in seating.games if g.round < played]
+    assert again.players == players + added
+    for g in again.games:
+        if g.round >= played:
+            assert not dropped & set(g.seats)
+            for p, t, r in cons.banned:
+                assert not (p in g.seats and g.table == t and r in (None, g.round))
+
+
+@pytest.mark.parametrize(("cons", "why"), [
+    (Constraints(banned=tuple((p, 0, None) for p in range(12))), "only 8 of those playing may sit at it"),
+    (Constraints(caps=((0, 1, 1),)), "pinned to table 1"),
+    (Constraints(ratings=(1500.0,) * 20, tolerance=-1), "cannot be negative"),
+    (Constraints(tolerance=10), "needs a rating"),
+])
+def test_constraints_that_cannot_hold_say_which_and_why(cons: Constraints, why: str) -> None:
+    with pytest.raises(SeatingError) as info:
+        generate(20, 3, 10, constraints=cons, pinned={0: 0, 1: 0}, steps=STEPS)
+    assert why in info.value.message("en")
+    assert info.value.message("ru") != info.value.message("en")
+
+
+def test_a_player_added_later_joins_the_unplayed_rounds() -> None:
+    seating = generate(20, 6, 10, seed=1, steps=STEPS)
+    again = regenerate(seating, 3, players=21, seed=2, steps=STEPS)
+    assert [g for g in again.games if g.round < 3] == [g for g in seating.games if g.round < 3]
+    assert any(20 in g.seats for g in again.games if g.round >= 3)
+
+
+@FAST
+@given(st.integers(0, 5), st.data())
+def test_seat_wishes_hold(seed: int, data: st.DataObject) -> None:
+    wishers = data.draw(st.lists(st.integers(0, 19), max_size=4, unique=True))
+    wishes = tuple((p, tuple(data.draw(st.lists(st.integers(0, 9), min_size=3, max_size=6, unique=True))))
+                   for p in wishers)
+    try:
+        seating = generate(20, 4, 10, constraints=Constraints(seats=wishes), seed=seed, steps=STEPS)
+    except SeatingError as exc:
+        assert "seat wishes" in exc.message("en")
+        return
+    _check_valid(seating, 20, 4, 10, 10)
+    allowed = dict(wishes)
+    for g in seating.games:
+        for s, p in enumerate(g.seats):
+            assert p not in allowed or s in allowed[p]
+
+
+def test_clashing_seat_wishes_say_whose() -> None:
+    with pytest.raises(SeatingError) as info:
+        generate(10, 2, 10, constraints=Constraints(seats=((0, (0,)), (1, (0,)))), steps=STEPS)
+    assert "seat wishes of 0 and 1" in info.value.message("en")
+
+
+@FAST
+@given(st.integers(0, 1000))
+def test_the_constraints_terms_price_every_move_as_their_total_changes(seed: int) -> None:
+    rng = random.Random(seed)
+    n, size = 24, 6
+    ratings = tuple(float(rng.randint(1000, 2000)) for _ in range(n))
+    cons = Constraints(caps=((0, 1, 1), (2, 3, 0), (4, 5, 2)), ratings=ratings, tolerance=150.0)
+    order = list(range(n))
+    tables: list[list[list[int]]] = []
+    for _ in range(3):
+        rng.shuffle(order)
+        tables.append([order[i:i + size] for i in range(0, 18, size)])  # 6 sit out each round
+    terms = Terms(n, cons, tables, [], [0, 1, 2])
+    pos = [[-1] * n for _ in tables]
+    for r, rnd in enumerate(tables):
+        for t, seats in enumerate(rnd):
+            for p in seats:
+                pos[r][p] = t
+    for _ in range(60):
+        r = rng.randrange(3)
+        t1, t2 = rng.sample(range(3), 2)
+        i, j = rng.randrange(size), rng.randrange(size)
+        x, y = tables[r][t1][i], tables[r][t2][j]
+        bench = [p for p in range(n) if pos[r][p] < 0]
+        moves = [(r, t1, x, y), (r, t2, y, x)] if rng.random() < 0.5 else [(r, t1, x, rng.choice(bench))]
+        before = terms.total()
+        delta = terms.delta(moves, pos)
+        terms.apply(moves, pos)
+        for rr, t, out, into in moves:
+            seats = tables[rr][t]
+            seats[seats.index(out)] = into
+        for rr, t, out, into in moves:
+            pos[rr][into] = t
+            if pos[rr][out] == t and out not in tables[rr][t]:
+                pos[rr][out] = -1
+        assert terms.total() - before == pytest.approx(delta, abs=1e-6)
+        fresh = Terms(n, cons, tables, [], [0, 1, 2])
+        assert fresh.total() == pytest.approx(terms.total(), abs=1e-6)

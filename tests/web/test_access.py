@@ -156,6 +156,7 @@ BODIES: dict[tuple[str, str], Any] = {
         "reason": "r", "changes": [{"field": "winner", "new": "red"}]},
     ("POST", "/api/games/{game_id}/rating-exclusion"): {"reason": "r"},
     ("POST", "/api/games/{game_id}/rating-exclusion/lift"): {"reason": "r"},
+    ("PUT", "/api/tournaments/{tournament_id}/seating/constraints"): {"keep_apart_by": ["club"]},
 }
 
 

@@ -370,3 +370,79 @@ def test_the_final_waits_for_every_sheet_and_needs_equal_games(api: Api, store: 
     assert r.status_code == 422 and "cannot each play exactly 3 games" in r.json()["error"]["en"]
     assert api.get(f"/api/tournaments/{tid}").json()["status"] == "running"
     assert api.get(f"/api/tournaments/{tid}/standings").json()["final"] is None
+
+
+def test_seating_constraints_hold_and_a_regeneration_previews_who_moves(api: Api, store: Store) -> None:
+    tid = create(api, preset="club")
+    ids = add_names(api, tid, [f"Player {i}" for i in range(1, 21)])
+    host, host_id = user_client(api, f"host{tid}", "host")
+    _other, other_id = user_client(api, f"second{tid}", "host")
+    staff = {"staff": [{"user_id": host_id, "role": "host"}, {"user_id": other_id, "role": "host"}]}
+    assert put(api, f"/api/tournaments/{tid}/staff", staff).status_code == 200
+    url = f"/api/tournaments/{tid}/seating/constraints"
+    # refused with the reason, nothing stored
+    for body in ({"never": [[ids[0], 999999]]}, {"host_conflicts": [{"host": 999999, "players": [ids[0]]}]},
+                 {"tolerance": 100, "ratings": {str(ids[0]): 1500}}):
+        r = put(api, url, body)
+        assert r.status_code == 422, r.text
+        assert r.json()["error"]["ru"] != r.json()["error"]["en"]
+    assert api.get(f"/api/tournaments/{tid}").status_code == 200
+    assert put(host, url, {"never": [[ids[0], ids[1]]]}).status_code == 403
+    body = {"never": [[ids[0], ids[1]]], "at_most": [{"players": [ids[2], ids[3]], "times": 1}],
+            "host_conflicts": [{"host": host_id, "players": [ids[4]]}], "seat_wishes": {str(ids[5]): [1, 2]}}
+    r = put(api, url, body)
+    assert r.status_code == 200, r.text
+    r = api.post(f"/api/tournaments/{tid}/seating", {"rounds": 4, "hosts": [host_id, other_id]})
+    assert r.status_code == 200, r.text
+    seating = r.json()["seating"]
+    assert seating["words"]["constraints"]["en"].startswith("the constraints cost")
+    meet23 = 0
+    for rnd in seating["plan"]:
+        for t in rnd["tables"]:
+            assert not {ids[0], ids[1]} <= set(t["seats"])
+            meet23 += {ids[2], ids[3]} <= set(t["seats"])
+            assert t["table"] != 1 or ids[4] not in t["seats"]  # table 1 is the host's
+            assert ids[5] not in t["seats"][2:]
+    assert meet23 <= 1
+    # after round 1 a player joins: the preview saves nothing and lists who moves where
+    assert api.post(f"/api/tournaments/{tid}/rounds/1/open").status_code == 200
+    [late] = add_names(api, tid, ["Late"])
+    before = api.get(f"/api/tournaments/{tid}/seating").json()["seating"]
+    r = api.post(f"/api/tournaments/{tid}/seating/regenerate", {"seed": 3, "preview": True})
+    assert r.status_code == 200, r.text
+    preview = r.json()
+    assert preview["preview"] and preview["changes"]
+    assert all(c["round"] >= 2 for c in preview["changes"])
+    assert any(c["participant"] == late and c["from"] is None for c in preview["changes"])
+    assert api.get(f"/api/tournaments/{tid}/seating").json()["seating"] == before
+    r = api.post(f"/api/tournaments/{tid}/seating/regenerate", {"seed": 3})
+    assert r.status_code == 200 and not r.json()["preview"]
+    after = api.get(f"/api/tournaments/{tid}/seating").json()["seating"]
+    assert after["plan"][0]["tables"] == before["plan"][0]["tables"]
+    assert any(late in t["seats"] for rnd in after["plan"][1:] for t in rnd["tables"])
+
+
+def test_tables_balanced_by_rating_and_the_desk_says_how_strong_opponents_are(api: Api) -> None:
+    tid = create(api, preset="club")
+    ids = add_names(api, tid, [f"Player {i}" for i in range(1, 21)])
+    _host, host_id = user_client(api, f"host{tid}", "host")
+    _second, second_id = user_client(api, f"second{tid}", "host")
+    staff = {"staff": [{"user_id": host_id, "role": "host"}, {"user_id": second_id, "role": "host"}]}
+    assert put(api, f"/api/tournaments/{tid}/staff", staff).status_code == 200
+    ratings = {str(pid): 1200 + 40 * i for i, pid in enumerate(ids)}
+    r = put(api, f"/api/tournaments/{tid}/seating/constraints", {"ratings": ratings, "tolerance": 100})
+    assert r.status_code == 200, r.text
+    r = api.post(f"/api/tournaments/{tid}/seating", {"rounds": 3, "hosts": [host_id, second_id]})
+    assert r.status_code == 200, r.text
+    seating = r.json()["seating"]
+    for rnd in seating["plan"]:
+        sums = [sum(ratings[str(p)] for p in t["seats"]) for t in rnd["tables"]]
+        assert max(sums) - min(sums) <= 200
+    assert "opponents" in seating["words"]["strength"]["en"]
+    # too tight a tolerance is refused with the least that can hold, nothing saved
+    assert put(api, f"/api/tournaments/{tid}/seating/constraints", {"ratings": ratings, "tolerance": 0}).status_code == 200
+    r = api.post(f"/api/tournaments/{tid}/seating", {"rounds": 3, "hosts": [host_id, second_id], "seed": 2})
+    assert r.status_code in (200, 422)
+    if r.status_code == 422:
+        assert "tolerance" in r.json()["error"]["en"]
+        assert api.get(f"/api/tournaments/{tid}/seating").json()["seating"]["seed"] == 1

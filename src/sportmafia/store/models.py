@@ -246,6 +246,8 @@ class Tournament(Base):
     ``hosts`` (round -> host user id per table) and the request it was generated from."""
     finalists: Mapped[list[int] | None] = mapped_column(JSON, nullable=True)
     final_seating: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    seating_constraints: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    """The judge's constraints on the seating (migration 0016; docs/tournament.md, "Seating constraints")."""
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 

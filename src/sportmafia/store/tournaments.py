@@ -98,6 +98,8 @@ class TournamentRecord:
     final_seating: dict[str, Any] | None
     created_at: datetime
     updated_at: datetime
+    seating_constraints: dict[str, Any] | None = None
+    """The judge's constraints on the seating (docs/tournament.md, "Seating constraints"); None: none."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -184,7 +186,8 @@ def _tournament(row: Tournament) -> TournamentRecord:
         None if row.seating is None else dict(row.seating),
         None if row.finalists is None else tuple(int(p) for p in row.finalists),
         None if row.final_seating is None else dict(row.final_seating),
-        as_utc(row.created_at) or utcnow(), as_utc(row.updated_at) or utcnow())
+        as_utc(row.created_at) or utcnow(), as_utc(row.updated_at) or utcnow(),
+        None if row.seating_constraints is None else dict(row.seating_constraints))
 
 
 def _participant(row: TournamentParticipant) -> ParticipantRecord:
@@ -207,7 +210,7 @@ def _sanction(row: TournamentSanction) -> SanctionRecord:
 
 
 SETTINGS = ("name", "starts_on", "ends_on", "ruleset", "ruleset_options", "scoring", "tie_breaks",
-            "final_settings", "status", "published", "seating", "finalists", "final_seating")
+            "final_settings", "status", "published", "seating", "finalists", "final_seating", "seating_constraints")
 """The columns :func:`update_tournament` may change."""
 
 

@@ -141,8 +141,40 @@ class SeatingIn(Body):
 
 
 class RegenerateIn(Body):
+    """Regenerate the rounds not opened yet; ``preview``: only show the plan and who moves where, save nothing."""
+
     seed: int = Field(default=1, ge=0, le=MAX_ID)
     steps: int | None = Field(default=None, ge=1000, le=5_000_000)
+    preview: bool = False
+
+
+class AtMostIn(Body):
+    players: list[Id] = Field(min_length=2, max_length=2)
+    times: int = Field(ge=0, le=100)
+
+
+class HostConflictIn(Body):
+    host: Id
+    club: Annotated[str, StringConstraints(max_length=64)] | None = None
+    players: list[Id] = Field(default_factory=list, max_length=500)
+
+
+class ConstraintsIn(Body):
+    """The seating constraints (docs/tournament.md, "Seating constraints"): pairs that ``never`` meet, pairs
+    that meet ``at_most`` k times, groups kept apart as far as possible (``keep_apart``, ``keep_apart_by``
+    club or team), hosts' conflicts, ``ratings`` (participant id -> rating) and the ``tolerance`` of the
+    tables' rating sums, ``seat_wishes`` (participant id -> the seats from 1 he may take, where the regulation
+    allows a wish)."""
+
+    never: list[Annotated[list[Id], Field(min_length=2, max_length=2)]] = Field(default_factory=list, max_length=500)
+    at_most: list[AtMostIn] = Field(default_factory=list, max_length=500)
+    keep_apart: list[Annotated[list[Id], Field(max_length=500)]] = Field(default_factory=list, max_length=200)
+    keep_apart_by: list[Literal["team", "club"]] = Field(default_factory=list, max_length=2)
+    host_conflicts: list[HostConflictIn] = Field(default_factory=list, max_length=200)
+    ratings: dict[Id, float] = Field(default_factory=dict, max_length=1000)
+    tolerance: float | None = Field(default=None, ge=0, le=1e9)
+    seat_wishes: dict[Id, Annotated[list[int], Field(min_length=1, max_length=30)]] = Field(default_factory=dict,
+                                                                                          max_length=1000)
 
 
 class OpenRoundIn(Body):
@@ -370,8 +402,19 @@ def post_seating(tournament_id: TournamentId, body: SeatingIn, user: UserDep, st
 def regenerate_seating(tournament_id: TournamentId, body: RegenerateIn, user: UserDep,
                        store: StoreDep) -> dict[str, Any]:
     c = TournamentContext(store, user, tournament_id)
-    t = c.svc.regenerate_seating(user, c.t, seed=body.seed, steps=body.steps)
-    return {"seating": _seating_json(t.seating, c.names())}
+    if body.preview:
+        doc, moves = c.svc.plan_regeneration(user, c.t, seed=body.seed, steps=body.steps)
+        return {"seating": _seating_json(doc, c.names()), "changes": moves, "preview": True}
+    t, moves = c.svc.regenerate_seating(user, c.t, seed=body.seed, steps=body.steps)
+    return {"seating": _seating_json(t.seating, c.names()), "changes": moves, "preview": False}
+
+
+@api.put("/{tournament_id}/seating/constraints", summary="Set the seating constraints (judge)")
+def put_seating_constraints(tournament_id: TournamentId, body: ConstraintsIn, user: UserDep,
+                            store: StoreDep) -> dict[str, Any]:
+    c = TournamentContext(store, user, tournament_id)
+    t = c.svc.set_seating_constraints(user, c.t, body.model_dump())
+    return {"constraints": t.seating_constraints}
 
 
 @api.get("/{tournament_id}/seating", summary="The seating plan of the main stage and of the final")

@@ -22,6 +22,7 @@ def tournament_json(t: TournamentRecord) -> dict[str, Any]:
             "ends_on": iso(t.ends_on), "ruleset": t.ruleset, "ruleset_options": t.ruleset_options,
             "table_sizes": list(table_sizes(t)), "scoring": t.scoring, "tie_breaks": list(t.tie_breaks),
             "final": t.final_settings, "status": t.status, "published": t.published,
+            "seating_constraints": t.seating_constraints,
             "rounds": None if t.seating is None else t.seating["rounds"],
             "finalists": None if t.finalists is None else list(t.finalists),
             "created_at": iso(t.created_at), "updated_at": iso(t.updated_at)}

@@ -22,7 +22,7 @@ class Registration(TournamentBase):
         """Add participants; one the club has banned is refused (409 ``banned``) unless the judge gives
         ``ban_override``, his reason, which is recorded with the ban (B.sanctions)."""
         self.require_judge(user, t)
-        if t.seating is not None:
+        if t.seating is not None and not db.games(self.store, t.id):  # once begun, they join at a regeneration
             raise conflict("seated", msg("The seating is made: new participants would not be seated. Add them before "
                                          "generating the seating (or generate it anew before round 1)."))
         existing = {p.nickname.casefold() for p in db.participants(self.store, t.id)}

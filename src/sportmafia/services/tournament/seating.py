@@ -18,10 +18,12 @@ from ...store import tournaments as db
 from ...store.tournaments import ParticipantRecord, RoundOpen, TournamentGameRecord, TournamentRecord
 from ...tournament import seating as seating_mod
 from ...tournament.groups import plan_tables
+from ...tournament.seating.constraints import Constraints, opponent_spread
 from ...tournament.seating.model import PLAYER_PARAMS
 from ..errors import conflict, invalid
 from ..games import exception_text
 from .base import TournamentBase
+from .seating_constraints import changes, check_doc, cost_words, pure_constraints
 from .settings import rules_of, table_sizes
 
 
@@ -56,6 +58,7 @@ class Seating(TournamentBase):
         plan_hosts = self._hosts_by_round(t, rounds, hosts, round_hosts or {})
         options = self._constraints(t, people, index, rounds, 0, plan_hosts, absent or {}, pinned or {},
                                     apart_by, apart)
+        options["constraints"] = pure_constraints(t.seating_constraints, people, index, plan_hosts, rounds)
         low, high = table_sizes(t)
         seating = self._generate(people, options, lambda: seating_mod.generate(
             len(people), rounds, (low, high), games_per_player=games_per_player, seed=seed, steps=steps,
@@ -63,14 +66,23 @@ class Seating(TournamentBase):
         self._check_hosts(seating, plan_hosts)
         doc = {**seating.to_json(), "participants": [p.id for p in people], "rounds": rounds,
                "table": [low, high], "hosts": {str(r): hs for r, hs in plan_hosts.items()}, "request": request,
-               "quality": seating_quality(seating)}
+               "quality": seating_quality(seating, options["constraints"])}
         return db.update_tournament(self.store, t.id, seating=doc)
 
     def regenerate_seating(self, user: UserRecord, t: TournamentRecord, *, seed: int = 1,
-                           steps: int | None = None) -> TournamentRecord:
-        """A new seating for the rounds not opened yet, keeping the opened ones: participants removed from
-        the tournament or disqualified sit out every remaining round, those removed from a round sit it out,
-        and the request's constraints hold as before."""
+                           steps: int | None = None) -> tuple[TournamentRecord, list[dict[str, Any]]]:
+        """Regenerate the rounds not opened yet (:meth:`plan_regeneration`) and save it: the tournament and the
+        changes."""
+        doc, moves = self.plan_regeneration(user, t, seed=seed, steps=steps)
+        return db.update_tournament(self.store, t.id, seating=doc), moves
+
+    def plan_regeneration(self, user: UserRecord, t: TournamentRecord, *, seed: int = 1,
+                          steps: int | None = None) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+        """A new seating for the rounds not opened yet, keeping the opened ones, not saved (a preview): the
+        plan and who moves where (:func:`.seating_constraints.changes`). Participants removed from the
+        tournament or disqualified sit out every remaining round, those removed from a round sit it out,
+        participants added since play the remaining rounds, and the request's and the tournament's constraints
+        hold as before."""
         self.require_judge(user, t)
         doc = self._seating(t)
         opened = {g.round for g in db.games(self.store, t.id, "main")}
@@ -80,6 +92,7 @@ class Seating(TournamentBase):
             raise conflict("seated", msg("Every round is open already."))
         ids: list[int] = list(doc["participants"])
         by_id = {p.id: p for p in db.participants(self.store, t.id)}
+        ids += [pid for pid, p in by_id.items() if p.status == "active" and pid not in set(ids)]
         index = {pid: i for i, pid in enumerate(ids)}
         people = [by_id[pid] for pid in ids]
         dropped = [i for i, p in enumerate(people) if p.status in ("removed-from-tournament", "disqualified")]
@@ -88,13 +101,24 @@ class Seating(TournamentBase):
         options = self._constraints(t, people, index, rounds, played, plan_hosts,
                                     {int(k): v for k, v in req["absent"].items()},
                                     {int(k): v for k, v in req["pinned"].items()}, req["apart_by"], req["apart"])
+        options["constraints"] = pure_constraints(t.seating_constraints, people, index, plan_hosts, rounds)
         old = seating_mod.Seating.from_json(doc)
         low, high = table_sizes(t)
         seating = self._generate(people, options, lambda: seating_mod.regenerate(
-            old, played, rounds, (low, high), dropped=dropped, seed=seed, steps=steps, **options))
+            old, played, rounds, (low, high), dropped=dropped, players=len(ids), seed=seed, steps=steps, **options))
         self._check_hosts(seating, plan_hosts, first=played + 1)
-        new = {**doc, **seating.to_json(), "quality": seating_quality(seating), "regenerated_from": played + 1}
-        return db.update_tournament(self.store, t.id, seating=new)
+        new = {**doc, **seating.to_json(), "participants": ids,
+               "quality": seating_quality(seating, options["constraints"]), "regenerated_from": played + 1}
+        return new, changes(doc, new, played + 1, {p.id: p.nickname for p in by_id.values()})
+
+    def set_seating_constraints(self, user: UserRecord, t: TournamentRecord,
+                                doc: Mapping[str, Any]) -> TournamentRecord:
+        """Store the judge's seating constraints (:func:`.seating_constraints.check_doc`); they hold from the
+        next generation or regeneration."""
+        self.require_judge(user, t)
+        hosts = {s.user_id for s in db.staff(self.store, t.id) if s.role == "host"}
+        checked = check_doc(doc, db.participants(self.store, t.id), hosts)
+        return db.update_tournament(self.store, t.id, seating_constraints=checked)
 
     def _hosts_by_round(self, t: TournamentRecord, rounds: int, hosts: Sequence[int],
                         round_hosts: Mapping[int, Sequence[int]]) -> dict[int, list[int]]:
@@ -282,7 +306,8 @@ def seating_words(doc: Mapping[str, Any]) -> dict[str, Any]:
     """A seating's quality in a judge's words (both languages): how often pairs of players meet ("pairs of
     players meet 0 to 3 times, 1.4 on average") and how evenly the seats fall ("each player sits in the same
     seat at most 1 time"), each saying whether any seating of these tables could do better (the bounds of
-    :func:`~sportmafia.tournament.seating.quality`)."""
+    :func:`~sportmafia.tournament.seating.quality`), and what the judge's constraints cost (``constraints``,
+    :func:`.seating_constraints.cost_words`; None without them)."""
     q = doc.get("quality") or {}
     games = [list(g["seats"]) for g in doc.get("games", [])]
     n = len(doc.get("participants", []))
@@ -309,6 +334,10 @@ def seating_words(doc: Mapping[str, Any]) -> dict[str, Any]:
                      verdict=msg("the seats cannot fall more evenly") if seat_best
                      else msg("the seats could fall more evenly")).to_json(),
         "seats_best": seat_best,
+        "constraints": cost_words(q),
+        "strength": None if "opponent_spread" not in q else msg(
+            "players' opponents' average rating differs by at most %(spread)s between players",
+            spread=round(float(q["opponent_spread"]))).to_json(),
     }
 
 
@@ -327,9 +356,14 @@ def _named(text: Text, names: Sequence[str]) -> Text:
     return dataclasses.replace(text, params=params)
 
 
-def seating_quality(seating: seating_mod.Seating) -> dict[str, Any]:
+def seating_quality(seating: seating_mod.Seating, constraints: Constraints | None = None) -> dict[str, Any]:
     try:
         q = seating_mod.quality(seating)
     except (ValueError, ZeroDivisionError):
         return {}
-    return {k: v for k, v in q.items() if isinstance(v, int | float | str)}
+    out = {k: v for k, v in q.items() if isinstance(v, int | float | str)}
+    if constraints is not None and not constraints.empty:
+        out["constrained"] = True
+        if constraints.ratings:
+            out["opponent_spread"] = opponent_spread([g.seats for g in seating.games], constraints.ratings)
+    return out

@@ -17,17 +17,19 @@ from itertools import combinations
 from typing import Any
 
 from ...i18n import msg
+from .constraints import Constraints, broken, check_constraints, honour_seats
 from .cyclic import cyclic_start
 from .model import Game, Seating, SeatingError
 from .numbering import numbered_games
 from .planning import first_rounds, plan_rounds
 from .search import search_groups, target_cost
+from .terms import Terms, pair_offsets
 
 
 def generate(players: int, rounds: int, table: tuple[int, int] | int, *, games_per_player: int | None = None,
              seed: int = 0, apart: Sequence[Collection[int]] = (), absent: Mapping[int, Collection[int]] | None = None,
              pinned: Mapping[int, int] | None = None, steps: int | None = None, seconds: float | None = None,
-             progress: Callable[[float], None] | None = None,
+             progress: Callable[[float], None] | None = None, constraints: Constraints | None = None,
              _history: Sequence[Game] = (), _start: int = 0) -> Seating:
     """Seat ``players`` players for ``rounds`` rounds.
 
@@ -37,7 +39,9 @@ def generate(players: int, rounds: int, table: tuple[int, int] | int, *, games_p
     of players (a team, a club) no two of whom may sit at one table. ``absent``: round -> players who miss
     it. ``pinned``: player -> the table he always sits at (a fixed host's table). ``steps`` bounds the
     search (the default grows with the size); ``seconds`` also stops it at a time limit, which makes the
-    result depend on the machine. Deterministic for a ``seed`` otherwise.
+    result depend on the machine. ``constraints``: caps on pairs' meetings, groups kept apart as far as
+    possible, banned tables, tables balanced by rating (:mod:`.constraints`); hard constraints hold or the
+    request is refused with the reason. Deterministic for a ``seed`` otherwise.
     """
     low, high = (table, table) if isinstance(table, int) else table
     _check_request(players, rounds, low, high, games_per_player)
@@ -45,6 +49,10 @@ def generate(players: int, rounds: int, table: tuple[int, int] | int, *, games_p
     pinned = dict(pinned or {})
     _check_pinned(players, pinned)
     forbidden = forbidden_pairs(players, apart)
+    cons = constraints or Constraints()
+    forbidden |= {(min(x, y), max(x, y)) for x, y, k in cons.caps if k == 0}
+    cons = Constraints(tuple(c for c in cons.caps if c[2] > 0), cons.groups, cons.banned, cons.ratings,
+                       cons.tolerance, cons.group_weight, cons.seats)
     rng = random.Random(seed)
     history = _played_rounds(_history, _start)
     count = _games_so_far(players, history)
@@ -54,28 +62,42 @@ def generate(players: int, rounds: int, table: tuple[int, int] | int, *, games_p
         raise SeatingError(msg("%(players)d players are too few for a table of %(low)d", players=players, low=low))
     # 1. how many tables; who sits out: the fewest games so far first; the groups the search starts from
     plan = plan_rounds(players, [len(s) for s in present], low, high, games_per_player, sum(count))
-    tables, bench = first_rounds(players, rounds, free, present, plan, count, pinned, forbidden, rng)
+    cliques = [sorted(set(g)) for g in apart] + [[x, y] for x, y in forbidden]
+    check_constraints(players, rounds, cons, pinned, present, free, [len(p) for p in plan], forbidden, cliques)
+    banned = cons.banned_tables(rounds)
+    tables, bench = first_rounds(players, rounds, free, present, plan, count, pinned, forbidden, rng, banned)
     # 2. groups: a cyclic start where the sizes allow one, then the search over all rounds
-    plain = not _start and not any(absent.values()) and not pinned and not forbidden
+    plain = not _start and not any(absent.values()) and not pinned and not forbidden and cons.empty
     least_games = sum(k for sizes in plan for k in sizes) // players if plain else 0
-    target = target_cost(players, plan, history, len(forbidden), least_games)
+    offsets = pair_offsets(cons)
+    target = target_cost(players, plan, history, len(forbidden), least_games) + sum(w * w for w in offsets.values())
+    terms = Terms(players, cons, tables, history, free)
     polish = (plain and low == high and len({len(sizes) for sizes in plan}) == 1 and bool(plan[0])
               and cyclic_start(players, low, len(plan[0]), target, tables, bench, rng, steps))
     search = search_groups(players, plan, tables, bench, free, history, forbidden, pinned, target, polish, rng,
-                           steps, seconds, progress)
-    _check_apart(search.tables, free, forbidden)
+                           steps, seconds, progress, terms, banned, offsets)
+    reasons = broken(search.tables, history, free, cons, forbidden)
+    if reasons:
+        raise SeatingError(reasons[0])
     # 3. seats
     games = numbered_games(players, search.tables, free, history, [g for g in _history if g.round < _start])
+    if cons.seats:
+        games = honour_seats(games, _start, cons.seats)
     if progress is not None:
         progress(1.0)
     return Seating(players, tuple(games))
 
 
 def regenerate(seating: Seating, played: int, rounds: int | None = None, table: tuple[int, int] | int | None = None,
-               *, dropped: Collection[int] = (), **options: Any) -> Seating:
+               *, dropped: Collection[int] = (), players: int | None = None, **options: Any) -> Seating:
     """A new seating for rounds ``played`` .. ``rounds - 1`` that keeps rounds 0 .. ``played - 1`` of
     ``seating`` as they were; ``dropped`` players leave the tournament (they sit out every remaining round).
-    Meetings and seats of the played rounds count toward the balance of the rest."""
+    Meetings and seats of the played rounds count toward the balance of the rest. ``players``: more players
+    than ``seating`` had (those added since, numbered after the others; they play the remaining rounds)."""
+    n = seating.players if players is None else players
+    if n < seating.players:
+        raise SeatingError(msg("players %(players)d: fewer than the seating's; withdraw players instead",
+                               players=n))
     total = rounds if rounds is not None else seating.rounds
     if not 0 <= played <= total:
         raise SeatingError(msg("played rounds %(played)d: must be between 0 and %(total)d", played=played,
@@ -86,7 +108,7 @@ def regenerate(seating: Seating, played: int, rounds: int | None = None, table: 
     absent: dict[int, set[int]] = {r: set(v) for r, v in dict(options.pop("absent", None) or {}).items()}
     for r in range(played, total):
         absent.setdefault(r, set()).update(dropped)
-    return generate(seating.players, total, table, absent=absent, _history=seating.games, _start=played,
+    return generate(n, total, table, absent=absent, _history=seating.games, _start=played,
                     **options)
 
 
@@ -118,18 +140,6 @@ def _check_pinned(players: int, pinned: Mapping[int, int]) -> None:
         if not 0 <= p < players or t < 0:
             raise SeatingError(msg("pinned player %(player)s at table %(table)s: no such player or table", player=p,
                                    table=t))
-
-
-def _check_apart(tables: Sequence[Sequence[Sequence[int]]], free: Sequence[int],
-                 forbidden: set[tuple[int, int]]) -> None:
-    """Refuse a search result that still seats two players who must not meet at one table."""
-    for r in free:
-        for seats in tables[r]:
-            for x, y in combinations(sorted(seats), 2):
-                if (x, y) in forbidden:
-                    raise SeatingError(msg(
-                        "players %(player)s and %(other)s must not meet, but they cannot be kept apart in round "
-                        "%(round)d", player=x, other=y, round=r + 1))
 
 
 def _present(players: int, away: Collection[int]) -> list[int]:

@@ -101,7 +101,8 @@ def plan_rounds(players: int, present: Sequence[int], low: int, high: int, games
 
 def first_rounds(players: int, rounds: int, free: Sequence[int], present: Sequence[Sequence[int]],
                  plan: Sequence[Sequence[int]], count: Sequence[int], pinned: Mapping[int, int],
-                 forbidden: set[tuple[int, int]], rng: random.Random) -> tuple[list[list[list[int]]], list[list[int]]]:
+                 forbidden: set[tuple[int, int]], rng: random.Random,
+                 banned: Sequence[Mapping[int, set[int]]] = ()) -> tuple[list[list[list[int]]], list[list[int]]]:
     """Who plays each free round and the groups the search starts from: (tables, bench) by round.
 
     ``present[i]``: the players there in round ``free[i]``; ``count``: everybody's games so far. Who sits out:
@@ -123,7 +124,7 @@ def first_rounds(players: int, rounds: int, free: Sequence[int], present: Sequen
             count[p] += 1
         chosen_set = set(chosen)
         bench[r] = [p for p in pres if p not in chosen_set]
-        tables[r] = first_groups(chosen, sizes, pinned, forbidden, rng)
+        tables[r] = first_groups(chosen, sizes, pinned, forbidden, rng, banned[r] if banned else {}, r)
     return tables, bench
 
 
@@ -151,17 +152,65 @@ def who_plays(r: int, present: Sequence[int], sizes: Sequence[int], count: Seque
 
 
 def first_groups(chosen: Sequence[int], sizes: Sequence[int], pinned: Mapping[int, int],
-                 forbidden: set[tuple[int, int]], rng: random.Random) -> list[list[int]]:
+                 forbidden: set[tuple[int, int]], rng: random.Random, banned: Mapping[int, set[int]] | None = None,
+                 r: int = 0) -> list[list[int]]:
     """The tables a round's search starts from: pinned players at their tables, then the others in random
-    order, each to a table with room where he has the fewest players he must not meet."""
+    order (those banned from more tables first), each to a table with room he may sit at where he has the
+    fewest players he must not meet; when that leaves somebody no place, a matching (:func:`place_banned`)."""
+    banned = banned or {}
     groups: list[list[int]] = [[] for _ in sizes]
     for p in chosen:
         if p in pinned:
             groups[pinned[p]].append(p)
+    if any(pinned[p] in banned.get(p, ()) for p in chosen if p in pinned):
+        return place_banned(chosen, sizes, pinned, banned, r)
     rest = [p for p in chosen if p not in pinned]
     rng.shuffle(rest)
+    rest.sort(key=lambda p: -len(banned.get(p, ())))
     for p in rest:
-        best_t = min((t for t in range(len(sizes)) if len(groups[t]) < sizes[t]),
+        options = [t for t in range(len(sizes)) if len(groups[t]) < sizes[t] and t not in banned.get(p, ())]
+        if not options:
+            return place_banned(chosen, sizes, pinned, banned, r)
+        best_t = min(options,
                      key=lambda t: (sum(1 for x in groups[t] if (min(p, x), max(p, x)) in forbidden), rng.random()))
         groups[best_t].append(p)
+    return groups
+
+
+def place_banned(chosen: Sequence[int], sizes: Sequence[int], pinned: Mapping[int, int],
+                 banned: Mapping[int, set[int]], r: int) -> list[list[int]]:
+    """Seat every chosen player at a table he may sit at (a bipartite matching of players to seats, by
+    augmenting paths), or refuse saying which table cannot be filled."""
+    slots = [t for t, k in enumerate(sizes) for _ in range(k)]
+    holder: list[int | None] = [None] * len(slots)
+
+    def allowed(p: int) -> list[int]:
+        pin = pinned.get(p)
+        return [i for i, t in enumerate(slots) if (pin is None or pin == t) and t not in banned.get(p, ())]
+
+    def augment(p: int, seen: set[int]) -> bool:
+        for i in allowed(p):
+            if i in seen:
+                continue
+            seen.add(i)
+            q = holder[i]
+            if q is None or augment(q, seen):
+                holder[i] = p
+                return True
+        return False
+
+    for p in chosen:
+        if not augment(p, set()):
+            for t, k in enumerate(sizes):
+                fit = sum(1 for q in chosen if t not in banned.get(q, ()) and pinned.get(q, t) == t)
+                if fit < k:
+                    raise SeatingError(msg("round %(round)d: table %(table)d needs %(k)d players, but only %(n)d of "
+                                           "those playing may sit at it (hosts' conflicts)", round=r + 1, table=t + 1,
+                                           k=k, n=fit))
+            raise SeatingError(msg("round %(round)d: the players cannot all be seated at tables they may sit at "
+                                   "(hosts' conflicts)", round=r + 1))
+    groups: list[list[int]] = [[] for _ in sizes]
+    for i, q in enumerate(holder):
+        if q is not None:
+            groups[slots[i]].append(q)
     return groups

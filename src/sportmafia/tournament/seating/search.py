@@ -16,6 +16,7 @@ from collections.abc import Callable, Mapping, Sequence
 from itertools import combinations
 
 from .bounds import pair_rmse_bound, pair_sq_least
+from .terms import Terms
 
 # Penalty per meeting of a pair that must not meet: the cost of a pair is (meetings + BIG)^2.
 BIG = 1000
@@ -33,10 +34,12 @@ def search_groups(players: int, plan: Sequence[Sequence[int]], tables: list[list
                   bench: list[list[int]], free: list[int], history: Sequence[Sequence[Sequence[int]]],
                   forbidden: set[tuple[int, int]], pinned: Mapping[int, int], target: int, polish: bool,
                   rng: random.Random, steps: int | None, seconds: float | None,
-                  progress: Callable[[float], None] | None) -> Search:
+                  progress: Callable[[float], None] | None, terms: Terms | None = None,
+                  banned: Sequence[Mapping[int, set[int]]] = (),
+                  offsets: Mapping[tuple[int, int], int] | None = None) -> Search:
     """Run the search over the free rounds from ``tables`` and ``bench`` (``polish``: they are a cyclic start,
     so fewer steps do); ``steps`` (default :func:`default_steps`) and ``seconds`` bound it."""
-    search = Search(players, tables, bench, free, history, forbidden, pinned, rng)
+    search = Search(players, tables, bench, free, history, forbidden, pinned, rng, terms, banned, offsets)
     divide = 1
     if polish:
         divide = POLISH_NEAR if near(players, search.cost, target, plan) else POLISH
@@ -52,12 +55,12 @@ def default_steps(players: int, rounds: int) -> int:
     return min(3_000_000, 150_000 + 40_000 * rounds * max(1, players // 10))
 
 
-def near(n: int, cost: int, target: int, plan: Sequence[Sequence[int]]) -> bool:
+def near(n: int, cost: float, target: int, plan: Sequence[Sequence[int]]) -> bool:
     """Whether the pair RMS of ``cost`` is within 1% (+ 0.01) of that of ``target``."""
     pairs = n * (n - 1) / 2
     mean = sum(k * (k - 1) / 2 for sizes in plan for k in sizes) / pairs
 
-    def rms(total: int) -> float:
+    def rms(total: float) -> float:
         return math.sqrt(max(0.0, total / pairs - mean * mean))
 
     return rms(cost) <= 1.01 * rms(target) + 0.01
@@ -69,8 +72,12 @@ class Search:
 
     def __init__(self, n: int, tables: list[list[list[int]]], bench: list[list[int]], free: list[int],
                  history: Sequence[Sequence[Sequence[int]]], forbidden: set[tuple[int, int]],
-                 pinned: Mapping[int, int], rng: random.Random) -> None:
+                 pinned: Mapping[int, int], rng: random.Random, terms: Terms | None = None,
+                 banned: Sequence[Mapping[int, set[int]]] = (),
+                 offsets: Mapping[tuple[int, int], int] | None = None) -> None:
         self.n = n
+        self.terms = terms if terms is not None and terms.active else None
+        self.banned = list(banned) or [{} for _ in tables]
         self.tables = tables
         self.bench = bench
         self.free = free
@@ -79,6 +86,9 @@ class Search:
         a = [[0] * n for _ in range(n)]
         for x, y in forbidden:
             a[x][y] = a[y][x] = BIG
+        for (x, y), w in (offsets or {}).items():
+            a[x][y] += w
+            a[y][x] += w
         for rnd in list(history) + tables:
             for seats in rnd:
                 for x, y in combinations(seats, 2):
@@ -90,14 +100,16 @@ class Search:
             for t, seats in enumerate(rnd):
                 for p in seats:
                     self.pos[r][p] = t
-        self.cost = sum(a[x][y] ** 2 for x, y in combinations(range(n), 2))
+        self.cost: float = sum(a[x][y] ** 2 for x, y in combinations(range(n), 2))
+        if self.terms is not None:
+            self.cost += self.terms.total()
         self.swap_rounds = [r for r in free if sum(1 for t in tables[r] if len(t) > 0) >= 2]
         self.bench_rounds = [r for r in free if bench[r] and tables[r]]
 
-    def _movable(self, p: int, table: int) -> bool:
-        return self.pinned.get(p, table) == table
+    def _movable(self, p: int, table: int, r: int) -> bool:
+        return self.pinned.get(p, table) == table and table not in self.banned[r].get(p, ())
 
-    def swap_delta(self, r: int) -> tuple[int, int, int, int, int] | None:
+    def swap_delta(self, r: int) -> tuple[float, int, int, int, int] | None:
         """A random swap of two players between two tables of round ``r``: (the change of cost, t1, i, t2, j),
         or None when a pinned player would move."""
         rnd = self.tables[r]
@@ -110,7 +122,7 @@ class Search:
         i = rng.randrange(len(seats1))
         j = rng.randrange(len(seats2))
         x, y = seats1[i], seats2[j]
-        if not (self._movable(x, t2) and self._movable(y, t1)):
+        if not (self._movable(x, t2, r) and self._movable(y, t1, r)):
             return None
         ax, ay = self.a[x], self.a[y]
         s = 0
@@ -119,7 +131,9 @@ class Search:
         for z in seats2:
             s += ax[z] - ay[z]
         s -= 2 * ax[y]
-        delta = 2 * (len(seats1) + len(seats2) - 2) + 2 * s
+        delta: float = 2 * (len(seats1) + len(seats2) - 2) + 2 * s
+        if self.terms is not None:
+            delta += self.terms.delta(((r, t1, x, y), (r, t2, y, x)), self.pos)
         return delta, t1, i, t2, j
 
     def _meetings_move(self, seats: list[int], out: int, into: int) -> None:
@@ -137,6 +151,8 @@ class Search:
         rnd = self.tables[r]
         seats1, seats2 = rnd[t1], rnd[t2]
         x, y = seats1[i], seats2[j]
+        if self.terms is not None:
+            self.terms.apply(((r, t1, x, y), (r, t2, y, x)), self.pos)
         self._meetings_move(seats1, x, y)
         self._meetings_move(seats2, y, x)
         seats1[i], seats2[j] = y, x
@@ -154,7 +170,7 @@ class Search:
         pos = self.pos[r]
         pos[old], pos[new] = -1, t
 
-    def bench_move(self, temperature: float) -> int | None:
+    def bench_move(self, temperature: float) -> float | None:
         """x plays in r and y sits out; in another round r2 it is the other way round: exchange both."""
         rng = self.rng
         r = rng.choice(self.bench_rounds)
@@ -164,11 +180,11 @@ class Search:
         i = rng.randrange(len(seats))
         x = seats[i]
         y = rng.choice(self.bench[r])
-        if not self._movable(y, t):
+        if not self._movable(y, t, r):
             return None
         options = [r2 for r2 in self.bench_rounds
                    if r2 != r and self.pos[r2][y] >= 0 and self.pos[r2][x] < 0 and x in self.bench[r2]
-                   and self._movable(x, self.pos[r2][y])]
+                   and self._movable(x, self.pos[r2][y], r2)]
         if not options:
             return None
         r2 = rng.choice(options)
@@ -188,15 +204,20 @@ class Search:
                 d2 += ax[z] - ay[z]
                 if pos1[z] == t:
                     common += 1
-        delta = 2 * (len(seats) - 1) + 2 * d1 + 2 * (len(seats2) - 1) + 2 * d2 - 4 * common
+        delta: float = 2 * (len(seats) - 1) + 2 * d1 + 2 * (len(seats2) - 1) + 2 * d2 - 4 * common
+        moves = ((r, t, x, y), (r2, t2, y, x))
+        if self.terms is not None:
+            delta += self.terms.delta(moves, self.pos)
         if delta <= 0 or rng.random() < math.exp(-delta / temperature):
+            if self.terms is not None:
+                self.terms.apply(moves, self.pos)
             self._replace(r, t, i, y)
             self._replace(r2, t2, j, x)
             self.cost += delta
             return delta
         return None
 
-    def run(self, steps: int, target: int, deadline: float | None,
+    def run(self, steps: int, target: float, deadline: float | None,
             progress: Callable[[float], None] | None) -> None:
         rng = self.rng
         best = self.cost
@@ -279,6 +300,9 @@ class Search:
                 for p in seats:
                     pos[p] = t
         self.cost = sum(self.a[x][y] ** 2 for x, y in combinations(range(self.n), 2))
+        if self.terms is not None:
+            self.terms.rebuild(self.tables)
+            self.cost += self.terms.total()
 
 
 def target_cost(n: int, plan: Sequence[Sequence[int]], history: Sequence[Sequence[Sequence[int]]],

@@ -82,6 +82,9 @@
       const words = (plan && plan.words) || {};
       if (words.pairs) add(S.q_pairs, words.pairs[SM.lang] || words.pairs.en);
       if (words.seats) add(S.q_seats, words.seats[SM.lang] || words.seats.en);
+      /* what the judge's constraints cost against the least any seating of these tables reaches without them */
+      if (words.constraints) add(S.q_constraints, words.constraints[SM.lang] || words.constraints.en);
+      if (words.strength) add(S.q_strength, words.strength[SM.lang] || words.strength.en);
       /* the figures behind them, and the seating's number, for the record */
       if (q.pair_min !== undefined) {
         add(S.q_pairs, SM.fmt(S.q_pairs_value, { min: q.pair_min, max: q.pair_max, rmse: num(q.pair_rmse),
@@ -167,11 +170,30 @@
       $("generate").disabled = false;
       if (r) loadAll();
     }
+    /* regenerating the remaining rounds: first a preview (nothing saved) with who moves where, then publish */
+    const place = (p) => (p ? SM.fmt(S.regen_place, { table: p.table, seat: p.seat }) : S.regen_out);
     $("regenerate").addEventListener("click", async () => {
+      $("seating-busy").hidden = false;
+      const r = await call("POST", `${base}/seating/regenerate`,
+        { seed: Number($("seat-seed").value) || 0, preview: true }, "seating-error");
+      $("seating-busy").hidden = true;
+      if (!r) return;
+      const list = $("regen-changes");
+      list.replaceChildren();
+      for (const c of r.changes) {
+        list.append(el("li", "", SM.fmt(S.regen_move, { round: c.round, name: c.name, from: place(c.from),
+          to: place(c.to) })));
+      }
+      if (!r.changes.length) list.append(el("li", "", S.regen_none));
+      $("regen-preview").hidden = false;
+    });
+    $("regen-cancel").addEventListener("click", () => { $("regen-preview").hidden = true; });
+    $("regen-publish").addEventListener("click", async () => {
       $("seating-busy").hidden = false;
       const r = await call("POST", `${base}/seating/regenerate`, { seed: Number($("seat-seed").value) || 0 },
         "seating-error");
       $("seating-busy").hidden = true;
+      $("regen-preview").hidden = true;
       if (r) loadAll();
     });
 

@@ -132,7 +132,7 @@
       cell(tr, c ? `${c.difference > 0 ? "+" : ""}${num(c.difference, 3)} (${num(c.ci95[0], 3)} – ${num(c.ci95[1], 3)})` : "–",
            S.difference, "num");
       const p = c ? (c.p_paired !== undefined ? c.p_paired : c.p_z) : null;
-      const sig = cell(tr, c ? `${Number(p).toPrecision(2)} · ${p < 0.05 ? S.significant : S.not_significant}` : "–", S.p);
+      const sig = cell(tr, c ? `${Number(p).toLocaleString(SM.lang, { maximumSignificantDigits: 2 })} · ${p < 0.05 ? S.significant : S.not_significant}` : "–", S.p);
       if (c && p < 0.05) sig.className = "lab-sig";
       const real = (run.real || [])[i];
       cell(tr, real ? SM.fmt(S.real_rate, { rate: num(real.red_rate, 3), games: num(real.games, 0),

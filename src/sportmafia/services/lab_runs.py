@@ -147,11 +147,13 @@ class Live:
 
 class LabRuns:
     """The lab's runs of this process, in folders under ``root`` (default :func:`lab_root`); ``backend`` makes a
-    run's backend from a number of workers (default: the machine's processes, ``workers`` of them)."""
+    run's backend from a number of workers (default: the machine's processes, ``workers`` of them); at most
+    ``most_running`` runs play at once."""
 
     def __init__(self, root: Path | None = None, *, workers: int = 1,
-                 backend: Callable[[int], Backend] | None = None) -> None:
+                 backend: Callable[[int], Backend] | None = None, most_running: int = MAX_RUNNING) -> None:
         self.root = root
+        self.most_running = most_running
         self.workers = max(1, workers)
         self.backend: Callable[[int], Backend] = backend or Processes
         self.lock = threading.Lock()
@@ -300,9 +302,9 @@ class LabRuns:
         return self._view(club_id, run_id, summary=False)
 
     def _room(self) -> None:
-        if len(self.live) >= MAX_RUNNING:
+        if len(self.live) >= self.most_running:
             raise Refusal("busy", "busy", msg("The lab is busy: %(most)s runs are playing. Try again when one "
-                                              "has finished.", most=MAX_RUNNING))
+                                              "has finished.", most=self.most_running))
 
     def _launch(self, live: Live, plan: Plan, early: bool, path: Path) -> None:
         live.total = plan.games * len(plan.specs)

@@ -23,9 +23,11 @@ from .auth import StoreDep, UserDep
 from .exports import csv_response
 from .i18n import request_lang
 from .pages import page_user, render
+from .responses import ErrorOut, download
 from .schemas import StrictBody
 
 router = APIRouter(tags=["lab"])
+BUSY: dict[int | str, dict[str, Any]] = {503: {"model": ErrorOut, "description": "Busy: two runs play already."}}
 RunId = Annotated[str, PathParam(min_length=1, max_length=40, pattern=r"^[0-9a-z-]+$")]
 OPTION = r"^[a-z0-9_]{1,40}(=[A-Za-z0-9_/-]{1,40})?$"
 HIDDEN = ("name", "min_players", "max_players", "black_counts")
@@ -87,7 +89,7 @@ async def lab_runs(request: Request, user: UserDep) -> dict[str, Any]:
     return {"runs": await run_in_threadpool(runs_of(request).runs, user)}
 
 
-@router.post("/api/lab/runs", status_code=202,
+@router.post("/api/lab/runs", status_code=202, responses=BUSY,
              summary="Start a lab run in the background (admins and judges; 503 busy while two play)")
 async def start_run(request: Request, body: LabIn, user: UserDep) -> dict[str, Any]:
     lab_request = LabRequest(body.preset, tuple(body.changes), body.agent, body.games, body.seed,
@@ -111,13 +113,14 @@ async def stop_run(request: Request, run_id: RunId, user: UserDep) -> dict[str, 
     return {"run": await run_in_threadpool(runs_of(request).stop, user, run_id)}
 
 
-@router.post("/api/lab/runs/{run_id}/resume", status_code=202,
+@router.post("/api/lab/runs/{run_id}/resume", status_code=202, responses=BUSY,
              summary="Resume a stopped lab run (503 busy while two play)")
 async def resume_run(request: Request, run_id: RunId, user: UserDep) -> dict[str, Any]:
     return {"run": await run_in_threadpool(runs_of(request).resume, user, run_id)}
 
 
-@router.get("/api/lab/runs/{run_id}/report", summary="A finished run's report, one HTML page to download")
+@router.get("/api/lab/runs/{run_id}/report", response_class=Response,
+            responses=download("text/html", "The run's report."), summary="A finished run's report, one HTML page to download")
 async def run_report(request: Request, run_id: RunId, user: UserDep,
                      lang: Literal["ru", "en"] | None = None) -> Response:
     name = f"report-{lang or request_lang(request)}.html"
@@ -127,7 +130,8 @@ async def run_report(request: Request, run_id: RunId, user: UserDep,
                              "Cache-Control": "no-store"})
 
 
-@router.get("/api/lab/runs/{run_id}/games.csv", summary="A finished run's games, one row a game (CSV)")
+@router.get("/api/lab/runs/{run_id}/games.csv", response_class=Response,
+            responses=download("text/csv", "The run's games."), summary="A finished run's games, one row a game (CSV)")
 async def run_games(request: Request, run_id: RunId, user: UserDep) -> Response:
     path = await run_in_threadpool(runs_of(request).file, user, run_id, "games.csv")
     with path.open(encoding="utf-8", newline="") as f:

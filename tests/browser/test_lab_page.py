@@ -62,3 +62,38 @@ def test_a_judge_runs_the_lab_and_reads_its_results(browser: Any, server: str, l
         assert not errors
     finally:
         ctx.close()
+
+
+RUNNING = {"ru": ("идёт", "игр/с", "осталось около", "остановлен"), "en": ("running", "games/s", "left", "stopped")}
+
+
+@pytest.mark.parametrize("lang", ["ru", "en"])
+def test_a_judge_follows_a_run_stops_and_resumes_it(browser: Any, server: str, lang: str) -> None:
+    ctx, page, errors = open_page(browser, 820, 1180, lang=lang, server=server)
+    try:
+        log_in_as_admin(page, server)
+        page.goto(server + "/lab")
+        page.click("#lab-add")
+        page.select_option("#lab-changes select[name=option]", "misses_win")
+        page.fill("#lab-changes input[name=value]", "0")
+        page.fill("#lab-form input[name=games]", "5000")
+        before = page.evaluate("() => [...document.querySelectorAll('#lab-runs button')].map(b => b.dataset.id)")
+        page.click("#lab-form button[type=submit]")
+        page.wait_for_function("(old) => { const b = document.querySelector('#lab-runs button[aria-current=true]');"
+                               " return b && !old.includes(b.dataset.id); }", arg=before)
+        running, rate, left, stopped = RUNNING[lang]
+        page.wait_for_function("(words) => words.every(w => document.getElementById('lab-run-status')"
+                               ".textContent.includes(w))", arg=[running, rate, left], timeout=90_000)
+        assert 0 < float(page.get_attribute("#lab-bar", "value") or 0) < 10_000
+        screenshots(page, f"lab-running-{lang}", full_page=True)
+        page.click("#lab-stop")
+        page.wait_for_selector("#lab-resume:not([hidden])", timeout=60_000)
+        assert page.inner_text("#lab-run-status").startswith(stopped) and page.is_hidden("#lab-report")
+        screenshots(page, f"lab-stopped-{lang}", full_page=True)
+        page.click("#lab-resume")
+        page.wait_for_selector("#lab-stop:not([hidden])")
+        page.click("#lab-stop")  # not left playing for the other tests
+        page.wait_for_selector("#lab-resume:not([hidden])", timeout=60_000)
+        assert not errors
+    finally:
+        ctx.close()

@@ -5,8 +5,10 @@ resumes to the same figures; hostile run ids are refused. The runs play in the t
 
 from __future__ import annotations
 
+import json
 import threading
 from collections.abc import Iterator
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -14,6 +16,7 @@ import pytest
 
 from sportmafia.lab import play_batch
 from sportmafia.services.lab_runs import MAX_GAMES, Inline, LabRuns
+from tests.services.test_club_seasons import game
 from tests.web.conftest import Api, own_client
 from tests.web.test_tournaments_api import user_client
 
@@ -169,3 +172,32 @@ def test_another_clubs_judge_sees_nothing(api: Api, lab: Any) -> None:
     assert judge.get("/api/lab/runs").json() == {"runs": []}
     assert judge.get(f"/api/lab/runs/{run_id}").status_code == 404
     assert judge.get(f"/api/lab/runs/{run_id}/report").status_code == 404
+
+
+def test_the_clubs_real_games_beside_the_preset(api: Api, lab: Any) -> None:
+    """Three of the club's real games of ``club`` at ten players (two won by red): beside ``club``, not beside
+    a variant with a change (the club's games are not stored with a lab variant's changes)."""
+    runs, _ = lab
+    people = api.store.add_club_players(api.club_id, [f"Real {i}" for i in range(1, 11)])
+    for day, winner in ((2, "red"), (3, "black"), (4, "red")):
+        game(api.store, api.club_id, people, datetime(2026, 3, day, 18, tzinfo=UTC), winner)
+    run_id = api.post("/api/lab/runs", RUN).json()["run"]["id"]
+    run = finished(api, runs, run_id)
+    real, changed = run["real"]
+    assert changed is None
+    assert (real["games"], real["red_wins"], real["red_rate"]) == (3, 2, round(2 / 3, 4))
+    assert real["ci95"][0] < 2 / 3 < real["ci95"][1]
+    assert real["bots_minus_real"] == round(run["summary"]["variants"][0]["red_rate"] - 2 / 3, 4)
+
+
+def test_a_run_the_process_was_playing_when_it_ended_is_stopped_and_resumes(api: Api, lab: Any) -> None:
+    runs, _ = lab
+    run_id = api.post("/api/lab/runs", RUN).json()["run"]["id"]
+    runs.wait(60)
+    state = runs.folder(api.club_id, run_id) / "state.json"
+    state.write_text(json.dumps({"status": "running", "done": 0, "total": 8}), encoding="utf-8")
+    (runs.folder(api.club_id, run_id) / "summary.json").unlink()
+    run = api.get(f"/api/lab/runs/{run_id}").json()["run"]
+    assert run["status"] == "stopped" and not run["reports"]
+    assert api.post(f"/api/lab/runs/{run_id}/resume", {}).status_code == 202
+    assert finished(api, runs, run_id)["status"] == "finished"

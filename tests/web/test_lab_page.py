@@ -39,7 +39,7 @@ class Gated(Inline):
 def lab(api: Api, tmp_path: Path) -> Iterator[tuple[LabRuns, threading.Event]]:
     gate = threading.Event()
     gate.set()
-    runs = LabRuns(tmp_path / "lab", backend=lambda _w: Gated(gate))
+    runs = LabRuns(tmp_path / "lab", backend=lambda _w: Gated(gate), batch=3)
     old = api.client.app.state.lab_runs
     api.client.app.state.lab_runs = runs
     yield runs, gate
@@ -145,19 +145,19 @@ def test_hostile_or_unknown_run_ids(api: Api, lab: Any, run_id: str) -> None:
 def test_stop_and_resume(api: Api, lab: Any) -> None:
     runs, gate = lab
     gate.clear()
-    body = {**RUN, "games": 150}  # two batches of 100 and 50 a variant
+    body = {**RUN, "games": 7}  # batches of 3, 3 and 1 a variant
     run_id = api.post("/api/lab/runs", body).json()["run"]["id"]
     stopping = api.post(f"/api/lab/runs/{run_id}/stop", {})
     assert stopping.status_code == 200 and stopping.json()["run"]["status"] == "stopping"
     gate.set()
     stopped = finished(api, runs, run_id)
-    assert stopped["status"] == "stopped" and stopped["done"] < stopped["total"] == 300 and not stopped["reports"]
+    assert stopped["status"] == "stopped" and stopped["done"] < stopped["total"] == 14 and not stopped["reports"]
     assert api.get(f"/api/lab/runs/{run_id}/report").status_code == 404
     assert api.post(f"/api/lab/runs/{run_id}/stop", {}).status_code == 409
     resumed = api.post(f"/api/lab/runs/{run_id}/resume", {})
     assert resumed.status_code == 202, resumed.text
     done = finished(api, runs, run_id)
-    assert done["status"] == "finished" and done["done"] == 300
+    assert done["status"] == "finished" and done["done"] == 14
     assert api.post(f"/api/lab/runs/{run_id}/resume", {}).status_code == 409
     whole = api.post("/api/lab/runs", body).json()["run"]["id"]
     assert finished(api, runs, whole)["summary"]["variants"] == done["summary"]["variants"]

@@ -91,7 +91,7 @@ class LabRequest:
     seed: int = 0
     stop_when_significant: bool = False
 
-    def plan(self) -> Plan:
+    def plan(self, batch: int = BATCH) -> Plan:
         """The lab's plan, checked; a bad request is refused (``invalid``) with the lab's reason."""
         if not 1 <= self.games <= MAX_GAMES:
             raise invalid("bad-games", msg("A run plays from 1 to %(most)s games a variant.", most=MAX_GAMES))
@@ -108,7 +108,7 @@ class LabRequest:
             specs = one_at_a_time(self.preset.strip(), [c.strip() for c in self.changes])
             if len(set(specs)) != len(specs):
                 raise invalid("same-variant", msg("Each option changed must make a variant of its own."))
-            plan = Plan(tuple(specs), self.agent, self.games, 0, self.seed, min(BATCH, self.games))
+            plan = Plan(tuple(specs), self.agent, self.games, 0, self.seed, max(1, min(batch, self.games)))
             plan.check()
         except LabError as exc:
             raise invalid("bad-variant", exc.text) from None
@@ -148,11 +148,13 @@ class Live:
 class LabRuns:
     """The lab's runs of this process, in folders under ``root`` (default :func:`lab_root`); ``backend`` makes a
     run's backend from a number of workers (default: the machine's processes, ``workers`` of them); at most
-    ``most_running`` runs play at once."""
+    ``most_running`` runs play at once, in batches of ``batch`` games."""
 
     def __init__(self, root: Path | None = None, *, workers: int = 1,
-                 backend: Callable[[int], Backend] | None = None, most_running: int = MAX_RUNNING) -> None:
+                 backend: Callable[[int], Backend] | None = None, most_running: int = MAX_RUNNING,
+                 batch: int = BATCH) -> None:
         self.root = root
+        self.batch = batch
         self.most_running = most_running
         self.workers = max(1, workers)
         self.backend: Callable[[int], Backend] = backend or Processes
@@ -247,7 +249,7 @@ class LabRuns:
     def start(self, user: UserRecord, request: LabRequest) -> dict[str, Any]:
         """Start a run (checked whole before anything is written); refused while two play already."""
         club_id = staff(user)
-        plan = request.plan()
+        plan = request.plan(self.batch)
         base = self.folder(club_id)
         if base.is_dir() and sum(1 for p in base.iterdir() if RUN_ID.match(p.name)) >= MAX_RUNS:
             raise conflict("too-many-runs", msg("The club keeps at most %(most)s lab runs.", most=MAX_RUNS))
@@ -281,7 +283,7 @@ class LabRuns:
         request = self._read(path / "plan.json").get("request") or {}
         plan = LabRequest(str(request.get("preset", "")), tuple(request.get("changes", ())),
                           str(request.get("agent", "")), int(request.get("games", 0)), int(request.get("seed", 0)),
-                          bool(request.get("stop_when_significant"))).plan()
+                          bool(request.get("stop_when_significant"))).plan(self.batch)
         with self.lock:
             if (club_id, run_id) in self.live:
                 raise conflict("not-stopped", msg("Only a stopped run can be resumed."))

@@ -59,7 +59,8 @@ def finished(api: Api, runs: LabRuns, run_id: str) -> dict[str, Any]:
 
 def test_only_the_clubs_admins_and_judges(api: Api, lab: Any) -> None:
     anon = Api(own_client(api.client), api.store, api.club_id)
-    assert anon.get("/lab").status_code == 404
+    to_login = anon.get("/lab", follow_redirects=False)
+    assert to_login.status_code in (302, 303, 307) and to_login.headers["location"].startswith("/login")
     assert anon.get("/api/lab/runs").status_code == 401
     player, _ = user_client(api, "lab-host", "host")
     assert player.get("/lab").status_code == 404
@@ -71,6 +72,7 @@ def test_only_the_clubs_admins_and_judges(api: Api, lab: Any) -> None:
     assert page.status_code == 200 and 'id="lab-form"' in page.text and "/static/lab.js" in page.text
     assert judge.get("/api/lab/runs").json() == {"runs": []}
     assert "<script>" not in page.text  # scripts from files only (CSP)
+    assert 'id="lab-link"' in judge.get("/").text and 'id="lab-link"' not in player.get("/").text
 
 
 @pytest.mark.parametrize(("lang", "words"), [("ru", ["Лаборатория правил", "Новый прогон", "Запустить прогон"]),

@@ -22,7 +22,7 @@ from ..services.seasons import STAFF
 from .auth import StoreDep, UserDep
 from .exports import csv_response
 from .i18n import request_lang
-from .pages import page_user, render
+from .pages import page_user, render, to_login
 from .responses import ErrorOut, download
 from .schemas import StrictBody
 
@@ -68,7 +68,9 @@ def options(lang: str) -> list[dict[str, Any]]:
 @router.get("/lab", include_in_schema=False)
 async def lab_page(request: Request) -> Response:
     user = page_user(request)
-    if user is None or user.role not in STAFF:
+    if user is None:
+        return to_login(request)
+    if user.role not in STAFF:
         return render(request, "missing.html", status=404, user=user)
     lang = request_lang(request)
     return render(request, "lab.html", user=user, presets=list(PRESETS), agents=AGENTS, max_games=MAX_GAMES,

@@ -203,3 +203,20 @@ def test_a_run_the_process_was_playing_when_it_ended_is_stopped_and_resumes(api:
     assert run["status"] == "stopped" and not run["reports"]
     assert api.post(f"/api/lab/runs/{run_id}/resume", {}).status_code == 202
     assert finished(api, runs, run_id)["status"] == "finished"
+
+
+def test_another_server_process_shows_and_stops_a_run(api: Api, lab: Any) -> None:
+    """Two server processes share the data folder: the one not playing a run reads its progress from the folder
+    and stops it through the folder."""
+    runs, gate = lab
+    gate.clear()
+    run_id = api.post("/api/lab/runs", {**RUN, "games": 7}).json()["run"]["id"]
+    other = LabRuns(runs.root, backend=Inline, batch=3)
+    admin = api.store.get_user(api.get("/api/me").json()["user"]["id"])
+    assert admin is not None
+    seen = other.progress(admin, run_id)
+    assert (seen["status"], seen["total"]) == ("running", 14)
+    assert other.stop(admin, run_id)["status"] == "stopping"
+    gate.set()
+    assert finished(api, runs, run_id)["status"] == "stopped"
+    assert other.progress(admin, run_id)["status"] == "stopped"

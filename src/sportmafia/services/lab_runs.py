@@ -11,8 +11,10 @@ time left), stops it, resumes it, and downloads its report.
   plays at most :data:`MAX_GAMES` games a variant and :data:`MAX_VARIANTS` variants, a club keeps at most
   :data:`MAX_RUNS` runs.
 - **Stop and resume.** A stop is asked of the run's thread, which ends after the batch it waits for; the batches
-  played are kept, and a resume plays only the others (the lab's resume file). A run the process was playing
-  when it ended is shown stopped, and may be resumed.
+  played are kept, and a resume plays only the others (the lab's resume file). A run writes its progress to
+  ``state.json`` every two seconds, so that another server process (``serve --workers N``) shows it and may
+  stop it (through a ``stop`` file in its folder); a run whose progress is older than two minutes was being
+  played by a process that ended: it is shown stopped, and may be resumed.
 """
 
 from __future__ import annotations
@@ -54,6 +56,12 @@ BATCH = 100
 AGENTS = ("random", "baseline", "belief")
 RUN_ID = re.compile(r"^[0-9]{8}-[0-9]{6}-[0-9a-f]{6}$")
 STATUSES = ("running", "stopping", "stopped", "finished", "failed")
+STOP = "stop"
+"""A run's file that asks the server process playing it to stop (a stop asked of another process)."""
+BEAT_S = 2.0
+"""How often a run writes its progress to ``state.json`` (the other server processes read it there)."""
+STALE_S = 120.0
+"""A run whose progress is older than this is no longer played by any process: it is shown stopped."""
 
 
 class Inline:
@@ -143,6 +151,16 @@ class Live:
     total: int = 0
     started: float = 0.0
     first: int | None = None
+    beat: float = 0.0
+
+    def rate(self) -> tuple[float | None, int | None]:
+        """Games a second since it started or resumed, and the seconds left at that rate."""
+        elapsed = time.monotonic() - self.started
+        played = self.done - (self.first if self.first is not None else self.done)
+        if played <= 0 or elapsed <= 0:
+            return None, None
+        rate = played / elapsed
+        return round(rate, 1), round((self.total - self.done) / rate)
 
 
 class LabRuns:
@@ -214,20 +232,18 @@ class LabRuns:
             live = self.live.get((club_id, run_id))
             status = state.get("status", "stopped")
             done, total = int(state.get("done", 0)), int(state.get("total", 0))
-            rate = left = None
+            rate, left = state.get("rate"), state.get("left_s")
             if live is not None:
                 status = "stopping" if live.stop else "running"
                 done, total = live.done, live.total or total
-                elapsed = time.monotonic() - live.started
-                played = done - (live.first if live.first is not None else done)
-                if played > 0 and elapsed > 0:
-                    rate = played / elapsed
-                    left = (total - done) / rate
+                rate, left = live.rate()
             elif status in ("running", "stopping"):
-                status = "stopped"  # the process that played it ended
+                if time.time() - float(state.get("beat", 0)) > STALE_S:
+                    status, rate, left = "stopped", None, None  # the process that played it ended
+                elif (path / STOP).exists():
+                    status = "stopping"  # another server process plays it, and was asked to stop
         out: dict[str, Any] = {"id": run_id, "plan": plan, "status": status, "done": done, "total": total,
-                               "rate": None if rate is None else round(rate, 1),
-                               "left_s": None if left is None else round(left),
+                               "rate": rate, "left_s": left,
                                "error": state.get("error"), "created_at": plan.get("created_at"),
                                "finished_at": state.get("finished_at"),
                                "reports": status == "finished" and (path / "report-en.html").is_file()}
@@ -298,9 +314,12 @@ class LabRuns:
         self._existing(club_id, run_id)
         with self.lock:
             live = self.live.get((club_id, run_id))
-            if live is None:
+            if live is not None:
+                live.stop = True
+        if live is None:
+            if self._view(club_id, run_id, summary=False)["status"] != "running":
                 raise conflict("not-running", msg("The run is not running."))
-            live.stop = True
+            (self.folder(club_id, run_id) / STOP).touch()  # another server process plays it: it reads this
         return self._view(club_id, run_id, summary=False)
 
     def _room(self) -> None:
@@ -309,6 +328,7 @@ class LabRuns:
                                               "has finished.", most=self.most_running))
 
     def _launch(self, live: Live, plan: Plan, early: bool, path: Path) -> None:
+        (path / STOP).unlink(missing_ok=True)
         live.total = plan.games * len(plan.specs)
         live.started = time.monotonic()
         live.thread = threading.Thread(target=self._play, args=(live, plan, early, path), daemon=True,
@@ -322,7 +342,13 @@ class LabRuns:
                     live.first = done
                     live.started = time.monotonic()
                 live.done, live.total = done, total
-                stop = live.stop
+                stop = live.stop = live.stop or (path / STOP).exists()
+                rate, left = live.rate()
+                beat = time.time() - live.beat > BEAT_S
+            if beat:  # for the other server processes (their pages read the folder)
+                live.beat = time.time()
+                self._write(path / "state.json", {"status": "running", "done": done, "total": total, "rate": rate,
+                                                  "left_s": left, "beat": live.beat})
             if stop:
                 raise Stopped
 

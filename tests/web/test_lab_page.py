@@ -71,6 +71,11 @@ def test_only_the_clubs_admins_and_judges(api: Api, lab: Any) -> None:
     page = judge.get("/lab")
     assert page.status_code == 200 and 'id="lab-form"' in page.text and "/static/lab.js" in page.text
     assert judge.get("/api/lab/runs").json() == {"runs": []}
+    assert player.get("/api/lab/options").status_code == 403
+    options = judge.get("/api/lab/options").json()["options"]
+    # the form offers first a yes/no option whose other value can be played; "don" cannot be turned off in club
+    flips = [o["name"] for o in options if o["flips"]["club"]]
+    assert flips and "don" not in flips and all(o["kind"] == "bool" for o in options if o["name"] in flips)
     assert "<script>" not in page.text  # scripts from files only (CSP)
     assert 'id="lab-link"' in judge.get("/").text and 'id="lab-link"' not in player.get("/").text
 

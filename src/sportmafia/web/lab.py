@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import csv
 import dataclasses
+from functools import lru_cache
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Request
@@ -17,6 +18,7 @@ from starlette.concurrency import run_in_threadpool
 
 from ..rules import PRESETS, RuleSet, get_ruleset
 from ..services import lab_real
+from ..services.errors import Refusal
 from ..services.lab_runs import AGENTS, MAX_GAMES, MAX_SEED, MAX_VARIANTS, LabRequest, LabRuns, staff
 from ..services.seasons import STAFF
 from .auth import StoreDep, UserDep
@@ -51,7 +53,8 @@ def runs_of(request: Request) -> LabRuns:
 
 
 def options(lang: str) -> list[dict[str, Any]]:
-    """The options a variant may change, with their help in ``lang`` and each preset's value."""
+    """The options a variant may change, with their help in ``lang``, each preset's value and, for a yes/no
+    option, whether its other value can be played under each preset (``flips``)."""
     presets = {p: get_ruleset(p) for p in PRESETS}
     out = []
     for f in dataclasses.fields(RuleSet):
@@ -59,8 +62,20 @@ def options(lang: str) -> list[dict[str, Any]]:
         if f.name in HIDDEN or not all(isinstance(v, (bool, int, str)) for v in values.values()):
             continue
         kind = "bool" if isinstance(values["club"], bool) else "int" if isinstance(values["club"], int) else "choice"
-        out.append({"name": f.name, "kind": kind, "help": RuleSet.doc_of(f.name).render(lang), "values": values})
+        out.append({"name": f.name, "kind": kind, "help": RuleSet.doc_of(f.name).render(lang), "values": values,
+                    "flips": {p: kind == "bool" and _playable(p, f.name) for p in presets}})
     return out
+
+
+@lru_cache(maxsize=128)
+def _playable(preset: str, option: str) -> bool:
+    """Whether a yes/no option's other value makes a variant of ``preset`` that can be played (the form offers
+    such an option first)."""
+    try:
+        LabRequest(preset, (option,), games=1).plan()
+    except Refusal:
+        return False
+    return True
 
 
 # --- the page -------------------------------------------------------------------------------------------------

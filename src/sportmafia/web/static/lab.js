@@ -57,10 +57,12 @@
     const pick = el("label", {}, S.option);
     const select = el("select", { name: "option" });
     OPTIONS.forEach((o) => select.append(el("option", { value: o.name }, o.name)));
+    const first = OPTIONS.find((o) => o.flips[preset]) || OPTIONS[0];  // a change that can be played
+    select.value = first.name;
     pick.append(select);
     const value = el("label", {}, S.value);
     value.append(valueField(select.value, preset));
-    const help = el("p", { class: "note" }, OPTIONS[0].help);
+    const help = el("p", { class: "note" }, first.help);
     const remove = el("button", { type: "button", class: "ghost" }, S.remove);
     select.addEventListener("change", () => {
       value.replaceChild(valueField(select.value, $("lab-preset").value), value.lastChild);

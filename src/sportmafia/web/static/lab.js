@@ -125,13 +125,13 @@
     const tbody = el("tbody");
     summary.variants.forEach((v, i) => {
       const tr = el("tr");
-      cell(tr, v.variant, "", "lab-variant");
+      cell(tr, v.variant.replace(/\+/g, "+\u200b"), "", "lab-variant");  // a line may break after a "+"
       cell(tr, num(v.games, 0), S.games, "num");
       cell(tr, num(v.red_rate, 3), S.red, "num");
-      cell(tr, `${num(v.ci95[0], 3)} – ${num(v.ci95[1], 3)}`, S.interval, "num");
+      cell(tr, `${num(v.ci95[0], 3)}\u00a0–\u00a0${num(v.ci95[1], 3)}`, S.interval, "num");
       cell(tr, num(v.days.mean, 2), S.days, "num");
       const c = i > 0 ? summary.comparisons[i - 1] : null;
-      cell(tr, c ? `${c.difference > 0 ? "+" : ""}${num(c.difference, 3)} (${num(c.ci95[0], 3)} – ${num(c.ci95[1], 3)})` : "–",
+      cell(tr, c ? `${c.difference > 0 ? "+" : ""}${num(c.difference, 3)} (${num(c.ci95[0], 3)}\u00a0–\u00a0${num(c.ci95[1], 3)})` : "–",
            S.difference, "num");
       const p = c ? (c.p_paired !== undefined ? c.p_paired : c.p_z) : null;
       const sig = cell(tr, c ? `${Number(p).toLocaleString(SM.lang, { maximumSignificantDigits: 2 })} · ${p < 0.05 ? S.significant : S.not_significant}` : "–", S.p);

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 
+from sportmafia.services.lab_runs import Inline, LabRuns
 from sportmafia.store import Store, open_store, upgrade
 from sportmafia.web import create_app, ensure_demo
 from sportmafia.web.security import hash_password
@@ -50,7 +51,10 @@ def server(backend: str, folder: Path, monkeypatch: pytest.MonkeyPatch) -> Itera
             monkeypatch.setenv("SPORTMAFIA_ADMIN_PASSWORD", ADMIN_PASSWORD)
             setup = ensure_demo(store)
             assert setup.club_id is not None
-            with TestClient(create_app(store, secret_key="edge-secret")) as client:
+            app = create_app(store, secret_key="edge-secret")
+            # the lab's runs: in the test's process, under the test's folder, never "busy" (a 503 is a failure)
+            app.state.lab_runs = LabRuns(folder / "lab", backend=Inline, most_running=10_000)
+            with TestClient(app) as client:
                 admin = Api(client, store, setup.club_id)
                 admin.login()
                 yield Server(backend, store, client, setup.club_id, admin)

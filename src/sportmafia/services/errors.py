@@ -10,9 +10,10 @@ from typing import Any
 from ..errors import BilingualError
 from ..i18n import Text
 
-KINDS = ("not-found", "forbidden", "conflict", "invalid")
+KINDS = ("not-found", "forbidden", "conflict", "invalid", "busy")
 """What a refusal says of the request: what it names does not exist (or is not the user's to see), the user may
-not do it, the state does not allow it now, or the request itself is not valid."""
+not do it, the state does not allow it now, the request itself is not valid, or the server has no room for it
+now (the lab's runs)."""
 
 
 class Refusal(BilingualError):

@@ -13,6 +13,7 @@ from .. import __version__
 from ..live import get_hub
 from ..live.driver import drivers_of
 from ..live.hub import REDIS_ENV
+from ..services.lab_runs import LabRuns
 from ..store import Store, open_store
 from . import (
     account_pages,
@@ -21,6 +22,7 @@ from . import (
     exchange,
     games,
     history,
+    lab,
     live,
     online,
     pages,
@@ -74,6 +76,7 @@ def create_app(store: Store | None = None, *, secret_key: str | None = None, htt
         drivers_of(_app).start()  # the tables with bots this process runs (live/driver.py)
         yield
         await drivers_of(_app).stop()
+        _app.state.lab_runs.close()  # the lab's runs this process plays: stopped, resumable
         await get_hub(_app).stop()
         checker.close()
         limits.close()
@@ -86,6 +89,7 @@ def create_app(store: Store | None = None, *, secret_key: str | None = None, htt
                               "See docs/api.md.",
                   dependencies=[Depends(check_request)], responses=ERROR_RESPONSES)  # ids and text at the edge (web/edge.py)
     app.state.store = the_store
+    app.state.lab_runs = LabRuns()  # the rules lab's runs started from the web (web/lab.py)
     app.state.shared = shared  # other processes share the database: the live hub reads it while Redis is away
     app.state.limits = limits
     app.state.login_throttle = bind(login_throttle or LoginThrottle(), limits)
@@ -113,6 +117,7 @@ def create_app(store: Store | None = None, *, secret_key: str | None = None, htt
     app.include_router(seasons.router)
     app.include_router(exchange.router)
     app.include_router(club_seasons.router)
+    app.include_router(lab.router)
     app.mount("/static", StaticFiles(directory=pages.STATIC), name="static")
     # added last = outermost: body limit, then the database's absence, the session, then CSRF (which reads the
     # session)

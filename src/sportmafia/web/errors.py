@@ -121,7 +121,7 @@ class DatabaseDownMiddleware:
             self.logged_at, self.refused = now, 0
 
 
-REFUSAL_STATUS = {"not-found": 404, "forbidden": 403, "conflict": 409, "invalid": 422}
+REFUSAL_STATUS = {"not-found": 404, "forbidden": 403, "conflict": 409, "invalid": 422, "busy": 503}
 """A service's refusal (``services.errors.Refusal``) -> the HTTP status it is answered with, by its kind."""
 
 

@@ -431,6 +431,17 @@ def test_constraints_that_cannot_hold_say_which_and_why(cons: Constraints, why: 
     assert info.value.message("ru") != info.value.message("en")
 
 
+@pytest.mark.parametrize("seed", range(6))
+def test_a_player_who_may_sit_at_no_table_of_a_round_sits_it_out(seed: int) -> None:
+    # 13 players at one table of 10 a round; player 0 may not sit at it in round 2 (its host's conflict), so he
+    # is among the three who sit that round out, and the others' games stay as even as before
+    cons = Constraints(banned=((0, 0, 1),))
+    seating = generate(13, 4, 10, constraints=cons, seed=seed, steps=STEPS)
+    assert all(0 not in g.seats for g in seating.games if g.round == 1)
+    games = Counter(p for g in seating.games for p in g.seats)
+    assert max(games.values()) - min(games[p] for p in range(13)) <= 1
+
+
 def test_a_player_added_later_joins_the_unplayed_rounds() -> None:
     seating = generate(20, 6, 10, seed=1, steps=STEPS)
     again = regenerate(seating, 3, players=21, seed=2, steps=STEPS)

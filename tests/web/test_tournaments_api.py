@@ -382,14 +382,17 @@ def test_seating_constraints_hold_and_a_regeneration_previews_who_moves(api: Api
     url = f"/api/tournaments/{tid}/seating/constraints"
     # refused with the reason, nothing stored
     for body in ({"never": [[ids[0], 999999]]}, {"host_conflicts": [{"host": 999999, "players": [ids[0]]}]},
-                 {"tolerance": 100, "ratings": {str(ids[0]): 1500}}):
+                 {"tolerance": 100, "ratings": {str(ids[0]): 1500}},
+                 {"seat_wishes": {str(ids[5]): [1, 2]}},  # the regulation allows none unless the judge says so
+                 {"sit_out": {str(ids[6]): [0]}}):
         r = put(api, url, body)
         assert r.status_code == 422, r.text
         assert r.json()["error"]["ru"] != r.json()["error"]["en"]
     assert api.get(f"/api/tournaments/{tid}").status_code == 200
     assert put(host, url, {"never": [[ids[0], ids[1]]]}).status_code == 403
     body = {"never": [[ids[0], ids[1]]], "at_most": [{"players": [ids[2], ids[3]], "times": 1}],
-            "host_conflicts": [{"host": host_id, "players": [ids[4]]}], "seat_wishes": {str(ids[5]): [1, 2]}}
+            "host_conflicts": [{"host": host_id, "players": [ids[4]]}], "seat_wishes": {str(ids[5]): [1, 2]},
+            "seat_wishes_allowed": True, "sit_out": {str(ids[0]): [2, 3]}}
     r = put(api, url, body)
     assert r.status_code == 200, r.text
     r = api.post(f"/api/tournaments/{tid}/seating", {"rounds": 4, "hosts": [host_id, other_id]})
@@ -403,7 +406,9 @@ def test_seating_constraints_hold_and_a_regeneration_previews_who_moves(api: Api
             meet23 += {ids[2], ids[3]} <= set(t["seats"])
             assert t["table"] != 1 or ids[4] not in t["seats"]  # table 1 is the host's
             assert ids[5] not in t["seats"][2:]
+            assert rnd["round"] not in (2, 3) or ids[0] not in t["seats"]
     assert meet23 <= 1
+    assert ids[0] in seating["plan"][1]["sitting_out"] and ids[0] in seating["plan"][2]["sitting_out"]
     # after round 1 a player joins: the preview saves nothing and lists who moves where
     assert api.post(f"/api/tournaments/{tid}/rounds/1/open").status_code == 200
     [late] = add_names(api, tid, ["Late"])

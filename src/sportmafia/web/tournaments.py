@@ -163,8 +163,8 @@ class ConstraintsIn(Body):
     """The seating constraints (docs/tournament.md, "Seating constraints"): pairs that ``never`` meet, pairs
     that meet ``at_most`` k times, groups kept apart as far as possible (``keep_apart``, ``keep_apart_by``
     club or team), hosts' conflicts, ``ratings`` (participant id -> rating) and the ``tolerance`` of the
-    tables' rating sums, ``seat_wishes`` (participant id -> the seats from 1 he may take, where the regulation
-    allows a wish)."""
+    tables' rating sums, ``seat_wishes`` (participant id -> the seats from 1 he may take) where the regulation
+    allows them (``seat_wishes_allowed``), ``sit_out`` (participant id -> the rounds from 1 he misses)."""
 
     never: list[Annotated[list[Id], Field(min_length=2, max_length=2)]] = Field(default_factory=list, max_length=500)
     at_most: list[AtMostIn] = Field(default_factory=list, max_length=500)
@@ -175,6 +175,9 @@ class ConstraintsIn(Body):
     tolerance: float | None = Field(default=None, ge=0, le=1e9)
     seat_wishes: dict[Id, Annotated[list[int], Field(min_length=1, max_length=30)]] = Field(default_factory=dict,
                                                                                           max_length=1000)
+    seat_wishes_allowed: bool = False
+    sit_out: dict[Id, Annotated[list[int], Field(min_length=1, max_length=100)]] = Field(default_factory=dict,
+                                                                                     max_length=1000)
 
 
 class OpenRoundIn(Body):

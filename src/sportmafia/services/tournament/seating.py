@@ -23,7 +23,7 @@ from ...tournament.seating.model import PLAYER_PARAMS
 from ..errors import conflict, invalid
 from ..games import exception_text
 from .base import TournamentBase
-from .seating_constraints import changes, check_doc, cost_words, pure_constraints
+from .seating_constraints import changes, check_doc, cost_words, pure_constraints, sitting_out
 from .settings import rules_of, table_sizes
 
 
@@ -56,8 +56,8 @@ class Seating(TournamentBase):
                    "pinned": {str(k): v for k, v in (pinned or {}).items()}, "apart_by": list(apart_by),
                    "apart": [list(g) for g in apart], "games_per_player": games_per_player}
         plan_hosts = self._hosts_by_round(t, rounds, hosts, round_hosts or {})
-        options = self._constraints(t, people, index, rounds, 0, plan_hosts, absent or {}, pinned or {},
-                                    apart_by, apart)
+        options = self._constraints(t, people, index, rounds, 0, plan_hosts,
+                                    sitting_out(t.seating_constraints, absent or {}, index), pinned or {}, apart_by, apart)
         options["constraints"] = pure_constraints(t.seating_constraints, people, index, plan_hosts, rounds)
         low, high = table_sizes(t)
         seating = self._generate(people, options, lambda: seating_mod.generate(
@@ -99,7 +99,8 @@ class Seating(TournamentBase):
         req = doc["request"]
         plan_hosts = {int(r): list(h) for r, h in doc["hosts"].items()}
         options = self._constraints(t, people, index, rounds, played, plan_hosts,
-                                    {int(k): v for k, v in req["absent"].items()},
+                                    sitting_out(t.seating_constraints, {int(k): v for k, v in req["absent"].items()},
+                                                index),
                                     {int(k): v for k, v in req["pinned"].items()}, req["apart_by"], req["apart"])
         options["constraints"] = pure_constraints(t.seating_constraints, people, index, plan_hosts, rounds)
         old = seating_mod.Seating.from_json(doc)

@@ -8,7 +8,12 @@ The stored form (docs/tournament.md, "Seating constraints")::
      "keep_apart": [[pid, ...], ...], "keep_apart_by": ["club"],
      "host_conflicts": [{"host": user_id, "club": "name" | null, "players": [pid, ...]}, ...],
      "ratings": {"pid": rating, ...}, "tolerance": number | null,
-     "seat_wishes": {"pid": [seat from 1, ...], ...}}
+     "seat_wishes": {"pid": [seat from 1, ...], ...}, "seat_wishes_allowed": bool,
+     "sit_out": {"pid": [round from 1, ...], ...}}
+
+A seat wish is taken only where the tournament's regulation allows them, as the judge says
+(``seat_wishes_allowed``); ``sit_out`` are the rounds a participant is known to miss (added to the seating
+request's ``absent``).
 """
 
 from __future__ import annotations
@@ -22,7 +27,8 @@ from ...store.tournaments import ParticipantRecord
 from ...tournament.seating.constraints import Constraints
 from ..errors import invalid
 
-KEYS = ("never", "at_most", "keep_apart", "keep_apart_by", "host_conflicts", "ratings", "tolerance")
+KEYS = ("never", "at_most", "keep_apart", "keep_apart_by", "host_conflicts", "ratings", "tolerance", "seat_wishes",
+        "seat_wishes_allowed", "sit_out")
 
 
 def _bad(text: Any) -> Exception:
@@ -40,7 +46,8 @@ def check_doc(doc: Mapping[str, Any], participants: Sequence[ParticipantRecord],
         return x
 
     out: dict[str, Any] = {"never": [], "at_most": [], "keep_apart": [], "keep_apart_by": [], "host_conflicts": [],
-                           "ratings": {}, "tolerance": None, "seat_wishes": {}}
+                           "ratings": {}, "tolerance": None, "seat_wishes": {},
+                           "seat_wishes_allowed": bool(doc.get("seat_wishes_allowed", False)), "sit_out": {}}
     for pair in doc.get("never", []):
         a, b = (pid(x) for x in pair)
         if a == b:
@@ -65,10 +72,16 @@ def check_doc(doc: Mapping[str, Any], participants: Sequence[ParticipantRecord],
         if not isinstance(value, int | float) or not math.isfinite(value):
             raise _bad(msg("A rating is a number."))
         out["ratings"][str(pid(int(key)))] = float(value)
+    if doc.get("seat_wishes") and not out["seat_wishes_allowed"]:
+        raise _bad(msg("The tournament's regulation allows no seat wishes: say first that it allows them."))
     for key, seats in dict(doc.get("seat_wishes", {})).items():
         if not seats or any(not isinstance(x, int) or not 1 <= x <= 30 for x in seats):
             raise _bad(msg("A seat wish is a list of seats from 1 to 30."))
         out["seat_wishes"][str(pid(int(key)))] = sorted(set(seats))
+    for key, rounds in dict(doc.get("sit_out", {})).items():
+        if not rounds or any(not isinstance(x, int) or not 1 <= x <= 100 for x in rounds):
+            raise _bad(msg("The rounds a participant sits out are numbers from 1 to 100."))
+        out["sit_out"][str(pid(int(key)))] = sorted(set(rounds))
     tol = doc.get("tolerance")
     if tol is not None:
         if not isinstance(tol, int | float) or not math.isfinite(tol) or tol < 0:
@@ -116,6 +129,17 @@ def pure_constraints(doc: Mapping[str, Any] | None, people: Sequence[Participant
                   if int(p) in index)
     return Constraints(tuple(caps), tuple(g for g in groups if len(g) > 1), tuple(banned), ratings,
                        None if tol is None else float(tol), seats=seats)
+
+
+def sitting_out(doc: Mapping[str, Any] | None, absent: Mapping[int, Sequence[int]],
+                seated: Mapping[int, int]) -> dict[int, list[int]]:
+    """The seating request's ``absent`` (participant id -> rounds from 1) with the constraints' ``sit_out`` of
+    the participants ``seated`` (one no longer playing is left out)."""
+    out = {pid: sorted(set(rounds)) for pid, rounds in absent.items()}
+    for key, rounds in (doc or {}).get("sit_out", {}).items():
+        if int(key) in seated:
+            out[int(key)] = sorted(set(out.get(int(key), [])) | set(rounds))
+    return out
 
 
 def changes(old: Mapping[str, Any], new: Mapping[str, Any], first: int,

@@ -125,8 +125,8 @@ def check_constraints(players: int, rounds: int, c: Constraints, pinned: Mapping
             there = [p for p in group if p in here]
             if len(there) > tables[i]:
                 raise SeatingError(msg(
-                    "round %(round)d has only %(tables)d tables, but %(count)d players who must not meet play in it: "
-                    "%(player)s and %(other)s among them", count=len(there), player=there[0], other=there[1], round=r + 1,
+                    "round %(round)d: tables %(tables)d, players in it who must not meet %(count)d, more than its "
+                    "tables: %(player)s and %(other)s among them", count=len(there), player=there[0], other=there[1], round=r + 1,
                     tables=tables[i]))
     caps = {(min(x, y), max(x, y)): k for x, y, k in c.caps}
     caps.update({pair: 0 for pair in forbidden})

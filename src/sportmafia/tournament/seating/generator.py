@@ -61,10 +61,10 @@ def generate(players: int, rounds: int, table: tuple[int, int] | int, *, games_p
     if players < low and not _start:
         raise SeatingError(msg("%(players)d players are too few for a table of %(low)d", players=players, low=low))
     # 1. how many tables; who sits out: the fewest games so far first; the groups the search starts from
-    plan = plan_rounds(players, [len(s) for s in present], low, high, games_per_player, sum(count))
+    banned = cons.banned_tables(rounds)
+    plan = _plan_without_nowhere(players, present, free, banned, low, high, games_per_player, sum(count))
     cliques = [sorted(set(g)) for g in apart] + [[x, y] for x, y in forbidden]
     check_constraints(players, rounds, cons, pinned, present, free, [len(p) for p in plan], forbidden, cliques)
-    banned = cons.banned_tables(rounds)
     tables, bench = first_rounds(players, rounds, free, present, plan, count, pinned, forbidden, rng, banned)
     # 2. groups: a cyclic start where the sizes allow one, then the search over all rounds
     plain = not _start and not any(absent.values()) and not pinned and not forbidden and cons.empty
@@ -86,6 +86,25 @@ def generate(players: int, rounds: int, table: tuple[int, int] | int, *, games_p
     if progress is not None:
         progress(1.0)
     return Seating(players, tuple(games))
+
+
+def _plan_without_nowhere(players: int, present: list[list[int]], free: Sequence[int],
+                          banned: Sequence[Mapping[int, set[int]]], low: int, high: int,
+                          games_per_player: int | None, played: int) -> list[list[int]]:
+    """The tables of each free round (:func:`.planning.plan_rounds`), a player who may sit at none of his
+    round's tables (a host's conflicts) taken out of ``present`` for it first, as if absent, so that the
+    others' games stay even; taking him out can leave fewer tables, so until nobody is left without one."""
+    while True:
+        plan = plan_rounds(players, [len(s) for s in present], low, high, games_per_player, played)
+        nowhere = False
+        for i, r in enumerate(free):
+            tables = set(range(len(plan[i])))
+            if tables:
+                keep = [p for p in present[i] if not tables <= banned[r].get(p, set())]
+                nowhere |= len(keep) < len(present[i])
+                present[i] = keep
+        if not nowhere:
+            return plan
 
 
 def regenerate(seating: Seating, played: int, rounds: int | None = None, table: tuple[int, int] | int | None = None,

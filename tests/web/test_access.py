@@ -24,6 +24,7 @@ from sportmafia.live.socket import CLOSE_NOT_FOUND
 from sportmafia.rules import get_ruleset
 from sportmafia.store import Store, open_store, tournaments
 from sportmafia.store.models import (
+    ClubPlayer,
     GameEvent,
     JoinRequest,
     OnlineTable,
@@ -32,6 +33,7 @@ from sportmafia.store.models import (
     SheetCorrection,
     StoredGame,
     TableBots,
+    TournamentParticipant,
 )
 from sportmafia.store.tournaments import NewParticipant
 from sportmafia.web import create_app
@@ -281,6 +283,29 @@ def test_the_tournaments_judge_judges_its_games_and_its_table_host_hosts_only(wo
                       "t-remove")
     assert r.status_code == 200, r.text
     assert staff.get(f"/api/games/{world.game}").status_code == 404  # not a judge of the club's other games
+
+
+def test_the_seating_ratings_are_for_the_tournaments_judges_alone(world: World) -> None:
+    """The club's ratings of a tournament's participants (GET .../seating/ratings): the club's admin and judges
+    and the tournament's own judge read them; a host of the club, the tournament's table host and a participant's
+    account are refused; reading links nobody."""
+    url = f"/api/tournaments/{world.tid}/seating/ratings"
+
+    def links() -> tuple[Any, ...]:
+        with world.store.read() as s:
+            return (s.scalar(select(func.count()).select_from(ClubPlayer).where(ClubPlayer.club_id == world.club)),
+                    *s.scalars(select(TournamentParticipant.player_id).where(
+                        TournamentParticipant.tournament_id == world.tid).order_by(TournamentParticipant.id)))
+
+    before = links()
+    for login in ("admin", "judge", "staff_judge"):
+        r = world.users[login].get(url, params={"source": "skill"})
+        assert r.status_code == 200 and r.json()["source"] == "skill", (login, r.text)
+        assert len(r.json()["ratings"]) == 12, login
+    for login in ("host", "thost", "participant"):
+        r = world.users[login].get(url)
+        assert r.status_code == 403 and r.json()["error"]["code"] == "forbidden", (login, r.text)
+    assert links() == before
 
 
 def test_a_game_without_a_recorded_host_is_open_to_the_clubs_hosts_not_seated(world: World) -> None:

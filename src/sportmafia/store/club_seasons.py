@@ -141,20 +141,46 @@ def person_names(store: Store, ids: Iterable[int]) -> dict[int, str]:
     return out
 
 
+def _after_merges(person: int | None, merged: dict[int, int]) -> int | None:
+    """A person as the one he was merged into (``club_players.merged_into``, followed to its end)."""
+    seen: set[int] = set()
+    while person is not None and person in merged and person not in seen:
+        seen.add(person)
+        person = merged[person]
+    return person
+
+
+def _merged(s: Session, club_id: int) -> dict[int, int]:
+    rows = s.execute(select(ClubPlayer.id, ClubPlayer.merged_into)
+                     .where(ClubPlayer.club_id == club_id, ClubPlayer.merged_into.is_not(None))).all()
+    return {person: into for person, into in rows if into is not None}
+
+
 def participants_as_people(store: Store, club_id: int, tournament_id: int) -> dict[int, tuple[str, int | None]]:
     """A tournament's participants: id -> (nickname, the club's person he is, after merges, or None)."""
     with store.read() as s:
         rows = s.execute(select(TournamentParticipant.id, TournamentParticipant.nickname,
                                 TournamentParticipant.player_id)
                          .where(TournamentParticipant.tournament_id == tournament_id)).all()
-        merged = dict(s.execute(select(ClubPlayer.id, ClubPlayer.merged_into)
-                                .where(ClubPlayer.club_id == club_id, ClubPlayer.merged_into.is_not(None)))
-                      .all())
-    out: dict[int, tuple[str, int | None]] = {}
-    for pid, nickname, person in rows:
-        seen: set[int] = set()
-        while person is not None and person in merged and person not in seen:
-            seen.add(person)
-            person = merged[person]
-        out[pid] = (nickname, person)
-    return out
+        merged = _merged(s, club_id)
+    return {pid: (nickname, _after_merges(person, merged)) for pid, nickname, person in rows}
+
+
+def participants_persons(store: Store, club_id: int, tournament_id: int) -> dict[int, int | None]:
+    """Each participant of a tournament as the club's person, read only (nobody is created or linked): his
+    ``player_id`` if set, else the person his account is (``users.player_id``), else the club's person of the
+    same name (any case, not merged away) -- the rule by which ``season_index.link_participants`` links him
+    when his first game ends -- then after merges; None when there is no such person."""
+    with store.read() as s:
+        rows = s.execute(select(TournamentParticipant.id, TournamentParticipant.nickname,
+                                TournamentParticipant.player_id, User.player_id)
+                         .outerjoin(User, User.id == TournamentParticipant.user_id)
+                         .where(TournamentParticipant.tournament_id == tournament_id)).all()
+        roster = s.execute(select(ClubPlayer.id, ClubPlayer.name).where(
+            ClubPlayer.club_id == club_id, ClubPlayer.merged_into.is_(None)).order_by(ClubPlayer.id)).all()
+        merged = _merged(s, club_id)
+    by_name: dict[str, int] = {}
+    for person, name in roster:
+        by_name.setdefault(name.casefold(), person)
+    return {pid: _after_merges(linked or account or by_name.get(nickname.casefold()), merged)
+            for pid, nickname, linked, account in rows}

@@ -420,6 +420,14 @@ def put_seating_constraints(tournament_id: TournamentId, body: ConstraintsIn, us
     return {"constraints": t.seating_constraints}
 
 
+@api.get("/{tournament_id}/seating/ratings", summary="The participants' club ratings for the constraints (judge)")
+def get_seating_ratings(tournament_id: TournamentId, user: UserDep, store: StoreDep,
+                        source: Annotated[Literal["elo", "skill"], Query()] = "elo") -> dict[str, Any]:
+    """Team Elo (``elo``) or the OpenSkill ordinal (``skill``) of the active participants; reads only."""
+    c = TournamentContext(store, user, tournament_id)
+    return c.svc.seating_ratings(user, c.t, source)
+
+
 @api.get("/{tournament_id}/seating", summary="The seating plan of the main stage and of the final")
 def get_seating(tournament_id: TournamentId, user: UserDep, store: StoreDep) -> dict[str, Any]:
     c = TournamentContext(store, user, tournament_id)

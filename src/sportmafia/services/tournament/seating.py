@@ -13,7 +13,7 @@ from typing import Any
 
 from ...i18n import Text, msg, nmsg
 from ...rules import RuleSetError
-from ...store import UserRecord
+from ...store import UserRecord, club_seasons
 from ...store import tournaments as db
 from ...store.tournaments import ParticipantRecord, RoundOpen, TournamentGameRecord, TournamentRecord
 from ...tournament import seating as seating_mod
@@ -22,6 +22,7 @@ from ...tournament.seating.constraints import Constraints, opponent_spread
 from ...tournament.seating.model import PLAYER_PARAMS
 from ..errors import conflict, invalid
 from ..games import exception_text
+from ..seasons import club_ratings
 from .base import TournamentBase
 from .seating_constraints import changes, check_doc, cost_words, pure_constraints, sitting_out
 from .settings import rules_of, table_sizes
@@ -120,6 +121,37 @@ class Seating(TournamentBase):
         hosts = {s.user_id for s in db.staff(self.store, t.id) if s.role == "host"}
         checked = check_doc(doc, db.participants(self.store, t.id), hosts)
         return db.update_tournament(self.store, t.id, seating_constraints=checked)
+
+    def seating_ratings(self, user: UserRecord, t: TournamentRecord, source: str = "elo") -> dict[str, Any]:
+        """The club's ratings of the active participants (docs/seasons.md, "Ratings"), for the seating
+        constraints' ``ratings``: ``source`` ``"elo"`` (the team Elo's overall rating) or ``"skill"`` (the
+        OpenSkill ordinal), rounded to one decimal, by participant id as text; ``games``: each one's rated games;
+        ``unrated``: those with no person of the club (:func:`~sportmafia.store.club_seasons.participants_persons`)
+        or no rated game, who have the system's initial rating. Reads only: nobody is linked or created."""
+        self.require_judge(user, t)
+        if source not in ("elo", "skill"):
+            raise invalid("bad-source", msg("The ratings come from elo or skill, not %(source)s.", source=repr(source)))
+        persons = club_seasons.participants_persons(self.store, t.club_id, t.id)
+        now = club_ratings(self.store, t.club_id)
+        history: Mapping[str, Sequence[Any]] = now.elo.history if source == "elo" else now.skill.history
+        initial = now.elo.system.initial if source == "elo" else now.skill.initial.ordinal
+
+        def rating(key: str) -> float:
+            return now.elo.overall(key) if source == "elo" else now.skill.skill(key).ordinal
+
+        ratings: dict[str, float] = {}
+        games: dict[str, int] = {}
+        unrated: list[int] = []
+        for p in db.participants(self.store, t.id):
+            if p.status != "active":
+                continue
+            person = persons.get(p.id)
+            played = 0 if person is None else len(history.get(str(person), ()))
+            if not played:
+                unrated.append(p.id)
+            ratings[str(p.id)] = round(rating(str(person)) if played else initial, 1)
+            games[str(p.id)] = played
+        return {"source": source, "ratings": ratings, "games": games, "unrated": unrated}
 
     def _hosts_by_round(self, t: TournamentRecord, rounds: int, hosts: Sequence[int],
                         round_hosts: Mapping[int, Sequence[int]]) -> dict[int, list[int]]:

@@ -1,11 +1,13 @@
 /* The judge's desk, Seating tab: the hosts to seat (tapped in table order), generating or regenerating the seating,
-   its quality, a round's tables and a player's seats across the rounds. Registered as SM.deskTabs.seating
+   its quality, a round's tables and a player's seats across the rounds; the constraints' card is
+   desk-constraints.js. Registered as SM.deskTabs.seating
    (tournament-desk.js). */
 "use strict";
 (function () {
   const { $, el, num, call } = SM.tour;
   (SM.deskTabs = SM.deskTabs || {}).seating = function (d) {
     const { base, S, loginOf, state, picks, nameOf, loadAll, hostChips } = d;
+    const constraints = SM.deskConstraints(d);
 
     /* --- seating --- */
     /* how many tables a round has (the server's plan of the active participants) and the hosts tapped */
@@ -197,6 +199,6 @@
       if (r) loadAll();
     });
 
-    return { render() { renderSeating(); } };
+    return { render() { renderSeating(); constraints.render(); } };
   };
 })();

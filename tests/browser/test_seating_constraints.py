@@ -67,6 +67,17 @@ def test_the_judge_sets_the_constraints_on_the_desk_and_the_seating_keeps_them(b
                 page.fill("#wish-seats", "1, 2")
                 page.click("#wish-add")
                 # ratings for two players and tables balanced: every player needs one, the server says so
+                # the club's ratings with one tap: every active participant gets one (the unrated their start)
+                page.click("#ratings-elo")
+                page.wait_for_function("() => document.getElementById('ratings-note').textContent !== ''")
+                assert page.inner_text("#ratings-count").count(str(len(ids))) == 2  # n of n players
+                with admin(server) as c:
+                    taken = ok(c.get(f"/api/tournaments/{tid}/seating/ratings?source=elo"))
+                assert set(taken["ratings"]) == {str(i) for i in ids.values()}
+                names = {i: n for n, i in ids.items()}
+                note = page.inner_text("#ratings-note")
+                assert all(names[pid] in note for pid in taken["unrated"])
+                page.click("#ratings-clear")
                 page.click("#ratings-box summary")
                 page.fill(f"#ratings-rows input[data-pid='{ids['Олень']}']", "1600")
                 page.press(f"#ratings-rows input[data-pid='{ids['Олень']}']", "Tab")

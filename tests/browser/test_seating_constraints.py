@@ -150,9 +150,22 @@ def test_after_round_1_the_judge_previews_the_remaining_rounds_anew_then_keeps_o
                 assert page.is_hidden("#reseat") and page.is_visible("#regenerate")
                 page.click("#regenerate")
                 page.wait_for_selector("#regen-preview:not([hidden])")
+                # first the fewest changes: the late arrival takes places, nobody else but those he replaces moves
+                page.wait_for_selector("#regen-changes li")
+                assert page.get_attribute("#regen-fewest", "aria-pressed") == "true"
                 moves = page.inner_text("#regen-changes")
                 assert "Опоздавший" in moves and WORDS[lang]["late"] in moves
+                few = page.locator("#regen-changes li").count()
+                assert few <= 2 * (len(before["plan"]) - 1)
+                assert str(few) in page.inner_text("#regen-summary")
                 shoot(page, "regenerate-preview", lang, "#regen-preview")
+                # the best balance: more places change
+                page.click("#regen-balance")
+                page.wait_for_function("(n) => document.querySelectorAll('#regen-changes li').length > n", arg=few)
+                assert page.get_attribute("#regen-balance", "aria-pressed") == "true"
+                shoot(page, "regenerate-balance", lang, "#regen-preview")
+                page.click("#regen-fewest")
+                page.wait_for_function("(n) => document.querySelectorAll('#regen-changes li').length === n", arg=few)
                 # kept: nothing saved
                 page.click("#regen-cancel")
                 assert page.is_hidden("#regen-preview")
@@ -160,7 +173,7 @@ def test_after_round_1_the_judge_previews_the_remaining_rounds_anew_then_keeps_o
                     assert ok(c.get(f"/api/tournaments/{tid}/seating"))["seating"] == before
                 # published: round 1 as it was, the late participant in the remaining rounds
                 page.click("#regenerate")
-                page.wait_for_selector("#regen-preview:not([hidden])")
+                page.wait_for_selector("#regen-changes li")
                 page.click("#regen-publish")
                 page.wait_for_selector("#regen-preview", state="hidden")
                 with admin(server) as c:
@@ -171,6 +184,12 @@ def test_after_round_1_the_judge_previews_the_remaining_rounds_anew_then_keeps_o
                         page.wait_for_timeout(100)
                 assert after["plan"][0]["tables"] == before["plan"][0]["tables"]
                 assert any(late in t["seats"] for rnd in after["plan"][1:] for t in rnd["tables"])
+                # what was published is what the preview showed: the fewest changes
+                def places(doc: dict[str, Any]) -> dict[tuple[int, int], tuple[int, int]]:
+                    return {(rnd["round"], p): (t["table"], i) for rnd in doc["plan"] for t in rnd["tables"]
+                            for i, p in enumerate(t["seats"])}
+                a, b = places(before), places(after)
+                assert sum(1 for k in set(a) | set(b) if a.get(k) != b.get(k)) == few
                 page.select_option("#view-player", str(late))
                 assert page.locator("#player-seats li").count() == len(after["plan"])
                 assert not errors, errors

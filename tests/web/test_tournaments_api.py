@@ -451,3 +451,41 @@ def test_tables_balanced_by_rating_and_the_desk_says_how_strong_opponents_are(ap
     if r.status_code == 422:
         assert "tolerance" in r.json()["error"]["en"]
         assert api.get(f"/api/tournaments/{tid}/seating").json()["seating"]["seed"] == 1
+
+
+def test_the_remaining_rounds_mended_with_the_fewest_changes_after_a_withdrawal_and_a_late_arrival(api: Api) -> None:
+    # 12 players at one table of 10 a round (two sit out), 5 rounds; round 1 opened; then one is disqualified and
+    # one arrives: with the fewest changes each remaining round moves at most the seats they concern
+    tid, _ids, _host_id, _host = club_tournament(api, players=12, rounds=5)
+    assert api.post(f"/api/tournaments/{tid}/rounds/1/open").status_code == 200
+    gone = api.get(f"/api/tournaments/{tid}/seating").json()["seating"]["plan"][1]["tables"][0]["seats"][3]
+    r = api.post(f"/api/tournaments/{tid}/sanctions", {"participant_id": gone, "kind": "disqualification",
+                                                        "reason": "left the venue"})
+    assert r.status_code in (200, 201), r.text
+    [late] = add_names(api, tid, ["Late"])
+    before = api.get(f"/api/tournaments/{tid}/seating").json()["seating"]
+    url = f"/api/tournaments/{tid}/seating/regenerate"
+    fewest = api.post(url, {"seed": 2, "preview": True, "mode": "fewest"}).json()
+    balance = api.post(url, {"seed": 2, "preview": True}).json()
+    assert fewest["mode"] == "fewest" and balance["mode"] == "balance"
+    by_round: dict[int, set[int]] = {}
+    for c in fewest["changes"]:
+        by_round.setdefault(c["round"], set()).add(c["participant"])
+    # round 2: the late arrival takes the place he left (or one who sat out does, and so on): 3 moves at most
+    for moved in by_round.values():
+        assert len(moved) <= 3
+    assert all(c["round"] >= 2 for c in fewest["changes"])
+    assert len(fewest["changes"]) < len(balance["changes"])
+    assert api.get(f"/api/tournaments/{tid}/seating").json()["seating"] == before  # a preview saves nothing
+    r = api.post(url, {"seed": 2, "mode": "fewest"})
+    assert r.status_code == 200, r.text
+    after = api.get(f"/api/tournaments/{tid}/seating").json()["seating"]
+    assert after["plan"][0]["tables"] == before["plan"][0]["tables"]
+    for rnd in after["plan"][1:]:
+        [table] = rnd["tables"]
+        assert gone not in table["seats"] and len(table["seats"]) == 10
+        old = next(x for x in before["plan"] if x["round"] == rnd["round"])["tables"][0]["seats"]
+        # everyone who stays keeps his seat number
+        assert sum(1 for a, b in zip(old, table["seats"], strict=True) if a != b) <= 2
+    assert any(late in rnd["tables"][0]["seats"] for rnd in after["plan"][1:])
+    assert api.post(url, {"seed": 2, "mode": "shuffle"}).status_code == 422

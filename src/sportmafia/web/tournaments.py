@@ -141,11 +141,14 @@ class SeatingIn(Body):
 
 
 class RegenerateIn(Body):
-    """Regenerate the rounds not opened yet; ``preview``: only show the plan and who moves where, save nothing."""
+    """Regenerate the rounds not opened yet; ``preview``: only show the plan and who moves where, save nothing;
+    ``mode``: ``balance`` (seated anew for the best balance) or ``fewest`` (the published rounds mended with the
+    fewest moves)."""
 
     seed: int = Field(default=1, ge=0, le=MAX_ID)
     steps: int | None = Field(default=None, ge=1000, le=5_000_000)
     preview: bool = False
+    mode: Literal["balance", "fewest"] = "balance"
 
 
 class AtMostIn(Body):
@@ -406,10 +409,10 @@ def regenerate_seating(tournament_id: TournamentId, body: RegenerateIn, user: Us
                        store: StoreDep) -> dict[str, Any]:
     c = TournamentContext(store, user, tournament_id)
     if body.preview:
-        doc, moves = c.svc.plan_regeneration(user, c.t, seed=body.seed, steps=body.steps)
-        return {"seating": _seating_json(doc, c.names()), "changes": moves, "preview": True}
-    t, moves = c.svc.regenerate_seating(user, c.t, seed=body.seed, steps=body.steps)
-    return {"seating": _seating_json(t.seating, c.names()), "changes": moves, "preview": False}
+        doc, moves = c.svc.plan_regeneration(user, c.t, seed=body.seed, steps=body.steps, mode=body.mode)
+        return {"seating": _seating_json(doc, c.names()), "changes": moves, "preview": True, "mode": body.mode}
+    t, moves = c.svc.regenerate_seating(user, c.t, seed=body.seed, steps=body.steps, mode=body.mode)
+    return {"seating": _seating_json(t.seating, c.names()), "changes": moves, "preview": False, "mode": body.mode}
 
 
 @api.put("/{tournament_id}/seating/constraints", summary="Set the seating constraints (judge)")

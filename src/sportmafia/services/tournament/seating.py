@@ -20,6 +20,7 @@ from ...tournament import seating as seating_mod
 from ...tournament.groups import plan_tables
 from ...tournament.seating.constraints import Constraints, opponent_spread
 from ...tournament.seating.model import PLAYER_PARAMS
+from ...tournament.seating.repair import repair
 from ..errors import conflict, invalid
 from ..games import exception_text
 from ..seasons import club_ratings
@@ -71,20 +72,27 @@ class Seating(TournamentBase):
         return db.update_tournament(self.store, t.id, seating=doc)
 
     def regenerate_seating(self, user: UserRecord, t: TournamentRecord, *, seed: int = 1,
-                           steps: int | None = None) -> tuple[TournamentRecord, list[dict[str, Any]]]:
+                           steps: int | None = None,
+                           mode: str = "balance") -> tuple[TournamentRecord, list[dict[str, Any]]]:
         """Regenerate the rounds not opened yet (:meth:`plan_regeneration`) and save it: the tournament and the
         changes."""
-        doc, moves = self.plan_regeneration(user, t, seed=seed, steps=steps)
+        doc, moves = self.plan_regeneration(user, t, seed=seed, steps=steps, mode=mode)
         return db.update_tournament(self.store, t.id, seating=doc), moves
 
     def plan_regeneration(self, user: UserRecord, t: TournamentRecord, *, seed: int = 1,
-                          steps: int | None = None) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+                          steps: int | None = None,
+                          mode: str = "balance") -> tuple[dict[str, Any], list[dict[str, Any]]]:
         """A new seating for the rounds not opened yet, keeping the opened ones, not saved (a preview): the
         plan and who moves where (:func:`.seating_constraints.changes`). Participants removed from the
         tournament or disqualified sit out every remaining round, those removed from a round sit it out,
         participants added since play the remaining rounds, and the request's and the tournament's constraints
-        hold as before."""
+        hold as before. ``mode``: ``balance`` seats the rounds anew for the best balance
+        (:func:`~sportmafia.tournament.seating.regenerate`), ``fewest`` mends the published ones with the fewest
+        moves (:func:`~sportmafia.tournament.seating.repair.repair`; refused with the reason where it cannot)."""
         self.require_judge(user, t)
+        if mode not in ("balance", "fewest"):
+            raise invalid("bad-seating", msg("Seat the remaining rounds for the best balance or with the fewest "
+                                             "changes, not %(mode)s.", mode=repr(mode)))
         doc = self._seating(t)
         opened = {g.round for g in db.games(self.store, t.id, "main")}
         played = max(opened, default=0)
@@ -106,11 +114,17 @@ class Seating(TournamentBase):
         options["constraints"] = pure_constraints(t.seating_constraints, people, index, plan_hosts, rounds)
         old = seating_mod.Seating.from_json(doc)
         low, high = table_sizes(t)
-        seating = self._generate(people, options, lambda: seating_mod.regenerate(
-            old, played, rounds, (low, high), dropped=dropped, players=len(ids), seed=seed, steps=steps, **options))
+        if mode == "fewest":
+            seating = self._generate(people, options, lambda: repair(
+                old, played, (low, high), players=len(ids), dropped=dropped, seed=seed, **options))
+        else:
+            seating = self._generate(people, options, lambda: seating_mod.regenerate(
+                old, played, rounds, (low, high), dropped=dropped, players=len(ids), seed=seed, steps=steps,
+                **options))
         self._check_hosts(seating, plan_hosts, first=played + 1)
         new = {**doc, **seating.to_json(), "participants": ids,
-               "quality": seating_quality(seating, options["constraints"]), "regenerated_from": played + 1}
+               "quality": seating_quality(seating, options["constraints"]), "regenerated_from": played + 1,
+               "regenerated_by": mode}
         return new, changes(doc, new, played + 1, {p.id: p.nickname for p in by_id.values()})
 
     def set_seating_constraints(self, user: UserRecord, t: TournamentRecord,

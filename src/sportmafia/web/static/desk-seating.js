@@ -172,31 +172,55 @@
       $("generate").disabled = false;
       if (r) loadAll();
     }
-    /* regenerating the remaining rounds: first a preview (nothing saved) with who moves where, then publish */
+    /* regenerating the remaining rounds: first a preview (nothing saved) with who moves where, then publish; the
+       judge compares the published rounds mended with the fewest changes and seated anew for the best balance */
     const place = (p) => (p ? SM.fmt(S.regen_place, { table: p.table, seat: p.seat }) : S.regen_out);
-    $("regenerate").addEventListener("click", async () => {
+    let regenMode = "fewest";
+    async function preview() {
+      for (const b of $("regen-modes").children) b.setAttribute("aria-pressed", String(b.dataset.mode === regenMode));
       $("seating-busy").hidden = false;
+      $("regen-preview").hidden = false;
+      $("regen-changes").replaceChildren();
+      $("regen-summary").textContent = "";
+      $("regen-publish").disabled = true;
       const r = await call("POST", `${base}/seating/regenerate`,
-        { seed: Number($("seat-seed").value) || 0, preview: true }, "seating-error");
+        { seed: Number($("seat-seed").value) || 0, preview: true, mode: regenMode }, "regen-error");
       $("seating-busy").hidden = true;
       if (!r) return;
       const list = $("regen-changes");
-      list.replaceChildren();
       for (const c of r.changes) {
         list.append(el("li", "", SM.fmt(S.regen_move, { round: c.round, name: c.name, from: place(c.from),
           to: place(c.to) })));
       }
       if (!r.changes.length) list.append(el("li", "", S.regen_none));
-      $("regen-preview").hidden = false;
+      const words = (r.seating && r.seating.words) || {};
+      const said = [SM.fmt(S.regen_count, { n: r.changes.length })];
+      for (const key of ["pairs", "seats"]) {
+        const w = words[key] && (words[key][SM.lang] || words[key].en);
+        if (w) said.push(w.charAt(0).toUpperCase() + w.slice(1) + (/[.!?]$/.test(w) ? "" : "."));
+      }
+      $("regen-summary").textContent = said.join(" ");
+      $("regen-publish").disabled = false;
+    }
+    $("regenerate").addEventListener("click", () => {
+      regenMode = "fewest";
+      preview();
     });
+    for (const b of $("regen-modes").children) {
+      b.addEventListener("click", () => {
+        regenMode = b.dataset.mode;
+        preview();
+      });
+    }
     $("regen-cancel").addEventListener("click", () => { $("regen-preview").hidden = true; });
     $("regen-publish").addEventListener("click", async () => {
       $("seating-busy").hidden = false;
-      const r = await call("POST", `${base}/seating/regenerate`, { seed: Number($("seat-seed").value) || 0 },
-        "seating-error");
+      const r = await call("POST", `${base}/seating/regenerate`,
+        { seed: Number($("seat-seed").value) || 0, mode: regenMode }, "regen-error");
       $("seating-busy").hidden = true;
+      if (!r) return;
       $("regen-preview").hidden = true;
-      if (r) loadAll();
+      loadAll();
     });
 
     return { render() { renderSeating(); constraints.render(); } };

@@ -137,3 +137,10 @@ def test_mending_keeps_the_played_rounds_and_every_hard_constraint(
     for g in new.games:
         if g.round >= played:
             assert all(p not in allowed or s in allowed[p] for s, p in enumerate(g.seats))
+
+
+def test_a_pair_kept_apart_from_now_on_that_met_already_is_kept_apart_in_the_rounds_left() -> None:
+    old = generate(20, 4, 10, seed=5, steps=STEPS)
+    x, y = next(g.seats for g in old.games if g.round == 0)[:2]  # they met in round 1
+    new = repair(old, 1, (10, 10), constraints=Constraints(caps=((x, y, 0),)), seed=1)
+    assert all(not {x, y} <= set(g.seats) for g in new.games if g.round >= 1)

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Collection, Mapping, Sequence
+from dataclasses import replace
 from itertools import combinations
 
 from ...i18n import msg
@@ -161,7 +162,10 @@ def repair(seating: Seating, played: int, table: tuple[int, int], *, players: in
                     for t, seats in enumerate(plan[r]) if seats]
     history = [[list(g.seats) for g in kept if g.round == r] for r in range(played)]
     schedule = [[[p for p in seats if p is not None] for seats in plan.get(r, [])] for r in range(rounds)]
-    reasons = broken(schedule, history, sorted(plan), cons, forbidden)
+    # a pair that must never meet again is kept apart in the remaining rounds (``forbidden``), whatever the played
+    # ones saw, as :func:`.generator.generate` does
+    reasons = broken(schedule, history, sorted(plan), replace(cons, caps=tuple(c for c in cons.caps
+                                                                       if c[2] > 0)), forbidden)
     if reasons:
         raise SeatingError(reasons[0])
     if cons.seats:

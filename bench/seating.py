@@ -9,6 +9,12 @@ The constrained case (``--only constrained``): 52 players, tables of 13, 8 round
 apart as far as possible and 4 fixed hosts who do not host their own clubs: under 10 s, pair RMS within 5% of
 the same size unconstrained, seats at their floor, no host's conflict broken.
 
+The strength case (``--only strength``): the same size with ratings, each round's tables within 150 of their
+even share and everybody's opponents equally strong (and with the opponents' strength alone, and neither): the
+spread and standard deviation of the players' opponents' average rating. The mid-tournament case (``--only mid-tournament``): 36
+players, 10 rounds, one leaves and one arrives after round 4: the places that change and the pair spread, mended
+with the fewest moves against seated anew.
+
 Run: ``python bench/seating.py [--seed 1] [--only NAME] [--compare [--compare-python PYTHON] [--cap 300]]``.
 ``--compare`` also runs the public MafSchedule generator (PyPI ``mafia-schedule``, not a dependency of this
 project) with the defaults of its command-line driver on the sizes it supports (tables of 10), in a separate
@@ -20,14 +26,17 @@ from __future__ import annotations
 
 import argparse
 import json
+import random
 import resource
+import statistics
 import subprocess
 import sys
 import time
 from typing import Any
 
-from sportmafia.tournament.seating import Seating, generate, quality
-from sportmafia.tournament.seating.constraints import Constraints
+from sportmafia.tournament.seating import Seating, generate, quality, regenerate
+from sportmafia.tournament.seating.constraints import Constraints, opponent_spread, rating_excess
+from sportmafia.tournament.seating.repair import repair
 
 SIZES: list[tuple[str, int, int, tuple[int, int]]] = [
     ("20x10 on 2 tables", 20, 10, (10, 10)),
@@ -117,6 +126,64 @@ def constrained(seed: int) -> dict[str, Any]:
     }
 
 
+def strength(seed: int) -> dict[str, Any]:
+    """52 players with ratings (1200-2200, spread like a club's), tables of 13, 8 rounds, each round's tables
+    within 150 of their even share and everybody's opponents equally strong: the time, the worst table, the
+    spread of the opponents' average rating against the unbalanced seating's, and the pair spread's cost."""
+    rng = random.Random(seed)
+    ratings = tuple(round(rng.gauss(1600, 200), 1) for _ in range(52))
+    cons = Constraints(ratings=ratings, tolerance=150.0)
+    start = time.process_time()
+    held = generate(52, 8, 13, seed=seed, constraints=cons)
+    cpu = time.process_time() - start
+    start = time.process_time()
+    even = generate(52, 8, 13, seed=seed, constraints=Constraints(ratings=ratings))  # opponents' strength only
+    even_cpu = time.process_time() - start
+    free = generate(52, 8, 13, seed=seed)
+    worst = max(max(rating_excess([g.seats for g in held.games if g.round == r], ratings)) for r in range(8))
+    q_held, q_free = quality(held), quality(free)
+
+    def opponents(s: Seating) -> tuple[float, float]:
+        """The spread (largest minus smallest) and the standard deviation of the players' opponents' average."""
+        total, count = [0.0] * 52, [0] * 52
+        for g in s.games:
+            table = sum(ratings[p] for p in g.seats)
+            for p in g.seats:
+                total[p] += table - ratings[p]
+                count[p] += len(g.seats) - 1
+        avg = [total[p] / count[p] for p in range(52)]
+        return round(opponent_spread([g.seats for g in s.games], ratings), 1), round(statistics.pstdev(avg), 2)
+
+    return {
+        "bench": "seating", "size": "52x8 on 4 tables of 13, tables balanced by rating within 150", "players": 52,
+        "rounds": 8, **_figures(q_held), "cpu_seconds": round(cpu, 2), "time_ok": cpu < 10,
+        "worst_table_off": round(worst, 1),
+        "opponents_spread_sd": opponents(held), "opponents_only_spread_sd": opponents(even),
+        "opponents_only_cpu_seconds": round(even_cpu, 2), "unbalanced_opponents_spread_sd": opponents(free),
+        "pair_cost_pct": round((q_held["pair_rmse"] / q_free["pair_rmse"] - 1) * 100, 2),
+    }
+
+
+def mid_tournament(seed: int) -> dict[str, Any]:
+    """36 players at tables of 10 (6 sit out a round), 10 rounds; after round 4 one withdraws and one arrives:
+    the places that change in the remaining rounds and the pair spread, mended with the fewest moves against
+    seated anew for the best balance."""
+    old = generate(36, 10, 10, seed=seed)
+    gone = next(g.seats[0] for g in old.games if g.round == 4)
+    line: dict[str, Any] = {"bench": "seating", "size": "36x10 tables of 10, after round 4: 1 leaves, 1 arrives"}
+    for name, run in (("fewest", lambda: repair(old, 4, (10, 10), players=37, dropped={gone}, seed=seed)),
+                      ("balance", lambda: regenerate(old, 4, dropped={gone}, players=37, seed=seed))):
+        start = time.process_time()
+        new = run()
+        cpu = time.process_time() - start
+        before = {(g.round, p): (g.table, i) for g in old.games if g.round >= 4 for i, p in enumerate(g.seats)}
+        after = {(g.round, p): (g.table, i) for g in new.games if g.round >= 4 for i, p in enumerate(g.seats)}
+        line[f"{name}_places_changed"] = sum(1 for k in set(before) | set(after) if before.get(k) != after.get(k))
+        line[f"{name}_pair_rmse"] = round(quality(new)["pair_rmse"], 4)
+        line[f"{name}_cpu_seconds"] = round(cpu, 2)
+    return line
+
+
 def _children_cpu() -> float:
     usage = resource.getrusage(resource.RUSAGE_CHILDREN)
     return usage.ru_utime + usage.ru_stime
@@ -172,6 +239,10 @@ def main() -> None:
                   flush=True)
     if not args.only or args.only in "constrained":
         print(json.dumps(constrained(args.seed)), flush=True)
+    if not args.only or args.only in "strength":
+        print(json.dumps(strength(args.seed)), flush=True)
+    if not args.only or args.only in "mid-tournament":
+        print(json.dumps(mid_tournament(args.seed)), flush=True)
 
 
 if __name__ == "__main__":

@@ -511,3 +511,27 @@ def test_the_constraints_terms_price_every_move_as_their_total_changes(seed: int
         assert terms.total() - before == pytest.approx(delta, abs=1e-6)
         fresh = Terms(n, cons, tables, [], [0, 1, 2])
         assert fresh.total() == pytest.approx(terms.total(), abs=1e-6)
+
+
+def _opponents_sd(seating: Seating, ratings: tuple[float, ...]) -> float:
+    total, count = [0.0] * len(ratings), [0] * len(ratings)
+    for g in seating.games:
+        table = sum(ratings[p] for p in g.seats)
+        for p in g.seats:
+            total[p] += table - ratings[p]
+            count[p] += len(g.seats) - 1
+    avg = [total[p] / count[p] for p in range(len(ratings)) if count[p]]
+    mean = sum(avg) / len(avg)
+    return float((sum((x - mean) ** 2 for x in avg) / len(avg)) ** 0.5)
+
+
+@pytest.mark.parametrize("seed", range(2))
+def test_with_ratings_alone_every_players_opponents_are_about_as_strong(seed: int) -> None:
+    # ratings without a tolerance still make a search for even opponents (not the plain cyclic schedule), and the
+    # pairs stay as even as without them
+    rng = random.Random(seed)
+    ratings = tuple(round(rng.gauss(1600, 200), 1) for _ in range(30))
+    plain = generate(30, 6, 10, seed=seed, steps=200_000)
+    even = generate(30, 6, 10, seed=seed, steps=200_000, constraints=Constraints(ratings=ratings))
+    assert _opponents_sd(even, ratings) < 0.7 * _opponents_sd(plain, ratings)
+    assert quality(even)["pair_rmse"] <= 1.02 * quality(plain)["pair_rmse"]

@@ -53,7 +53,9 @@ class Constraints:
 
     @property
     def empty(self) -> bool:
-        return not (self.caps or self.groups or self.banned or self.tolerance is not None or self.seats)
+        """No constraint at all (ratings alone are one: every player's opponents' strength is kept even)."""
+        return not (self.caps or self.groups or self.banned or self.tolerance is not None or self.seats
+                    or self.ratings)
 
     def to_json(self) -> dict[str, Any]:
         return {"caps": [list(c) for c in self.caps], "groups": [list(g) for g in self.groups],

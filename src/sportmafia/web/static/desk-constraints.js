@@ -222,29 +222,23 @@
       if (player !== null && !hc.players.includes(player)) hc.players.push(player);
       changed();
     });
-    $("sitout-add").addEventListener("click", () => {
-      const who = pick("sitout-who");
+    /* a player and his numbers (the rounds he sits out, the seats he may take) into the draft's ``key`` */
+    function addNumbers(whoId, inputId, key) {
+      const who = pick(whoId);
       if (who === null) return error(S.c_one);
-      const rounds = numbers($("sitout-rounds").value);
-      if (!rounds) return error(S.c_numbers);
-      draft.sit_out[String(who)] = rounds;
-      $("sitout-rounds").value = "";
+      const values = numbers($(inputId).value);
+      if (!values) return error(S.c_numbers);
+      draft[key][String(who)] = values;
+      $(inputId).value = "";
       changed();
-    });
+    }
+    $("sitout-add").addEventListener("click", () => addNumbers("sitout-who", "sitout-rounds", "sit_out"));
     $("wishes-allowed").addEventListener("change", () => {
       draft.seat_wishes_allowed = $("wishes-allowed").checked;
       if (!draft.seat_wishes_allowed) draft.seat_wishes = {};
       changed();
     });
-    $("wish-add").addEventListener("click", () => {
-      const who = pick("wish-who");
-      if (who === null) return error(S.c_one);
-      const seats = numbers($("wish-seats").value);
-      if (!seats) return error(S.c_numbers);
-      draft.seat_wishes[String(who)] = seats;
-      $("wish-seats").value = "";
-      changed();
-    });
+    $("wish-add").addEventListener("click", () => addNumbers("wish-who", "wish-seats", "seat_wishes"));
     $("balance-on").addEventListener("change", () => {
       const t = Number($("tolerance").value);
       draft.tolerance = $("balance-on").checked ? (Number.isFinite(t) && $("tolerance").value !== "" ? t : 0) : null;

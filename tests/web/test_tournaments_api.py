@@ -489,3 +489,21 @@ def test_the_remaining_rounds_mended_with_the_fewest_changes_after_a_withdrawal_
         assert sum(1 for a, b in zip(old, table["seats"], strict=True) if a != b) <= 2
     assert any(late in rnd["tables"][0]["seats"] for rnd in after["plan"][1:])
     assert api.post(url, {"seed": 2, "mode": "shuffle"}).status_code == 422
+
+
+def test_what_the_constraints_cost_is_measured_against_the_same_seating_without_them(api: Api) -> None:
+    tid = create(api, preset="club")
+    ids = add_names(api, tid, [f"Player {i}" for i in range(1, 21)])
+    url = f"/api/tournaments/{tid}/seating/constraints"
+    request = {"rounds": 5, "seed": 5}
+    assert put(api, url, {"never": [[ids[0], ids[1]], [ids[2], ids[3]]]}).status_code == 200
+    held = api.post(f"/api/tournaments/{tid}/seating", request).json()["seating"]
+    assert "for the same seating without them" in held["words"]["constraints"]["en"]
+    assert put(api, url, {}).status_code == 200
+    free = api.post(f"/api/tournaments/{tid}/seating", request).json()["seating"]
+    assert held["quality"]["pair_rmse_free"] == free["quality"]["pair_rmse"]
+    assert free["words"]["constraints"] is None and "pair_rmse_free" not in free["quality"]
+    # a list of ratings that are all equal says nothing of strength
+    assert put(api, url, {"ratings": {str(p): 1500 for p in ids}}).status_code == 200
+    even = api.post(f"/api/tournaments/{tid}/seating", request).json()["seating"]
+    assert even["words"]["strength"] is None

@@ -66,9 +66,15 @@ class Seating(TournamentBase):
             len(people), rounds, (low, high), games_per_player=games_per_player, seed=seed, steps=steps,
             **options))
         self._check_hosts(seating, plan_hosts)
+        quality = seating_quality(seating, options["constraints"])
+        if not options["constraints"].empty:
+            # what the constraints cost: the same request without them, for its pairs' figure
+            free = seating_mod.generate(len(people), rounds, (low, high), games_per_player=games_per_player,
+                                        seed=seed, steps=steps, **{**options, "constraints": None})
+            quality["pair_rmse_free"] = seating_quality(free)["pair_rmse"]
         doc = {**seating.to_json(), "participants": [p.id for p in people], "rounds": rounds,
                "table": [low, high], "hosts": {str(r): hs for r, hs in plan_hosts.items()}, "request": request,
-               "quality": seating_quality(seating, options["constraints"])}
+               "quality": quality}
         return db.update_tournament(self.store, t.id, seating=doc)
 
     def regenerate_seating(self, user: UserRecord, t: TournamentRecord, *, seed: int = 1,
@@ -411,6 +417,6 @@ def seating_quality(seating: seating_mod.Seating, constraints: Constraints | Non
     out = {k: v for k, v in q.items() if isinstance(v, int | float | str)}
     if constraints is not None and not constraints.empty:
         out["constrained"] = True
-        if constraints.ratings:
+        if len(set(constraints.ratings)) > 1:  # a list of equal ratings says nothing of strength
             out["opponent_spread"] = opponent_spread([g.seats for g in seating.games], constraints.ratings)
     return out

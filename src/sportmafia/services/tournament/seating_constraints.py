@@ -162,12 +162,19 @@ def changes(old: Mapping[str, Any], new: Mapping[str, Any], first: int,
 
 
 def cost_words(quality: Mapping[str, Any]) -> dict[str, Any] | None:
-    """The desk's sentence on what the constraints cost: the pair spread against the least any seating of
-    these tables can reach without them (``pair_rmse_least``), as a share; None without constraints."""
+    """The desk's sentence on what the constraints cost: the pair spread against that of the same seating
+    made without them (``pair_rmse_free``, a new seating), else against the least any seating of these tables
+    can reach without them (``pair_rmse_least``, a regeneration), as a share; None without constraints."""
     if not quality.get("constrained"):
         return None
-    least = float(quality.get("pair_rmse_least", 0.0))
     rmse = float(quality.get("pair_rmse", 0.0))
+    if "pair_rmse_free" in quality:
+        free = float(quality["pair_rmse_free"])
+        pct = max(0.0, (rmse / free - 1) * 100) if free > 0 else 0.0
+        return msg("the constraints cost %(pct)s%% in how evenly pairs meet: spread %(rmse)s against %(free)s for "
+                   "the same seating without them", pct=round(pct, 1), rmse=round(rmse, 3),
+                   free=round(free, 3)).to_json()
+    least = float(quality.get("pair_rmse_least", 0.0))
     if least <= 0:
         return None
     pct = max(0.0, (rmse / least - 1) * 100)

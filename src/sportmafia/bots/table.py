@@ -19,7 +19,7 @@ import random
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 
-from ..engine import BLACK_ROLES, Advance, Command, DealCards, Game, RuleViolation, visible_events
+from ..engine import BLACK_ROLES, Advance, Command, DealCards, Game, RuleViolation, SeatFeeds, visible_events
 from ..rules import RuleSet
 from .agents import Agent
 from .claims import Said, check_claim, speaker
@@ -75,10 +75,13 @@ def team_leader(game: Game, leaders: Collection[int] = ()) -> int | None:
 class Seat:
     """An agent at its seat: told what the seat's phone is told, and offered its commands once for each thing
     it could see change (its feed, the claims, its own commands): a seat is never asked again because of
-    something hidden from it (a teammate's shot at night), so how often it is asked tells it nothing more."""
+    something hidden from it (a teammate's shot at night), so how often it is asked tells it nothing more.
+    ``feeds``: the table's feeds of its one game (:class:`engine.SeatFeeds`, the same entries as
+    ``visible_events``, made once for all the seats); without it, the seat reads ``visible_events`` of the game
+    it is given each time."""
 
-    def __init__(self, agent: Agent, seat: int) -> None:
-        self.agent, self.seat = agent, seat
+    def __init__(self, agent: Agent, seat: int, feeds: SeatFeeds | None = None) -> None:
+        self.agent, self.seat, self.feeds = agent, seat, feeds
         self.told = 0
         self.told_claims = 0
         self.acts: dict[tuple[int, int, int], int] = {}
@@ -91,7 +94,8 @@ class Seat:
         if read == self._read and len(claims) == self.told_claims:
             return  # nothing new anywhere (its feed is empty from ``told`` on)
         self._read = read
-        entries = visible_events(game, self.seat, self.told)
+        feeds = self.feeds
+        entries = visible_events(game, self.seat, self.told) if feeds is None else feeds.take(self.seat)
         new = claims[self.told_claims:]
         if entries or new:
             self.told += len(entries)
@@ -159,7 +163,8 @@ class _Table:
         self.rng = random.Random(seed)
         self.roles = tuple(roles) if roles is not None else None
         self.game = Game(rules, len(agents))
-        self.seats = [Seat(agent, seat) for seat, agent in enumerate(agents, 1)]
+        feeds = SeatFeeds(self.game)
+        self.seats = [Seat(agent, seat, feeds) for seat, agent in enumerate(agents, 1)]
         self.played = Played(self.game)
         self._spoke: set[tuple[int, str, int, int]] = set()
         for seat, agent in enumerate(agents, 1):

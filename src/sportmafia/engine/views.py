@@ -443,16 +443,21 @@ def visible_events(game: Game, viewer: Viewer, since: int = 0) -> list[dict[str,
             item = form.copy()  # the form's first key is "seq" (a dict's copy is quicker than a dict made anew)
             item["seq"] = k
         elif at >> 1 in listed:
-            form, lists, pairs = listed[at >> 1]
-            item = form.copy()
-            item["seq"] = k
-            for key in lists:  # lists of his own, the tally's pairs too
-                item[key] = [list(v) if isinstance(v, list) else v for v in form[key]] if key in pairs else \
-                    form[key].copy()
+            item = _listed_entry(listed[at >> 1], k)
         else:
             item = _own_entry(game, facts, entries, viewer, k)
         out.append(item)
     return out
+
+
+def _listed_entry(listed: tuple[dict[str, Any], tuple[str, ...], tuple[str, ...]], k: int) -> dict[str, Any]:
+    """Entry number ``k`` of a form with lists (see :class:`_LogFacts`): lists of his own, a tally's pairs too."""
+    form, lists, pairs = listed
+    item = form.copy()
+    item["seq"] = k
+    for key in lists:
+        item[key] = [list(v) if isinstance(v, list) else v for v in form[key]] if key in pairs else form[key].copy()
+    return item
 
 
 def _own_entry(game: Game, facts: _LogFacts, entries: list[int], viewer: Viewer, k: int) -> dict[str, Any]:
@@ -478,3 +483,62 @@ def _redact(ev: E.Event, seat: int, night: int) -> dict[str, Any]:
     if night and isinstance(ev, E.Fouled) and ev.seat != seat:
         return {"type": ev.type, "seat": None}
     return ev.to_json()
+
+
+class SeatFeeds:
+    """Every seat's feed of one game as it grows, for a table that tells each seat its new entries (the bots'
+    table): ``take(seat)`` is ``visible_events(game, seat, since)`` from where the seat's last ``take`` left
+    off, the same entries, numbered alike. Each new event of the log is looked at once for all the seats (who
+    sees it, its form), not once a seat; an ``undone`` sends every seat to ``visible_events``. Each entry is a
+    dict of the seat's own, as ``visible_events`` gives. The game's log only grows (as it does: an undo is an
+    event appended)."""
+
+    __slots__ = ("counts", "game", "pending", "read")
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+        self.read = 0  # the log's events looked at so far
+        self.counts = [0] * (game.n + 1)  # per seat: the entries of his feed made so far (his next number)
+        self.pending: list[list[dict[str, Any]]] = [[] for _ in range(game.n + 1)]  # made, not yet taken
+
+    def take(self, seat: int) -> list[dict[str, Any]]:
+        """The entries of ``seat``'s feed not taken yet (the first call: his whole feed)."""
+        if self.read != len(self.game.log):
+            self._grow()
+        out = self.pending[seat]
+        if out:
+            self.pending[seat] = []
+        return out
+
+    def _grow(self) -> None:
+        game = self.game
+        start, end = self.read, len(game.log)
+        facts = _log_facts(game)
+        counts, pending = self.counts, self.pending
+        self.read = end
+        undone = facts.undone
+        if undone and undone[-1] >= start:  # an undone's entry depends on each feed: the seat's own, whole
+            for seat in range(1, game.n + 1):
+                new = visible_events(game, seat, counts[seat])
+                counts[seat] += len(new)
+                pending[seat] += new
+            return
+        masks, forms, listed, log = facts.masks, facts.forms, facts.listed, game.log
+        events = range(start, end)
+        for seat in range(1, game.n + 1):
+            k, out = counts[seat], pending[seat]
+            for i in events:
+                mask = masks[i]
+                if mask != -1 and not mask >> seat & 1:
+                    continue
+                form = forms[i]
+                if form is not None:
+                    item = form.copy()
+                    item["seq"] = k
+                elif i in listed:
+                    item = _listed_entry(listed[i], k)
+                else:  # his own: the deal, a foul given at night
+                    item = feed_item(k, _redact(log[i], seat, facts.codes[i] & 1))
+                out.append(item)
+                k += 1
+            counts[seat] = k

@@ -278,10 +278,11 @@ class _LogFacts:
         self.undone: list[int] = []
 
 
-_SHARED_KINDS = frozenset({E.Step, E.Advanced, E.Nominated, E.VoteCast})
-"""The events the engine makes once and shares by all games (``engine/cache.py``), seen by everyone, the same."""
-_SHARED_FORMS: dict[int, tuple[E.Event, dict[str, Any], tuple[str, ...], tuple[str, ...]]] = {}
-"""Their public forms and lists (see :class:`_LogFacts`), by the event's id (each entry keeps its event, so the
+_SHARED_KINDS = frozenset({E.Step, E.Advanced, E.Nominated, E.VoteCast, E.ShotFired})
+"""The events the engine makes once and shares by all games (``engine/cache.py``): who sees one (everyone; a shot:
+its shooter) and what he is shown are the event's alone, in every game, by day and by night."""
+_SHARED_FORMS: dict[int, tuple[E.Event, int, dict[str, Any], tuple[str, ...], tuple[str, ...]]] = {}
+"""Their masks, forms and lists (see :class:`_LogFacts`), by the event's id (each entry keeps its event, so the
 id is not another's); cleared when it holds ``FORMS_LIMIT`` (a log read back from a store has events of its
 own, each kept here until then)."""
 FORMS_LIMIT = 8192
@@ -305,12 +306,13 @@ def _log_facts(game: Game) -> _LogFacts:
         codes.append(2 * i + night)
         groups.append(group)
         shared = _SHARED_FORMS.get(id(ev))
-        if shared is not None and shared[0] is ev:  # a step, "Next", a nomination or a vote seen before
-            masks.append(-1)
-            hidden.append(hidden[-1])
-            if shared[2]:
-                facts.listed[i] = shared[1:]
-            forms.append(None if shared[2] else shared[1])
+        if shared is not None and shared[0] is ev:  # a step, "Next", a nomination, a vote or a shot seen before
+            mask = shared[1]
+            masks.append(mask)
+            hidden.append(hidden[-1] + (mask != -1))
+            if shared[3]:
+                facts.listed[i] = shared[2:]
+            forms.append(None if shared[3] else shared[2])
             continue
         mask = _seen_by(ev, night)
         masks.append(mask)
@@ -325,7 +327,7 @@ def _log_facts(game: Game) -> _LogFacts:
             if type(ev) in _SHARED_KINDS:
                 if len(_SHARED_FORMS) > FORMS_LIMIT:
                     _SHARED_FORMS.clear()
-                _SHARED_FORMS[id(ev)] = (ev, form, lists, pairs)
+                _SHARED_FORMS[id(ev)] = (ev, mask, form, lists, pairs)
             if lists:
                 facts.listed[i] = (form, lists, pairs)
                 form = None
@@ -533,7 +535,7 @@ class SeatFeeds:
                     continue
                 form = forms[i]
                 if form is not None:
-                    item = form.copy()
+                    item = form.copy()  # the form's first key is "seq": a copy is quicker than a dict made anew
                     item["seq"] = k
                 elif i in listed:
                     item = _listed_entry(listed[i], k)

@@ -458,8 +458,13 @@ def _listed_entry(listed: tuple[dict[str, Any], tuple[str, ...], tuple[str, ...]
     item = form.copy()
     item["seq"] = k
     for key in lists:
-        item[key] = [list(v) if isinstance(v, list) else v for v in form[key]] if key in pairs else form[key].copy()
+        item[key] = _pairs(form[key]) if key in pairs else form[key].copy()
     return item
+
+
+def _pairs(values: list[Any]) -> list[Any]:
+    """A list of its own, and of its own lists (a vote's tally)."""
+    return [list(v) if isinstance(v, list) else v for v in values]
 
 
 def _own_entry(game: Game, facts: _LogFacts, entries: list[int], viewer: Viewer, k: int) -> dict[str, Any]:
@@ -538,7 +543,11 @@ class SeatFeeds:
                     item = form.copy()  # the form's first key is "seq": a copy is quicker than a dict made anew
                     item["seq"] = k
                 elif i in listed:
-                    item = _listed_entry(listed[i], k)
+                    form, lists, pairs = listed[i]
+                    item = form.copy()
+                    item["seq"] = k
+                    for key in lists:  # lists of his own (a nomination's), a tally's pairs too
+                        item[key] = form[key].copy() if key not in pairs else _pairs(form[key])
                 else:  # his own: the deal, a foul given at night
                     item = feed_item(k, _redact(log[i], seat, facts.codes[i] & 1))
                 out.append(item)

@@ -20,6 +20,7 @@ from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 
 from ..engine import BLACK_ROLES, Advance, Command, DealCards, Game, RuleViolation, SeatFeeds, visible_events
+from ..engine.state import SPEECH_STEPS
 from ..rules import RuleSet
 from .agents import Agent
 from .claims import Said, check_claim, speaker
@@ -104,7 +105,8 @@ class Seat:
 
     def offer(self, game: Game, claims: Sequence[Said], legal: Sequence[Command]) -> Command | None:
         """The agent's answer to ``legal``, or None when it passes or was asked already on what it sees now."""
-        self.tell(game, claims)
+        if len(game.log) != self._read or len(claims) != self.told_claims:
+            self.tell(game, claims)
         if not legal:
             return None
         asked = self._asked
@@ -172,7 +174,7 @@ class _Table:
 
     def step(self) -> None:
         game = self.game
-        offered = _offered(game.legal_commands(None, extras=False))
+        offered = _offered(game.step_commands())
         chance = offered.chance
         if chance is not None:
             deal = self.roles is not None and chance.type == "deal"
@@ -199,6 +201,8 @@ class _Table:
 
     def _speech(self) -> None:
         game = self.game
+        if game.step not in SPEECH_STEPS:  # as ``speaker`` (this runs at every step)
+            return
         now = speaker(game)
         if now is None:
             return

@@ -495,61 +495,52 @@ def _redact(ev: E.Event, seat: int, night: int) -> dict[str, Any]:
 class SeatFeeds:
     """Every seat's feed of one game as it grows, for a table that tells each seat its new entries (the bots'
     table): ``take(seat)`` is ``visible_events(game, seat, since)`` from where the seat's last ``take`` left
-    off, the same entries, numbered alike. Each new event of the log is looked at once for all the seats (who
-    sees it, its form), not once a seat; an ``undone`` sends every seat to ``visible_events``. Each entry is a
+    off, the same entries, numbered alike, made from the facts of the log worked out once for all the seats
+    (who sees each event, its form), without a feed index of each seat's (only where he stands in the log and
+    his next number); an ``undone`` among the new events sends the seat to ``visible_events``. Each entry is a
     dict of the seat's own, as ``visible_events`` gives. The game's log only grows (as it does: an undo is an
     event appended)."""
 
-    __slots__ = ("counts", "game", "pending", "read")
+    __slots__ = ("counts", "game", "reads")
 
     def __init__(self, game: Game) -> None:
         self.game = game
-        self.read = 0  # the log's events looked at so far
+        self.reads = [0] * (game.n + 1)  # per seat: the log's events his entries were made from so far
         self.counts = [0] * (game.n + 1)  # per seat: the entries of his feed made so far (his next number)
-        self.pending: list[list[dict[str, Any]]] = [[] for _ in range(game.n + 1)]  # made, not yet taken
 
     def take(self, seat: int) -> list[dict[str, Any]]:
         """The entries of ``seat``'s feed not taken yet (the first call: his whole feed)."""
-        if self.read != len(self.game.log):
-            self._grow()
-        out = self.pending[seat]
-        if out:
-            self.pending[seat] = []
-        return out
-
-    def _grow(self) -> None:
         game = self.game
-        start, end = self.read, len(game.log)
+        start, end = self.reads[seat], len(game.log)
+        if start == end:
+            return []
         facts = _log_facts(game)
-        counts, pending = self.counts, self.pending
-        self.read = end
+        self.reads[seat] = end
+        k = self.counts[seat]
         undone = facts.undone
-        if undone and undone[-1] >= start:  # an undone's entry depends on each feed: the seat's own, whole
-            for seat in range(1, game.n + 1):
-                new = visible_events(game, seat, counts[seat])
-                counts[seat] += len(new)
-                pending[seat] += new
-            return
-        masks, forms, listed, log = facts.masks, facts.forms, facts.listed, game.log
-        events = range(start, end)
-        for seat in range(1, game.n + 1):
-            k, out = counts[seat], pending[seat]
-            for i in events:
-                mask = masks[i]
-                if mask != -1 and not mask >> seat & 1:
-                    continue
-                form = forms[i]
-                if form is not None:
-                    item = form.copy()  # the form's first key is "seq": a copy is quicker than a dict made anew
-                    item["seq"] = k
-                elif i in listed:
-                    form, lists, pairs = listed[i]
-                    item = form.copy()
-                    item["seq"] = k
-                    for key in lists:  # lists of his own (a nomination's), a tally's pairs too
-                        item[key] = form[key].copy() if key not in pairs else _pairs(form[key])
-                else:  # his own: the deal, a foul given at night
-                    item = feed_item(k, _redact(log[i], seat, facts.codes[i] & 1))
-                out.append(item)
-                k += 1
-            counts[seat] = k
+        if undone and undone[-1] >= start:  # an undone's entry depends on his feed: it is read whole
+            out = visible_events(game, seat, k)
+            self.counts[seat] = k + len(out)
+            return out
+        masks, forms, listed = facts.masks, facts.forms, facts.listed
+        out = []
+        for i in range(start, end):
+            mask = masks[i]
+            if mask != -1 and not mask >> seat & 1:
+                continue
+            form = forms[i]
+            if form is not None:
+                item = form.copy()  # the form's first key is "seq": a copy is quicker than a dict made anew
+                item["seq"] = k
+            elif i in listed:
+                form, lists, pairs = listed[i]
+                item = form.copy()
+                item["seq"] = k
+                for key in lists:  # lists of his own (a nomination's), a tally's pairs too
+                    item[key] = form[key].copy() if key not in pairs else _pairs(form[key])
+            else:  # his own: the deal, a foul given at night
+                item = feed_item(k, _redact(game.log[i], seat, facts.codes[i] & 1))
+            out.append(item)
+            k += 1
+        self.counts[seat] = k
+        return out

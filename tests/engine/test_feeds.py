@@ -192,9 +192,9 @@ def test_a_consumer_changing_his_entries_changes_no_other_feed(table: tuple[str,
 
 @random_games
 @given(**TABLE_AND_SEED)
-def test_the_seats_feeds_made_at_once_are_each_seats_visible_events(table: tuple[str, int], seed: int) -> None:
-    """``SeatFeeds`` (the bots' table's feeds, each new event looked at once for all the seats) gives every seat,
-    at every moment it asks, exactly ``visible_events(game, seat, since)`` from where it left off: the same
+def test_a_seats_feed_taken_piecewise_is_his_visible_events(table: tuple[str, int], seed: int) -> None:
+    """``SeatFeeds`` (the bots' table's feeds, made from the facts of the log shared by all viewers) gives every
+    seat, at every moment it asks, exactly ``visible_events(game, seat, since)`` from where it left off: the same
     entries, numbered alike, nothing of another seat's (shots, checks, the deal, a foul given at night, an
     undo among the host's rare commands); each entry a dict of the seat's own."""
     preset, n = table

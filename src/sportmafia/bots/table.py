@@ -77,8 +77,8 @@ class Seat:
     """An agent at its seat: told what the seat's phone is told, and offered its commands once for each thing
     it could see change (its feed, the claims, its own commands): a seat is never asked again because of
     something hidden from it (a teammate's shot at night), so how often it is asked tells it nothing more.
-    ``feeds``: the table's feeds of its one game (:class:`engine.SeatFeeds`, the same entries as
-    ``visible_events``, made once for all the seats); without it, the seat reads ``visible_events`` of the game
+    ``feeds``: the table's feeds of its one game (:class:`engine.SeatFeeds`: the same entries as
+    ``visible_events``, without a feed index of each seat's); without it, the seat reads ``visible_events`` of the game
     it is given each time."""
 
     def __init__(self, agent: Agent, seat: int, feeds: SeatFeeds | None = None) -> None:

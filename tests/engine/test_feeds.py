@@ -14,7 +14,17 @@ from hypothesis import strategies as st
 
 from sportmafia.bots import random_command
 from sportmafia.bots.plausible import PlausibleTable, play_plausible
-from sportmafia.engine import Advance, Game, Shoot, Undo, feed_length, feed_position, view, visible_events
+from sportmafia.engine import (
+    Advance,
+    Game,
+    SeatFeeds,
+    Shoot,
+    Undo,
+    feed_length,
+    feed_position,
+    view,
+    visible_events,
+)
 from sportmafia.rules import get_ruleset
 
 TABLES = [("club", 10), ("fiim", 10), ("tournament", 13)]
@@ -30,6 +40,10 @@ def _play(table: tuple[str, int], seed: int) -> tuple[Game, random.Random]:
         game.execute(random_command(game, rng, RARE), rng)
     return game, random.Random(seed)
 
+
+WHOLE_GAME = {**RARE, "award": 0.0, "team_defeat": 0.0, "override": 0.0}
+"""The rare commands of ``RARE``, and never the judge's decisions that end a game at once: games played to a
+real end (nights, checks, votes, fouls given at night, undos among them)."""
 
 random_games = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 """40 examples of (table, seed) each."""
@@ -174,3 +188,36 @@ def test_a_consumer_changing_his_entries_changes_no_other_feed(table: tuple[str,
         _spoil(visible_events(game, spoiler, rng.randint(0, feed_length(game, spoiler))))
         for v in viewers:
             assert visible_events(game, v) == kept[v], f"{spoiler} changed the feed of {v}"
+
+
+@random_games
+@given(**TABLE_AND_SEED)
+def test_a_seats_feed_taken_piecewise_is_his_visible_events(table: tuple[str, int], seed: int) -> None:
+    """``SeatFeeds`` (the bots' table's feeds, made from the facts of the log shared by all viewers) gives every
+    seat, at every moment it asks, exactly ``visible_events(game, seat, since)`` from where it left off: the same
+    entries, numbered alike, nothing of another seat's (shots, checks, the deal, a foul given at night, an
+    undo among the host's rare commands); each entry a dict of the seat's own."""
+    preset, n = table
+    rng = random.Random(seed)
+    game = Game(get_ruleset(preset), n)
+    feeds = SeatFeeds(game)
+    told = [0] * (n + 1)
+    taken: list[list[dict[str, Any]]] = [[] for _ in range(n + 1)]
+
+    def ask(seat: int) -> None:
+        new = feeds.take(seat)
+        assert new == visible_events(game, seat, told[seat]), f"seat {seat} after {len(game.log)} events"
+        told[seat] += len(new)
+        taken[seat] += new
+
+    while not game.over:
+        game.execute(random_command(game, rng, WHOLE_GAME), rng)
+        for seat in rng.sample(range(1, n + 1), rng.randint(0, 3)):  # some seats ask now, the others later
+            ask(seat)
+    for seat in range(1, n + 1):
+        ask(seat)
+        assert feeds.take(seat) == []
+        assert taken[seat] == visible_events(game, seat) and told[seat] == feed_length(game, seat)
+    _spoil(taken[1])  # each entry is the seat's own
+    for seat in range(2, n + 1):
+        assert taken[seat] == visible_events(game, seat)

@@ -63,7 +63,7 @@ class BaselineAgent(Agent):
 
     # --- what it is told ----------------------------------------------------------------------------------
     def observe(self, entries: Sequence[dict[str, Any]], claims: Sequence[Said]) -> None:
-        super().observe(entries, claims)
+        Agent.observe(self, entries, claims)  # its feed and claims kept (a call without super())
         known = self._suspicions  # what it changes is looked at again
         for e in entries:
             kind = e["type"]

@@ -19,7 +19,8 @@ import random
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 
-from ..engine import BLACK_ROLES, Advance, Command, DealCards, Game, RuleViolation, visible_events
+from ..engine import BLACK_ROLES, Advance, Command, DealCards, Game, RuleViolation, SeatFeeds, visible_events
+from ..engine.state import SPEECH_STEPS
 from ..rules import RuleSet
 from .agents import Agent
 from .claims import Said, check_claim, speaker
@@ -75,10 +76,13 @@ def team_leader(game: Game, leaders: Collection[int] = ()) -> int | None:
 class Seat:
     """An agent at its seat: told what the seat's phone is told, and offered its commands once for each thing
     it could see change (its feed, the claims, its own commands): a seat is never asked again because of
-    something hidden from it (a teammate's shot at night), so how often it is asked tells it nothing more."""
+    something hidden from it (a teammate's shot at night), so how often it is asked tells it nothing more.
+    ``feeds``: the table's feeds of its one game (:class:`engine.SeatFeeds`: the same entries as
+    ``visible_events``, without a feed index of each seat's); without it, the seat reads ``visible_events`` of the game
+    it is given each time."""
 
-    def __init__(self, agent: Agent, seat: int) -> None:
-        self.agent, self.seat = agent, seat
+    def __init__(self, agent: Agent, seat: int, feeds: SeatFeeds | None = None) -> None:
+        self.agent, self.seat, self.feeds = agent, seat, feeds
         self.told = 0
         self.told_claims = 0
         self.acts: dict[tuple[int, int, int], int] = {}
@@ -91,7 +95,8 @@ class Seat:
         if read == self._read and len(claims) == self.told_claims:
             return  # nothing new anywhere (its feed is empty from ``told`` on)
         self._read = read
-        entries = visible_events(game, self.seat, self.told)
+        feeds = self.feeds
+        entries = visible_events(game, self.seat, self.told) if feeds is None else feeds.take(self.seat)
         new = claims[self.told_claims:]
         if entries or new:
             self.told += len(entries)
@@ -100,7 +105,8 @@ class Seat:
 
     def offer(self, game: Game, claims: Sequence[Said], legal: Sequence[Command]) -> Command | None:
         """The agent's answer to ``legal``, or None when it passes or was asked already on what it sees now."""
-        self.tell(game, claims)
+        if len(game.log) != self._read or len(claims) != self.told_claims:
+            self.tell(game, claims)
         if not legal:
             return None
         asked = self._asked
@@ -159,7 +165,8 @@ class _Table:
         self.rng = random.Random(seed)
         self.roles = tuple(roles) if roles is not None else None
         self.game = Game(rules, len(agents))
-        self.seats = [Seat(agent, seat) for seat, agent in enumerate(agents, 1)]
+        feeds = SeatFeeds(self.game)
+        self.seats = [Seat(agent, seat, feeds) for seat, agent in enumerate(agents, 1)]
         self.played = Played(self.game)
         self._spoke: set[tuple[int, str, int, int]] = set()
         for seat, agent in enumerate(agents, 1):
@@ -167,7 +174,7 @@ class _Table:
 
     def step(self) -> None:
         game = self.game
-        offered = _offered(game.legal_commands(None, extras=False))
+        offered = _offered(game.step_commands())
         chance = offered.chance
         if chance is not None:
             deal = self.roles is not None and chance.type == "deal"
@@ -194,6 +201,8 @@ class _Table:
 
     def _speech(self) -> None:
         game = self.game
+        if game.step not in SPEECH_STEPS:  # as ``speaker`` (this runs at every step)
+            return
         now = speaker(game)
         if now is None:
             return

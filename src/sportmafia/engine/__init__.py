@@ -36,6 +36,7 @@ from .rules.discipline import FOUL_REASONS, REMOVAL_REASONS, SANCTIONS
 from .state import BLACK_ROLES, NIGHT_STEPS, RED_ROLES, Rng, team_of
 from .views import (
     HiddenView,
+    SeatFeeds,
     Views,
     feed_events,
     feed_item,
@@ -78,6 +79,7 @@ __all__ = [
     "Rng",
     "RuleViolation",
     "Sanction",
+    "SeatFeeds",
     "Shoot",
     "TeamDefeat",
     "Undo",

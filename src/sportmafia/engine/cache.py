@@ -35,6 +35,7 @@ class Tables:
         self.remove = [C.Remove(s) for s in seats]
         self.ev_nominated = [[E.Nominated(b, t) for t in seats] for b in seats]
         self.ev_vote = [[E.VoteCast(v, c) for c in seats] for v in seats]
+        self.ev_shot = [[E.ShotFired(s, t) for t in seats] for s in seats]
 
 
 _TABLES: dict[int, Tables] = {}

@@ -70,6 +70,7 @@ class GameState:
         self._cmd_remove = t.remove
         self._ev_nominated = t.ev_nominated
         self._ev_vote = t.ev_vote
+        self._ev_shot = t.ev_shot
         rs = ruleset
         self._nom_key = (players, rs.self_nomination, rs.withdrawal, rs.nominations_per_speech)
         self._reset()

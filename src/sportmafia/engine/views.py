@@ -278,10 +278,11 @@ class _LogFacts:
         self.undone: list[int] = []
 
 
-_SHARED_KINDS = frozenset({E.Step, E.Advanced, E.Nominated, E.VoteCast})
-"""The events the engine makes once and shares by all games (``engine/cache.py``), seen by everyone, the same."""
-_SHARED_FORMS: dict[int, tuple[E.Event, dict[str, Any], tuple[str, ...], tuple[str, ...]]] = {}
-"""Their public forms and lists (see :class:`_LogFacts`), by the event's id (each entry keeps its event, so the
+_SHARED_KINDS = frozenset({E.Step, E.Advanced, E.Nominated, E.VoteCast, E.ShotFired})
+"""The events the engine makes once and shares by all games (``engine/cache.py``): who sees one (everyone; a shot:
+its shooter) and what he is shown are the event's alone, in every game, by day and by night."""
+_SHARED_FORMS: dict[int, tuple[E.Event, int, dict[str, Any], tuple[str, ...], tuple[str, ...]]] = {}
+"""Their masks, forms and lists (see :class:`_LogFacts`), by the event's id (each entry keeps its event, so the
 id is not another's); cleared when it holds ``FORMS_LIMIT`` (a log read back from a store has events of its
 own, each kept here until then)."""
 FORMS_LIMIT = 8192
@@ -305,12 +306,13 @@ def _log_facts(game: Game) -> _LogFacts:
         codes.append(2 * i + night)
         groups.append(group)
         shared = _SHARED_FORMS.get(id(ev))
-        if shared is not None and shared[0] is ev:  # a step, "Next", a nomination or a vote seen before
-            masks.append(-1)
-            hidden.append(hidden[-1])
-            if shared[2]:
-                facts.listed[i] = shared[1:]
-            forms.append(None if shared[2] else shared[1])
+        if shared is not None and shared[0] is ev:  # a step, "Next", a nomination, a vote or a shot seen before
+            mask = shared[1]
+            masks.append(mask)
+            hidden.append(hidden[-1] + (mask != -1))
+            if shared[3]:
+                facts.listed[i] = shared[2:]
+            forms.append(None if shared[3] else shared[2])
             continue
         mask = _seen_by(ev, night)
         masks.append(mask)
@@ -325,7 +327,7 @@ def _log_facts(game: Game) -> _LogFacts:
             if type(ev) in _SHARED_KINDS:
                 if len(_SHARED_FORMS) > FORMS_LIMIT:
                     _SHARED_FORMS.clear()
-                _SHARED_FORMS[id(ev)] = (ev, form, lists, pairs)
+                _SHARED_FORMS[id(ev)] = (ev, mask, form, lists, pairs)
             if lists:
                 facts.listed[i] = (form, lists, pairs)
                 form = None
@@ -443,16 +445,26 @@ def visible_events(game: Game, viewer: Viewer, since: int = 0) -> list[dict[str,
             item = form.copy()  # the form's first key is "seq" (a dict's copy is quicker than a dict made anew)
             item["seq"] = k
         elif at >> 1 in listed:
-            form, lists, pairs = listed[at >> 1]
-            item = form.copy()
-            item["seq"] = k
-            for key in lists:  # lists of his own, the tally's pairs too
-                item[key] = [list(v) if isinstance(v, list) else v for v in form[key]] if key in pairs else \
-                    form[key].copy()
+            item = _listed_entry(listed[at >> 1], k)
         else:
             item = _own_entry(game, facts, entries, viewer, k)
         out.append(item)
     return out
+
+
+def _listed_entry(listed: tuple[dict[str, Any], tuple[str, ...], tuple[str, ...]], k: int) -> dict[str, Any]:
+    """Entry number ``k`` of a form with lists (see :class:`_LogFacts`): lists of his own, a tally's pairs too."""
+    form, lists, pairs = listed
+    item = form.copy()
+    item["seq"] = k
+    for key in lists:
+        item[key] = _pairs(form[key]) if key in pairs else form[key].copy()
+    return item
+
+
+def _pairs(values: list[Any]) -> list[Any]:
+    """A list of its own, and of its own lists (a vote's tally)."""
+    return [list(v) if isinstance(v, list) else v for v in values]
 
 
 def _own_entry(game: Game, facts: _LogFacts, entries: list[int], viewer: Viewer, k: int) -> dict[str, Any]:
@@ -478,3 +490,57 @@ def _redact(ev: E.Event, seat: int, night: int) -> dict[str, Any]:
     if night and isinstance(ev, E.Fouled) and ev.seat != seat:
         return {"type": ev.type, "seat": None}
     return ev.to_json()
+
+
+class SeatFeeds:
+    """Every seat's feed of one game as it grows, for a table that tells each seat its new entries (the bots'
+    table): ``take(seat)`` is ``visible_events(game, seat, since)`` from where the seat's last ``take`` left
+    off, the same entries, numbered alike, made from the facts of the log worked out once for all the seats
+    (who sees each event, its form), without a feed index of each seat's (only where he stands in the log and
+    his next number); an ``undone`` among the new events sends the seat to ``visible_events``. Each entry is a
+    dict of the seat's own, as ``visible_events`` gives. The game's log only grows (as it does: an undo is an
+    event appended)."""
+
+    __slots__ = ("counts", "game", "reads")
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+        self.reads = [0] * (game.n + 1)  # per seat: the log's events his entries were made from so far
+        self.counts = [0] * (game.n + 1)  # per seat: the entries of his feed made so far (his next number)
+
+    def take(self, seat: int) -> list[dict[str, Any]]:
+        """The entries of ``seat``'s feed not taken yet (the first call: his whole feed)."""
+        game = self.game
+        start, end = self.reads[seat], len(game.log)
+        if start == end:
+            return []
+        facts = _log_facts(game)
+        self.reads[seat] = end
+        k = self.counts[seat]
+        undone = facts.undone
+        if undone and undone[-1] >= start:  # an undone's entry depends on his feed: it is read whole
+            out = visible_events(game, seat, k)
+            self.counts[seat] = k + len(out)
+            return out
+        masks, forms, listed = facts.masks, facts.forms, facts.listed
+        out = []
+        for i in range(start, end):
+            mask = masks[i]
+            if mask != -1 and not mask >> seat & 1:
+                continue
+            form = forms[i]
+            if form is not None:
+                item = form.copy()  # the form's first key is "seq": a copy is quicker than a dict made anew
+                item["seq"] = k
+            elif i in listed:
+                form, lists, pairs = listed[i]
+                item = form.copy()
+                item["seq"] = k
+                for key in lists:  # lists of his own (a nomination's), a tally's pairs too
+                    item[key] = form[key].copy() if key not in pairs else _pairs(form[key])
+            else:  # his own: the deal, a foul given at night
+                item = feed_item(k, _redact(game.log[i], seat, facts.codes[i] & 1))
+            out.append(item)
+            k += 1
+        self.counts[seat] = k
+        return out

@@ -103,7 +103,7 @@ class NightRules(Dispatch):
         if len(self.shots.get(cmd.shooter, ())) >= 2:  # A.night.shoot: a second shot makes a miss, no third
             raise RuleViolation("shot-twice", seat=cmd.shooter)
         self._need_alive(cmd.target, "A.night.shoot")
-        self._emit(E.ShotFired(cmd.shooter, cmd.target))
+        self._emit(self._ev_shot[cmd.shooter][cmd.target])
 
     def _volley_shooters(self) -> list[int]:
         """The black players an "all shoot" fires for: every living one, if none of them has shot tonight

@@ -14,7 +14,7 @@ longer the Dask cluster takes than plain processes at the same number of workers
 load when the figure was taken (above the number of cores, other processes shared them). The estimate: a million games
 (two variants of 500,000) on 16 cores at the best rate of one worker per CPU second of its own (the figure
 another machine's load disturbs least) and the scaling measured here (at most 1), an estimate, not a run.
-Run: ``make bench`` or ``python bench/lab.py [--games 400] [--batch 100] [--repeats 2] [--agent baseline] [--no-dask]``.
+Run: ``make bench`` or ``python bench/lab.py [--games 1600] [--batch 100] [--repeats 2] [--agent baseline] [--no-dask]``.
 """
 
 from __future__ import annotations
@@ -48,7 +48,8 @@ def warm(pool: Backend, plan: Plan) -> Backend:
 
 def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=400, help="games per variant in one repeat")
+    parser.add_argument("--games", type=int, default=1600,
+                        help="games per variant in one repeat (long enough that the pools' start does not weigh)")
     parser.add_argument("--repeats", type=int, default=2, help="repeats of each configuration, the best kept")
     parser.add_argument("--agent", default="baseline")
     parser.add_argument("--batch", type=int, default=100, help="games in a batch (the lab's own default is 200)")

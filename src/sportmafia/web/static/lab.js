@@ -56,7 +56,12 @@
     const li = el("li");
     const pick = el("label", {}, S.option);
     const select = el("select", { name: "option" });
-    OPTIONS.forEach((o) => select.append(el("option", { value: o.name }, o.name)));
+    /* each option by what it says in the page's language (its first sentence), its name for the record */
+    const said = (o) => {
+      const first = o.help.split(/(?<=[.!?])\s/)[0].replace(/^[A-ZА-Я](\.[a-z.]+)*:\s*/, "");
+      return `${first.length > 90 ? first.slice(0, 89) + "…" : first} (${o.name})`;
+    };
+    OPTIONS.forEach((o) => select.append(el("option", { value: o.name, title: o.help }, said(o))));
     const first = OPTIONS.find((o) => o.flips[preset]) || OPTIONS[0];  // a change that can be played
     select.value = first.name;
     pick.append(select);

@@ -69,8 +69,9 @@ class Seating(TournamentBase):
         quality = seating_quality(seating, options["constraints"])
         if not options["constraints"].empty:
             # what the constraints cost: the same request without them, for its pairs' figure
-            free = seating_mod.generate(len(people), rounds, (low, high), games_per_player=games_per_player,
-                                        seed=seed, steps=steps, **{**options, "constraints": None})
+            free = self._generate(people, options, lambda: seating_mod.generate(
+                len(people), rounds, (low, high), games_per_player=games_per_player, seed=seed, steps=steps,
+                **{**options, "constraints": None}))
             quality["pair_rmse_free"] = seating_quality(free)["pair_rmse"]
         doc = {**seating.to_json(), "participants": [p.id for p in people], "rounds": rounds,
                "table": [low, high], "hosts": {str(r): hs for r, hs in plan_hosts.items()}, "request": request,

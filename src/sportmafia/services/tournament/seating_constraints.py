@@ -27,9 +27,6 @@ from ...store.tournaments import ParticipantRecord
 from ...tournament.seating.constraints import Constraints
 from ..errors import invalid
 
-KEYS = ("never", "at_most", "keep_apart", "keep_apart_by", "host_conflicts", "ratings", "tolerance", "seat_wishes",
-        "seat_wishes_allowed", "sit_out")
-
 
 def _bad(text: Any) -> Exception:
     return invalid("bad-constraints", text)

@@ -72,16 +72,22 @@ def repair(seating: Seating, played: int, table: tuple[int, int], *, players: in
         for seats in tables:
             tally(seats, 1)
 
+    def clash(p: int, x: int, together: bool) -> bool:
+        """Whether p and x may not share a table (``together``: they share it now, their meeting counted)."""
+        pair = (min(p, x), max(p, x))
+        return pair in forbidden or (pair in caps and meet.get(pair, 0) + (0 if together else 1) > caps[pair])
+
+    def allowed(p: int, r: int, t: int) -> bool:
+        return t not in banned[r].get(p, ()) and pins.get(p, t) == t
+
     def fits(p: int, r: int, t: int, seats: Sequence[int | None], instead: int | None = None) -> bool:
-        if t in banned[r].get(p, ()) or pins.get(p, t) != t:
-            return False
-        for x in seats:
-            if x is None or x in (p, instead):
-                continue
-            pair = (min(p, x), max(p, x))
-            if pair in forbidden or (pair in caps and meet.get(pair, 0) + 1 > caps[pair]):
-                return False
-        return True
+        """Whether p may take a place at table t of round r (in ``instead``'s place)."""
+        return allowed(p, r, t) and not any(clash(p, x, False) for x in seats if x is not None and x not in (p, instead))
+
+    def holds(p: int, r: int, t: int, seats: Sequence[int | None]) -> bool:
+        """Whether p's seat at table t of round r keeps every hard constraint (of a pair that must not meet, or
+        meets too often, the first is the one who moves)."""
+        return allowed(p, r, t) and not any(clash(p, x, True) for x in seats if x is not None and x > p)
 
     def place(b: int | None, seats: list[int | None], s: int) -> None:
         """``b`` takes seat s (None: the seat is left), its meetings and games counted."""
@@ -100,7 +106,7 @@ def repair(seating: Seating, played: int, table: tuple[int, int], *, players: in
         # 1. seats left: by those who are not there, and by those whose seat breaks a hard constraint now
         for t, seats in enumerate(tables):
             for s, p in enumerate(seats):
-                if p is not None and (p in out or not _holds(p, r, t, seats, banned, pins, forbidden, caps, meet)):
+                if p is not None and (p in out or not holds(p, r, t, seats)):
                     place(None, seats, s)
         seated = {p for seats in tables for p in seats if p is not None}
         bench = [p for p in range(n) if p not in out and p not in seated]
@@ -195,23 +201,7 @@ def _by_way_of(r: int, t: int, s: int, tables: list[list[int | None]], bench: li
 def _meet_with(p: int, seats: Sequence[int | None], caps: Mapping[tuple[int, int], int],
                meet: dict[tuple[int, int], int], step: int) -> None:
     for x in seats:
-        if x is not None and x != p and (min(p, x), max(p, x)) in caps:
-            meet[(min(p, x), max(p, x))] = meet.get((min(p, x), max(p, x)), 0) + step
-
-
-def _holds(p: int, r: int, t: int, seats: Sequence[int | None], banned: Sequence[Mapping[int, set[int]]],
-           pins: Mapping[int, int], forbidden: set[tuple[int, int]], caps: Mapping[tuple[int, int], int],
-           meet: Mapping[tuple[int, int], int]) -> bool:
-    """Whether p's seat at table t of round r keeps every hard constraint (the first of a pair that must not
-    meet, or that meets too often, is the one who moves)."""
-    if t in banned[r].get(p, ()) or pins.get(p, t) != t:
-        return False
-    for x in seats:
-        if x is None or x == p:
-            continue
-        pair = (min(p, x), max(p, x))
-        if pair in forbidden and p == pair[0]:
-            return False
-        if pair in caps and meet.get(pair, 0) > caps[pair] and p == pair[0]:
-            return False
-    return True
+        if x is not None and x != p:
+            pair = (min(p, x), max(p, x))
+            if pair in caps:
+                meet[pair] = meet.get(pair, 0) + step

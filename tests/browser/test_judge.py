@@ -343,13 +343,15 @@ def test_the_judges_flow(browser: Any, server: str) -> None:
             api_post(page, server, f"/api/games/{games[0]['game_id']}/sheet/sign")
             api_post(page, server, f"/api/tournaments/{tid}/games/{games[0]['game_id']}/accept")
         page.reload()
-        # the final's standings are computed for the page after three games' sheets: on a machine busy with the
-        # rest of the suite this took longer than the default 20 s once
-        page.wait_for_selector("#final-winners:not(:empty)", timeout=60_000)
+        # the winners, and those sharing a place across the prize places (then the judge decides, T.judge; a tie
+        # at the top leaves no winner to name)
+        page.wait_for_selector("#final-winners:not(:empty)")
         final = api_get(page, server, f"/api/tournaments/{tid}/standings")["final"]
         assert final["complete"]
-        for w in final["winners"]:
-            assert w["nickname"] in page.inner_text("#final-winners")
+        named = [r for r in final["standings"] if r["top_three"] or r["prize_tie"]]
+        assert named and [r["nickname"] for r in final["winners"]] == [r["nickname"] for r in named if r["top_three"]]
+        for r in named:
+            assert r["nickname"] in page.inner_text("#final-winners")
         shoot(page, "final", "#final-view")
         shoot(page, "final-standings", "#final-standings-title")
         page.click("#finish")
@@ -361,7 +363,7 @@ def test_the_judges_flow(browser: Any, server: str) -> None:
         pp.wait_for_selector("#st-final-card:not([hidden]) #st-final tbody tr")
         assert pp.locator("#st-final tbody tr").first.locator(".c-nickname").inner_text() == \
             final["standings"][0]["nickname"]
-        assert final["winners"][0]["nickname"] in pp.inner_text("#st-winners")
+        assert all(r["nickname"] in pp.inner_text("#st-winners") for r in named)
         shoot(pp, "public-final")
         public.close()
 

@@ -270,3 +270,58 @@ def test_the_seating_quality_in_a_judges_words_and_another_seating(browser: Any,
                 assert not errors, errors
             finally:
                 ctx.close()
+
+
+def play(c: httpx.Client, gid: str, end: dict[str, Any]) -> None:
+    """Deal game ``gid``, end it by the judge's ``end`` (an award or an override), sign and accept its sheet."""
+    for n, cmd in enumerate(({"type": "deal"}, end)):
+        seq = ok(c.get(f"/api/games/{gid}"))["next_seq"]
+        ok(c.post(f"/api/games/{gid}/commands", json={"command": cmd, "expected_seq": seq,
+                                                      "command_id": f"{gid[:8]}-{n}"}))
+    ok(c.post(f"/api/games/{gid}/sheet/sign"))
+
+
+SHARED_TOP = {"ru": "Места 1–7 делят {names}: решает судья.",
+              "en": "Places 1–7 are shared by {names}: the judge decides."}
+
+
+def test_a_final_whose_prize_places_are_shared_names_those_the_judge_decides_among(browser: Any, server: str) -> None:
+    """A final of 10 whose games all ended without a winner (the judge's override): the points carried over
+    from the one main game (7 reds won) leave places 1-7 shared across the prize places, so there are no
+    winners yet (T.total) and the judge decides (T.judge). The desk and the public page say who shares them,
+    not nothing."""
+    with admin(server) as c:
+        tid = int(ok(c.post("/api/tournaments", json={"name": "Финал вничью", "preset": "club"}))["id"])
+        ok(c.post(f"/api/tournaments/{tid}/participants", json={"text": "\n".join(NAMES[:10])}))
+        me = ok(c.get("/api/me"))["user"]["id"]
+        ok(c.put(f"/api/tournaments/{tid}/staff", json={"staff": [{"user_id": me, "role": "host"}]}))
+        ok(c.post(f"/api/tournaments/{tid}/seating", json={"rounds": 1, "seed": 1, "hosts": [me]}))
+        (game,) = ok(c.post(f"/api/tournaments/{tid}/rounds/1/open"))["games"]
+        play(c, game["game_id"], {"type": "award", "winner": "red", "reason": "решение судьи"})
+        ok(c.post(f"/api/tournaments/{tid}/games/{game['game_id']}/accept"))
+        ok(c.post(f"/api/tournaments/{tid}/final", json={"k": 10, "hosts": [me]}))
+        rounds = ok(c.get(f"/api/tournaments/{tid}/seating"))["final"]["rounds"]
+        for number in range(1, rounds + 1):
+            (game,) = ok(c.post(f"/api/tournaments/{tid}/final/rounds/{number}/open"))["games"]
+            play(c, game["game_id"], {"type": "override", "winner": None, "reason": "ничья по решению судьи"})
+            ok(c.post(f"/api/tournaments/{tid}/games/{game['game_id']}/accept"))
+        ok(c.patch(f"/api/tournaments/{tid}", json={"published": True}))
+        final = ok(c.get(f"/api/tournaments/{tid}/standings"))["final"]
+    assert final["complete"] and final["winners"] == []
+    tied = [r["nickname"] for r in final["standings"] if r["prize_tie"]]
+    assert len(tied) == 7 and all((r["place"], r["place_to"]) == (1, 7) for r in final["standings"][:7])
+    for lang in ("ru", "en"):
+        for size in SIZES:
+            ctx, page, errors = desk(browser, server, lang, size, tid)
+            try:
+                tab(page, "final")
+                page.wait_for_selector("#final-winners:not(:empty)")
+                assert page.inner_text("#final-winners") == SHARED_TOP[lang].format(names=", ".join(tied))
+                shoot(page, "final-shared", lang, "#final-winners")
+                page.goto(f"{server}/t/{tid}")
+                page.wait_for_selector("#st-final tbody tr:nth-child(10)")
+                assert page.inner_text("#st-winners") == SHARED_TOP[lang].format(names=", ".join(tied))
+                shoot(page, "public-final-shared", lang, "#st-final-card")
+                assert not errors, errors
+            finally:
+                ctx.close()

@@ -21,8 +21,7 @@
       d.roundCards($("final-rounds"), state.final, "final");
       if (doc) {
         SM.standingsTable($("final-table"), doc.standings, S, L, null, true);
-        $("final-winners").textContent = doc.complete && doc.winners.length
-          ? SM.fmt(S.winners, { names: doc.winners.map((w) => `${w.place}. ${w.nickname}`).join(", ") }) : "";
+        $("final-winners").textContent = doc.complete ? SM.finalWinners(doc, S) : "";
       }
       $("finish").hidden = !canJudge || t.status === "finished";
     }

@@ -13,6 +13,22 @@
   const NUM = new Intl.NumberFormat(SM.lang === "ru" ? "ru-RU" : "en-GB", { maximumFractionDigits: 2 });
   const num = (x) => NUM.format(Number(x));
 
+  /* The final's outcome in words (fin: the standings' "final", complete): its winners, and those who share a
+     place across the prize places, whom the judge decides among (T.total, T.judge); a tie at the top leaves
+     no winner to name, only the tie. */
+  SM.finalWinners = function (fin, S) {
+    const parts = [];
+    if (fin.winners.length) {
+      parts.push(SM.fmt(S.winners, { names: fin.winners.map((w) => `${w.place}. ${w.nickname}`).join(", ") }));
+    }
+    const tied = fin.standings.filter((r) => r.prize_tie);
+    if (tied.length) {
+      parts.push(SM.fmt(S.shared_prize, { range: `${tied[0].place}–${tied[0].place_to}`,
+        names: tied.map((r) => r.nickname).join(", ") }));
+    }
+    return parts.join(" · ");
+  };
+
   /* rows: row_json of the API; S: the page's strings; L: labels; playerHref(pid) or null; withCarried */
   SM.standingsTable = function (table, rows, S, L, playerHref, withCarried) {
     table.replaceChildren();
@@ -103,9 +119,7 @@
         $("st-main-title").textContent = fin ? S.prelim_title : S.main_title;
         if (fin) {
           SM.standingsTable($("st-final"), fin.standings, S, L, href, true);
-          $("st-winners").textContent = fin.complete && fin.winners.length
-            ? SM.fmt(S.winners, { names: fin.winners.map((w) => `${w.place}. ${w.nickname}`).join(", ") })
-            : S.final_on;
+          $("st-winners").textContent = fin.complete ? SM.finalWinners(fin, S) : S.final_on;
         }
         SM.standingsTable($("st-main"), doc.standings, S, L, href, false);
         const notes = [SM.fmt(S.accepted_games, { n: doc.accepted_games })];

@@ -48,3 +48,18 @@ def test_a_black_team_shoots_where_the_checker_most_likely_sits() -> None:
     don.observe([{"seq": 5, "type": "checked", "checker": 3, "target": 9, "found": True}], [])
     assert don.p_checker()[9] == 1.0  # the Don knows; the shot stays the team's (what all of them know)
     assert don._team_target() == mafia._team_target()
+
+
+def test_a_shield_with_no_check_behind_it_weighs_the_pair_a_founded_trust_does_not() -> None:
+    a = agent(1, "civilian")
+    even = a.p_black()
+    a.observe([], [Said(3, Claim(4, "trust", target=7))])
+    p = a.p_black()
+    assert p[7] > even[7] + 0.2  # a black player shields a teammate; a red one trusts anyone now and then
+    assert p[4] > even[4]
+    assert abs(a.suspicion(7) - 100.0 * (p[7] - 3 / 9)) < 1e-9
+    # after a Sheriff's red check of 8, trusting 8 says nothing of the one who trusts him
+    a.observe([], [Said(5, Claim(9, "role", role="sheriff")), Said(5, Claim(9, "check", target=8, color="red"))])
+    before = a.p_black()
+    a.observe([], [Said(6, Claim(2, "trust", target=8))])
+    assert a.p_black() == before

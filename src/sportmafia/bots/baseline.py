@@ -8,12 +8,17 @@ only.
 - **The Sheriff** checks the most suspicious seat he has not checked, and once he has found a black player he
   says so in his speech ("I am the Sheriff", each of his checks) and asks for the vote; in his last word he
   tells whatever he found.
+- **First impressions**: each player hears the speeches his own way, which the claims do not carry: a seeded
+  impression of every other seat, added to what he is told (a black player's spread less). On the first day,
+  with nothing else to go on, they spread the nominations and hands as a club's are spread.
 - **The town** nominates and votes for the most suspicious candidate (an uncontested Sheriff's black check
-  first).
+  first). An "I trust N" with no check behind it reads as a pair: both draw suspicion.
 - **The mafia** shoots the Sheriff who came out, else the red player the town trusts most (every black player
   works it out from what the whole team knows, so the shots agree); by day it nominates and votes as the town
-  does, never for a teammate, and when the Sheriff names a teammate black, one of them claims the Sheriff too and
-  calls him a liar. **The Don** checks for the Sheriff among the reds the town trusts.
+  does, for a teammate only now and then (to look red), and when the Sheriff names a teammate black, one of them
+  claims the Sheriff too and calls him a liar. In his first speech a black player sometimes shields a teammate
+  ("I trust N"), as a red one now and then trusts the seat he likes best. **The Don** checks for the Sheriff
+  among the reds the town trusts.
 
 Its choices depend on its generator only where the picture leaves a tie.
 """
@@ -31,6 +36,21 @@ from .agents import Agent
 from .claims import Claim, Said
 
 CHECKERS = ("sheriff", "commissar")
+IMPRESSION = 0.35
+"""A red player's first impression of each other seat (the speeches as people hear them, which the claims do not
+carry): drawn from his own generator at the deal, normal with this spread, and added to what he is told. It
+spreads the first day's nominations and hands as a club's are spread (docs/bots.md, "How bots play")."""
+SHIELD = 0.2
+"""How often a black player shields a teammate in his first speech ("I trust N" with no check behind it)."""
+PAIR = 0.4
+"""The suspicion an unfounded "I trust N" draws on who says it (half as much on N): the town reads a pair."""
+RED_TRUST = 0.1
+"""How often a red player says he trusts the seat he likes best in his first speech (so a trust is a hint, not
+proof)."""
+BLACK_SPREAD = 0.55
+"""A black player's first impressions count this much of a red's (he knows the colours; he only spreads his hands)."""
+HIDE = 0.07
+"""How often a black player votes for a teammate on the ballot, to look red."""
 WATCHED = frozenset({"dealt", "player_left", "checked", "step", "voting_started", "vote_cast"})
 """The feed's entries the agent reads (the others it only keeps)."""
 
@@ -60,6 +80,8 @@ class BaselineAgent(Agent):
         self.trusted: set[int] = set()
         self._suspicions: dict[int, float] = {}  # each seat's suspicion, until it is told something that changes it
         self._spared: frozenset[int] = frozenset()  # a black seat's team, itself included
+        self.impression = {s: rng.gauss(0.0, IMPRESSION) for s in range(1, players + 1) if s != seat}
+        self._felt: dict[int, float] = {}  # the impressions a red seat adds (none for a black one)
 
     # --- what it is told ----------------------------------------------------------------------------------
     def observe(self, entries: Sequence[dict[str, Any]], claims: Sequence[Said]) -> None:
@@ -77,6 +99,8 @@ class BaselineAgent(Agent):
                 self.role = e.get("role", "")
                 self.team = set(e.get("teammates", ()))
                 self._spared = frozenset(self.team | {self.seat}) if self.black else frozenset()
+                self._felt = {k: v * BLACK_SPREAD for k, v in self.impression.items()} if self.black \
+                    else self.impression
                 known.clear()
             elif kind == "player_left":
                 self.alive.discard(e["seat"])
@@ -105,6 +129,12 @@ class BaselineAgent(Agent):
             known.pop(c.target, None)
         elif c.kind in ("suspect", "lying") and c.target is not None:
             self.heat[c.target] += 0.3 if c.kind == "suspect" else 0.6
+            known.pop(c.target, None)
+        elif c.kind == "trust" and c.target is not None and c.seat != self.seat and \
+                not any(told.get(c.target) == "red" for told in self.checks_told.values()):
+            self.heat[c.seat] += PAIR  # nobody told him red: a pair, or a red's hunch
+            self.heat[c.target] += PAIR / 2
+            known.pop(c.seat, None)
             known.pop(c.target, None)
 
     # --- the picture ------------------------------------------------------------------------------------------
@@ -150,23 +180,25 @@ class BaselineAgent(Agent):
 
     def _top(self, seats: Sequence[int]) -> int:
         """``_rank(seats)[0]``, drawing the same numbers, without the sort: the most suspicious of ``seats``."""
-        draw, spared, known = self.rng.random, self._spared, self._suspicions
+        draw, spared, known, felt = self.rng.random, self._spared, self._suspicions, self._felt
         top, worst, tie = 0, 0.0, 0.0
         for s in seats:  # as _view_of
             view = -1000.0 if s in spared else known.get(s)
             if view is None:
                 view = self.suspicion(s)
+            view += felt.get(s, 0.0)
             jitter = draw()
             if not top or view > worst or (view == worst and jitter < tie):
                 top, worst, tie = s, view, jitter
         return top
 
     def _view_of(self, seat: int) -> float:
-        """How the seat looks to this player: a black one sees the town's picture, its teammates spared."""
+        """How the seat looks to this player: a red one adds his first impression, a black one sees the town's
+        picture, its teammates spared."""
         if seat in self._spared:
             return -1000.0
         found = self._suspicions.get(seat)
-        return found if found is not None else self.suspicion(seat)
+        return (found if found is not None else self.suspicion(seat)) + self._felt.get(seat, 0.0)
 
     def _others(self) -> list[int]:
         return [s for s in sorted(self.alive) if s != self.seat]
@@ -212,6 +244,11 @@ class BaselineAgent(Agent):
             self.spoke = True
             if not any(c.kind == "role" for c in out):
                 out.insert(0, Claim(self.seat, "role", role="civilian"))
+            mates = sorted(self.team & self.alive)
+            if mates and self.rng.random() < SHIELD:
+                out.append(Claim(self.seat, "trust", target=self.rng.choice(mates)))
+            elif not self.black and others and self.rng.random() < RED_TRUST:
+                out.append(Claim(self.seat, "trust", target=min(others, key=lambda s: (self._view_of(s), s))))
         believed = self.sheriff()
         if believed is not None and believed != self.seat:
             cleared = [s for s in others if self.checks_told[believed].get(s) == "red" and s not in self.trusted]
@@ -257,6 +294,9 @@ class BaselineAgent(Agent):
         if self.ballot is None:
             pool = [c for c in self.candidates if c in self.alive] or list(votes)
             self.ballot = self._top(pool) if pool else None
+            mates = [c for c in pool if c in self.team]
+            if mates and self.rng.random() < HIDE:
+                self.ballot = self.rng.choice(mates)
         return votes.get(self.ballot) if self.ballot is not None else None
 
     def _lift(self, offer: LiftVote) -> Command | None:

@@ -14,9 +14,12 @@ habits, said once here):
   black one makes it up, red or black as it suits him (x0.5), and names his own teammate black rarely
   (x0.05); a red one who is not the checker does not tell checks (x0.02);
 - "I suspect N": of a teammate, rarely (x0.5);
+- "I trust N" with no check behind it (the baseline's first speech): a black player shields a teammate (x9
+  where both are black), never a red seat (x0.1 where he is black and N red);
 - its own checks: certain (a deal they contradict has no weight).
 
-A red player's suspicion is then the chance that a seat is black, above or below the even chance. A black
+A red player's suspicion is then the chance that a seat is black, above or below the even chance (the
+baseline's first impressions are not added: the deals' weights are its whole picture). A black
 player knows the colours and plays the town's picture as the baseline does (to vote with the town); the Don
 checks, and the mafia shoots, the seat most likely the checker.
 """
@@ -42,6 +45,8 @@ CHECKER_LIES = 0.001
 BLACK_EXPOSES_TEAMMATE = 0.05
 LIAR_SAYS = 0.5
 TEAMMATE_SUSPECTED = 0.5
+SHIELDED = 9.0
+SHIELDS_RED = 0.1
 
 
 class _Deals:
@@ -189,6 +194,8 @@ class BeliefAgent(BaselineAgent):
         super().observe(entries, claims)
         if self.role and not had_role:
             self._hypotheses()
+            if not self.black:
+                self._felt = {}  # its hunches are not evidence: the deals' weights are its whole picture
         if not self._masks:
             return
         for e in entries:
@@ -231,6 +238,13 @@ class BeliefAgent(BaselineAgent):
             self._weigh(told, key=("check", seat, c.target, says_black))
         elif c.kind == "suspect" and c.target is not None:
             self._scale_black([c.seat, c.target], TEAMMATE_SUSPECTED)
+        elif c.kind == "trust" and c.target is not None and c.target != self.seat and \
+                not any(told.get(c.target) == "red" for told in self.checks_told.values()):
+            speaker, target = 1 << c.seat, 1 << c.target
+
+            def shielded(mask: int) -> float:
+                return (SHIELDED if mask & target else SHIELDS_RED) if mask & speaker else 1.0
+            self._weigh_masks(shielded)
 
     # --- the picture ------------------------------------------------------------------------------------------
     def _each(self) -> list[float]:

@@ -56,15 +56,8 @@ def evening(server: str, stage: str) -> int:
             return tid
         games = ok(c.post(f"/api/tournaments/{tid}/rounds/1/open"))["games"]
         for i, g in enumerate(games):
-            gid = g["game_id"]
-            for n, cmd in enumerate(({"type": "deal"},
-                                     {"type": "award", "winner": "red" if i == 0 else "black",
-                                      "reason": "решение судьи"})):
-                seq = ok(c.get(f"/api/games/{gid}"))["next_seq"]
-                ok(c.post(f"/api/games/{gid}/commands", json={"command": cmd, "expected_seq": seq,
-                                                              "command_id": f"{gid[:8]}-{n}"}))
-            ok(c.post(f"/api/games/{gid}/sheet/sign"))
-            ok(c.post(f"/api/tournaments/{tid}/games/{gid}/accept"))
+            play(c, g["game_id"], {"type": "award", "winner": "red" if i == 0 else "black", "reason": "решение судьи"})
+            ok(c.post(f"/api/tournaments/{tid}/games/{g['game_id']}/accept"))
         return tid
 
 
@@ -273,7 +266,7 @@ def test_the_seating_quality_in_a_judges_words_and_another_seating(browser: Any,
 
 
 def play(c: httpx.Client, gid: str, end: dict[str, Any]) -> None:
-    """Deal game ``gid``, end it by the judge's ``end`` (an award or an override), sign and accept its sheet."""
+    """Deal game ``gid``, end it by the judge's ``end`` (an award or an override) and sign its sheet."""
     for n, cmd in enumerate(({"type": "deal"}, end)):
         seq = ok(c.get(f"/api/games/{gid}"))["next_seq"]
         ok(c.post(f"/api/games/{gid}/commands", json={"command": cmd, "expected_seq": seq,

@@ -104,7 +104,7 @@ def measure(n: int, args: argparse.Namespace, start: int | None) -> dict[str, An
             pids = [proc.pid for proc, _port in procs]
             print(json.dumps({"processes": n, "bases": bases}), file=sys.stderr, flush=True)
             held = run(main_async(bases, args.step, args.max_tables, args.seconds, args.warmup, args.limit_ms,
-                                  pids, start=start, extra_pids=other_pids))
+                                  pids, start=start, extra_pids=other_pids, table_affinity=args.table_affinity))
         finally:
             for proc, _port in procs:
                 stop_server(proc)
@@ -122,6 +122,9 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=10.0, help="measured seconds per level")
     parser.add_argument("--warmup", type=float, default=5.0)
     parser.add_argument("--limit-ms", type=float, default=100.0)
+    parser.add_argument("--table-affinity", action="store_true",
+                        help="every client of a table on its host's process (a load balancer hashing on the table), "
+                             "not spread across the processes")
     parser.add_argument("--database-url", default=os.environ.get(
         "SPORTMAFIA_BENCH_POSTGRES_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/postgres"),
         help="a PostgreSQL server (the bench makes its own database there)")

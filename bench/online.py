@@ -104,7 +104,7 @@ class Table:
         if b.no_sockets:  # the HTTP requests and appends alone (see --no-sockets)
             return
         for seat in range(1, self.players + 1):
-            origin = b.next_base()  # each socket to the next process, as a load balancer spreads connections
+            origin = b.socket_base(self)  # each socket to the next process, as a load balancer spreads connections
             ws = await b.sockets.ws_connect(f"{ws_of(origin)}/ws/play", headers={"Origin": origin},
                                            max_msg_size=2**22, compress=0, autoping=True)
             await ws.send_str(json.dumps({"type": "hello", "token": self.tokens[seat], "since": 0}))
@@ -112,7 +112,7 @@ class Table:
             self.readers.append(asyncio.create_task(self.read(seat - 1, ws)))
         if not self.spectators:
             for j in range(SPECTATORS):
-                ws = await b.sockets.ws_connect(f"{ws_of(b.next_base())}/ws/watch/{self.code}?since=0",
+                ws = await b.sockets.ws_connect(f"{ws_of(b.socket_base(self))}/ws/watch/{self.code}?since=0",
                                                max_msg_size=2**22, compress=0)
                 self.spectators.append(ws)
                 self.spectator_readers.append(asyncio.create_task(self.read(self.players + j, ws)))
@@ -284,7 +284,7 @@ def ws_of(base: str) -> str:
 
 class Bench:
     def __init__(self, base: str | list[str], no_sockets: bool = False, player_http: bool = False,
-                 host_state: bool = True, follow_code: bool = True) -> None:
+                 host_state: bool = True, follow_code: bool = True, table_affinity: bool = False) -> None:
         # several bases: the server processes behind a load balancer; each table's host talks to one of them
         # (his console's connection), and each socket goes to the next one in turn
         self.bases = [base] if isinstance(base, str) else list(base)
@@ -292,6 +292,7 @@ class Bench:
         self._turn = 0
         self.host_state = host_state
         self.follow_code = follow_code
+        self.table_affinity = table_affinity
         self.no_sockets = no_sockets
         self.player_http = player_http
         # aiohttp: a client light enough to leave the machine's other core to the server it measures
@@ -329,6 +330,11 @@ class Bench:
         async with self.client.post(f"{self.base}/api/login", json={"login": "admin", "password": ADMIN_PASSWORD}) as r:
             r.raise_for_status()
             self.csrf = {"X-CSRF-Token": (await r.json())["csrf_token"]}
+
+    def socket_base(self, table: Table) -> str:
+        """Where a client of ``table`` connects: the next process in turn, or with ``table_affinity`` the table
+        host's (a load balancer that hashes on the table: its moves then reach every client without Redis)."""
+        return table.host_base if self.table_affinity else self.next_base()
 
     def next_base(self) -> str:
         """The next server process in turn (one process: always the same)."""
@@ -371,11 +377,11 @@ async def main_async(base: str | list[str], step: int, max_tables: int, seconds:
                      limit_ms: float, server_pid: int | list[int] | None = None, no_sockets: bool = False,
                      player_http: bool = False, host_state: bool = True, follow_code: bool = True,
                      start: int | None = None, extra_pids: Callable[[], list[int]] | None = None,
-                     ) -> dict[str, Any]:
+                     table_affinity: bool = False) -> dict[str, Any]:
     """The ladder: ``start`` tables (default ``step``), then ``step`` more per level, up to ``max_tables``.
     ``server_pid``: the server process(es) whose CPU is counted; ``extra_pids``: lists the other processes of
     the set-up (the database's, Redis) whose CPU is printed apart (``other_cpu``)."""
-    bench = Bench(base, no_sockets, player_http, host_state, follow_code)
+    bench = Bench(base, no_sockets, player_http, host_state, follow_code, table_affinity)
     await bench.login()
     tables: list[Table] = []
     runs: list[asyncio.Task[None]] = []

@@ -9,7 +9,7 @@ habits, said once here):
 - a player killed at night: the mafia kills its own rarely (x0.02 where he is black);
 - a hand for a candidate: a black player votes for a teammate rarely (x0.3);
 - "I am the Sheriff": a red player other than the Sheriff almost never says it (x0.02), a black one does to
-  counter the real one (x0.3);
+  counter the one who claimed it before him (x0.3), and rarely claims it first (x0.05);
 - a check told by the one who claimed the checker: the real checker tells what he found (x0.001 otherwise); a
   black one makes it up, red or black as it suits him (x0.5), and names his own teammate black rarely
   (x0.05); a red one who is not the checker does not tell checks (x0.02);
@@ -18,8 +18,9 @@ habits, said once here):
   where both are black), never a red seat (x0.1 where he is black and N red);
 - its own checks: certain (a deal they contradict has no weight).
 
-A red player's suspicion is then the chance that a seat is black, above or below the even chance (the
-baseline's first impressions are not added: the deals' weights are its whole picture). A black
+A red player's suspicion is then the town's reading of the seat (the baseline's: what the speeches and the
+believed Sheriff say of it, without first impressions) plus the chance that the seat is black, above or below
+the even chance, times 100: the deals' weights decide wherever they are not even. A black
 player knows the colours and plays the town's picture as the baseline does (to vote with the town); the Don
 checks, and the mafia shoots, the seat most likely the checker.
 """
@@ -41,6 +42,7 @@ KILLED_BLACK = 0.02
 TEAMMATE_VOTE = 0.3
 RED_CLAIMS_CHECKER = 0.02
 BLACK_CLAIMS_CHECKER = 0.3
+BLACK_OPENS_CHECKER = 0.05
 CHECKER_LIES = 0.001
 BLACK_EXPOSES_TEAMMATE = 0.05
 LIAR_SAYS = 0.5
@@ -105,6 +107,7 @@ class BeliefAgent(BaselineAgent):
         self._cells: list[float] = []  # each deal's weight: its black mask's cells (_Deals), one a checker
         self._mask_weight: list[float] = []  # per black mask: its weight (times its checkers' weights)
         self._updates = 0
+        self._claimed: set[int] = set()  # who claimed the checker, as far as its claims were weighed (in order)
         self._holding: dict[int, list[int]] = {}  # seat: the deals he is black in
         self._p_black: dict[int, float] | None = None
         self._p_checker: dict[int, float] | None = None
@@ -219,14 +222,18 @@ class BeliefAgent(BaselineAgent):
             self._weigh_masks(lambda mask: 1.0 if bool(mask & bit) == found else 0.0)
 
     def _heard_claim(self, c: Claim) -> None:
-        if c.seat == self.seat:
-            return
         who, seat = 1 << c.seat, c.seat
         if c.kind == "role" and c.role in CHECKERS:
-            def claimed(mask: int, checker: int) -> float:
-                return BLACK_CLAIMS_CHECKER if mask & who else 1.0 if checker == seat else RED_CLAIMS_CHECKER
-            self._weigh(claimed, key=("role", seat))
-        elif c.kind == "check" and c.target is not None and c.seat in self.claimants:
+            black = BLACK_CLAIMS_CHECKER if self._claimed - {seat} else BLACK_OPENS_CHECKER  # a counter, or the first
+            self._claimed.add(seat)  # its own claim too: a black one's after it is a counter
+            if seat != self.seat:
+                def claimed(mask: int, checker: int) -> float:
+                    return black if mask & who else 1.0 if checker == seat else RED_CLAIMS_CHECKER
+                self._weigh(claimed, key=("role", seat, black))
+            return
+        if seat == self.seat:
+            return
+        if c.kind == "check" and c.target is not None and c.seat in self.claimants:
             bit, says_black = 1 << c.target, c.color == "black"
 
             def told(mask: int, checker: int) -> float:
@@ -283,7 +290,7 @@ class BeliefAgent(BaselineAgent):
             return super()._suspicion(seat)
         unknown = self.players - 1 - (len(self.team) if self.black else 0)
         prior = (self._blacks - (1 + len(self.team) if self.black else 0)) / unknown if unknown else 0.0
-        return 100.0 * (self.p_black()[seat] - prior)
+        return super()._suspicion(seat) + 100.0 * (self.p_black()[seat] - prior)
 
     def _hidden_checker(self, reds: Sequence[int]) -> int:
         likely = self._shared  # what the whole team knows, not the Don's own checks

@@ -104,7 +104,7 @@ class Table:
         if b.no_sockets:  # the HTTP requests and appends alone (see --no-sockets)
             return
         for seat in range(1, self.players + 1):
-            origin = b.socket_base(self)  # each socket to the next process, as a load balancer spreads connections
+            origin = b.socket_base(self)  # the next process, as a load balancer spreads connections (or the host's)
             ws = await b.sockets.ws_connect(f"{ws_of(origin)}/ws/play", headers={"Origin": origin},
                                            max_msg_size=2**22, compress=0, autoping=True)
             await ws.send_str(json.dumps({"type": "hello", "token": self.tokens[seat], "since": 0}))

@@ -83,7 +83,7 @@ def test_the_first_to_claim_the_sheriff_is_believed_a_counter_claim_is_doubted()
     # a Sheriff who came out himself: the one who claims it after him counters him
     sheriff = agent(2, "sheriff")
     sheriff.observe([], [Said(4, Claim(2, "role", role="sheriff")), Said(8, Claim(6, "role", role="sheriff"))])
-    assert sheriff.p_black()[6] > 0.5
+    assert sheriff.p_black()[6] > 0.8  # as a counter (x0.3): 0.88; as a first claim (x0.05) it would be 0.56
 
 
 def play_town(town: str, games: int) -> float:

@@ -75,7 +75,7 @@ def create_session(store: Store, key: str, user_id: int, csrf: str, lifetime: ti
 def find_session(store: Store, key: str, *, now: datetime | None = None) -> SessionRecord | None:
     """The live session with this key and its user as committed now, or None (unknown, revoked, expired, or its
     user disabled)."""
-    with store.read_conn() as conn:
+    with store.read_one() as conn:
         row = conn.execute(_FIND_SESSION, {"key": key, "now": now or utcnow()}).one_or_none()
     return None if row is None else _session(row)
 

@@ -70,7 +70,7 @@ def _is(column: Any, value: Any) -> Any:
 
 def claims(store: Store, game_id: str, since: int = 0) -> list[Said]:
     """The game's claims from number ``since``, in order."""
-    with store.read_conn() as s:
+    with store.read_one() as s:
         rows = s.execute(select(SaidClaim.at, SaidClaim.seat, SaidClaim.kind, SaidClaim.target, SaidClaim.role,
                                 SaidClaim.color).where(SaidClaim.game_id == game_id, SaidClaim.n >= since)
                          .order_by(SaidClaim.n)).all()

@@ -32,6 +32,13 @@ CONNECT_TIMEOUT = 5
 """Seconds a new PostgreSQL connection may take (libpq's ``connect_timeout``, unless the URL sets one): a server
 that does not answer refuses a request within this time instead of holding it for the system's TCP timeout."""
 
+POOL_SIZE = 15
+"""PostgreSQL connections a process keeps open. Under load a process uses a dozen at once (appends, the sockets'
+reads, the sessions); with fewer kept (SQLAlchemy's default of 5), every use past them opened a connection and
+closed it again (8 a second at 100 online tables, each a server process forked by PostgreSQL: bench/cluster.py)."""
+POOL_OVERFLOW = 10
+"""Connections a process may open beyond ``POOL_SIZE`` at a peak (closed again when given back)."""
+
 CHECKPOINT_SECONDS = 1.0
 """How often a store's own thread copies SQLite's write-ahead log into the database file (see Checkpointer)."""
 
@@ -99,6 +106,8 @@ def make_engine(url: str | URL | None = None, **kwargs: Any) -> Engine:
     # request's statement uses it; it costs one round trip per checkout (docs/store.md, "When the database goes
     # away")
     kwargs.setdefault("pool_pre_ping", True)
+    kwargs.setdefault("pool_size", POOL_SIZE)
+    kwargs.setdefault("max_overflow", POOL_OVERFLOW)
     kwargs.setdefault("json_deserializer", orjson.loads)
     if "connect_timeout" not in parsed.query:
         kwargs["connect_args"] = {"connect_timeout": CONNECT_TIMEOUT, **kwargs.get("connect_args", {})}

@@ -179,7 +179,7 @@ _TABLE_OF_CODE = _TABLE_ROW.where(_TABLES.c.code == bindparam("code"))
 
 def _table_row(store: Store, statement: Any, params: dict[str, str]) -> TableRecord | None:
     """A table read with a plain statement (every spectator's socket that opens asks for one)."""
-    with store.read_conn() as conn:
+    with store.read_one() as conn:
         row = conn.execute(statement, params).one_or_none()
     if row is None:
         return None
@@ -277,7 +277,7 @@ def resolve_seat(store: Store, token: str) -> tuple[SeatAuth, int] | None:
     None (unknown or revoked)."""
     if not token or len(token) > 256:
         return None
-    with store.read_conn() as s:
+    with store.read_one() as s:
         row = s.execute(_LIVE_SEAT, {"token_hash": hash_secret(token)}).one_or_none()
     if row is None:
         return None
@@ -308,7 +308,7 @@ def link_still_live(token_id: int) -> Callable[[Connection], None]:
 
 def live_token_ids(store: Store, game_id: str) -> frozenset[int]:
     """The ids of the game's seat links that are not revoked."""
-    with store.read_conn() as s:
+    with store.read_one() as s:
         return frozenset(s.scalars(select(SeatToken.id).where(SeatToken.game_id == game_id,
                                                               SeatToken.revoked_at.is_(None))))
 

@@ -27,7 +27,7 @@ from ..rules import RuleSet, get_ruleset
 from . import season_index
 from . import statements as st
 from .bursts import Burst
-from .db import IMMEDIATE, Checkpointer, QueuedWriter, bounded, make_engine, sqlite_file
+from .db import IMMEDIATE, Checkpointer, QueuedWriter, bounded, sqlite_file
 from .models import USER_ROLES, Club, ClubPlayer, ClubVariant, GameEvent, StoredGame, User, as_utc, utcnow
 from .records import (
     USER_BY_ID,
@@ -57,6 +57,7 @@ class Store:
     against what is, is kept between calls: a game's log as parsed and the game its last append here left
     (both checked against the row's ``next_seq``), a game's club, user rows (see docs/store.md).
 
+    >>> from sportmafia.store import open_store
     >>> store = open_store("sqlite://", migrate=True)   # an in-memory database
     >>> club = store.create_club("Demo club")
     >>> game_id = store.create_game(club, "club", 10)
@@ -88,6 +89,8 @@ class Store:
         self._write = QueuedWriter(writer, self._writer_lock) if self._writer_lock is not None else writer
         # plain connections (no ORM session) for the statements every request makes
         self._reader_engine, self._writer_engine = reader, immediate
+        self._single_engine = engine.execution_options(isolation_level="AUTOCOMMIT") \
+            if engine.dialect.name == "postgresql" else reader
         self._parsed: OrderedDict[str, tuple[Event, ...]] = OrderedDict()
         self._parsed_lock = threading.Lock()
         # the folded game each append left, for the next append of that game (taken out while in use)
@@ -118,6 +121,13 @@ class Store:
         """A read transaction on a plain connection (one snapshot, like :meth:`read`): for the statements
         every request makes, without an ORM session."""
         with self._reader_engine.begin() as conn:
+            yield conn
+
+    @contextmanager
+    def read_one(self) -> Iterator[Connection]:
+        """A connection for ONE read statement, its own snapshot: on PostgreSQL in autocommit, one round trip, not
+        three (``BEGIN``, it, ``COMMIT``). Statements that must see one snapshot together: :meth:`read_conn`."""
+        with self._single_engine.connect() as conn:
             yield conn
 
     @contextmanager
@@ -216,7 +226,7 @@ class Store:
             club = self._clubs.get(game_id)
         if club is not None:
             return club
-        with self.read_conn() as s:
+        with self.read_one() as s:
             stored = s.scalar(st.CLUB_OF_GAME, {"game_id": game_id})
         if stored is None:
             raise GameNotFound(game_id)
@@ -227,7 +237,7 @@ class Store:
 
     def game(self, game_id: str) -> GameSummary:
         """The game's summary row (a plain statement: every socket that opens asks it)."""
-        with self.read_conn() as conn:
+        with self.read_one() as conn:
             row = conn.execute(st.SUMMARY, {"game_id": game_id}).one_or_none()
         if row is None:
             raise GameNotFound(game_id)
@@ -238,7 +248,7 @@ class Store:
         no Redis link, that another process appended to the games its sockets follow)."""
         if not game_ids:
             return {}
-        with self.read_conn() as conn:
+        with self.read_one() as conn:
             rows = conn.execute(select(st.GAMES.c.id, st.GAMES.c.next_seq).where(st.GAMES.c.id.in_(list(game_ids))))
             return {str(game_id): int(next_seq) for game_id, next_seq in rows}
 
@@ -283,7 +293,7 @@ class Store:
         known = self.known_user(user_id)
         if known is not None:
             return known
-        with self.read_conn() as s:
+        with self.read_one() as s:
             row = s.execute(USER_BY_ID, {"user_id": user_id}).one_or_none()
         if row is None:
             return None
@@ -390,7 +400,7 @@ class Store:
         with self._parsed_lock:
             known = self._parsed.get(game_id)
         start = len(known) if known is not None and seq <= len(known) else seq
-        with self.read_conn() as conn:
+        with self.read_one() as conn:
             rows = conn.execute(st.LOG_SINCE, {"game_id": game_id, "seq": start}).all()
         if any(n != start + i for i, (n, _) in enumerate(rows)):
             raise CorruptLog(f"game {game_id}: the events from {start} on are not contiguous")
@@ -584,14 +594,3 @@ class Store:
         rules = RuleSet.from_options({**row.ruleset_options, "name": row.ruleset})
         return Game.from_events(rules, row.players, list(self._events(s, row)), row.names)
 
-
-def open_store(url: str | None = None, *, migrate: bool = False, **engine_options: Any) -> Store:
-    """A :class:`Store` on ``url``, else ``$SPORTMAFIA_DATABASE_URL``, else ``$SPORTMAFIA_DATA/sportmafia.db``
-    (SQLite; the folder defaults to ``./var/`` and is created). ``migrate=True`` also runs
-    :func:`~sportmafia.store.upgrade` first (the app does this on start)."""
-    engine = make_engine(url, **engine_options)
-    if migrate:
-        from .migrate import upgrade
-
-        upgrade(engine)
-    return Store(engine)

@@ -48,4 +48,3 @@ def open_store(url: str | None = None, *, migrate: bool = False, **engine_option
     if migrate:
         upgrade(engine)
     return Store(engine)
-

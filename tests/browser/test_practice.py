@@ -61,7 +61,9 @@ def tap_if_still_there(page: Any, selector: str) -> bool:
     try:
         page.click(selector, timeout=2000, no_wait_after=True)
     except PlaywrightTimeoutError:
-        if visible(page, selector):
+        # still shown on the screen (not only without its hidden attribute: the view that holds it may have been
+        # swapped away meanwhile, which the click's "element is not visible" saw)
+        if page.is_visible(selector):
             raise
         return False
     return True

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import copy
 import random
+from collections.abc import Mapping
 from typing import Any
 
 import pytest
@@ -22,6 +23,7 @@ from sportmafia.engine import (
     Undo,
     feed_length,
     feed_position,
+    told_entry,
     view,
     visible_events,
 )
@@ -193,20 +195,22 @@ def test_a_consumer_changing_his_entries_changes_no_other_feed(table: tuple[str,
 @random_games
 @given(**TABLE_AND_SEED)
 def test_a_seats_feed_taken_piecewise_is_his_visible_events(table: tuple[str, int], seed: int) -> None:
-    """``SeatFeeds`` (the bots' table's feeds, made from the facts of the log shared by all viewers) gives every
-    seat, at every moment it asks, exactly ``visible_events(game, seat, since)`` from where it left off: the same
-    entries, numbered alike, nothing of another seat's (shots, checks, the deal, a foul given at night, an
-    undo among the host's rare commands); each entry a dict of the seat's own."""
+    """``SeatFeeds`` (the bots' table's feeds, made once per event for all the seats) gives every seat, at every
+    moment it asks, exactly ``visible_events(game, seat, since)`` from where it left off, each entry as an agent
+    is told it (``told_entry``: without its number, read-only), nothing of another seat's (shots, checks, the
+    deal, a foul given at night, an undo among the host's rare commands); no entry can be changed, so one
+    seat cannot change what another is told."""
     preset, n = table
     rng = random.Random(seed)
     game = Game(get_ruleset(preset), n)
     feeds = SeatFeeds(game)
     told = [0] * (n + 1)
-    taken: list[list[dict[str, Any]]] = [[] for _ in range(n + 1)]
+    taken: list[list[Mapping[str, Any]]] = [[] for _ in range(n + 1)]
 
     def ask(seat: int) -> None:
         new = feeds.take(seat)
-        assert new == visible_events(game, seat, told[seat]), f"seat {seat} after {len(game.log)} events"
+        assert new == [told_entry(e) for e in visible_events(game, seat, told[seat])], \
+            f"seat {seat} after {len(game.log)} events"
         told[seat] += len(new)
         taken[seat] += new
 
@@ -217,7 +221,9 @@ def test_a_seats_feed_taken_piecewise_is_his_visible_events(table: tuple[str, in
     for seat in range(1, n + 1):
         ask(seat)
         assert feeds.take(seat) == []
-        assert taken[seat] == visible_events(game, seat) and told[seat] == feed_length(game, seat)
-    _spoil(taken[1])  # each entry is the seat's own
-    for seat in range(2, n + 1):
-        assert taken[seat] == visible_events(game, seat)
+        assert taken[seat] == [told_entry(e) for e in visible_events(game, seat)]
+        assert told[seat] == feed_length(game, seat)
+    for entry in taken[1]:
+        with pytest.raises(TypeError):
+            entry["type"] = "spoilt"  # type: ignore[index]
+        assert not any(isinstance(v, list | dict) for v in entry.values())

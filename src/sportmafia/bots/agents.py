@@ -2,10 +2,12 @@
 practice table and of an open seat.
 
 An agent sees exactly what its seat's phone sees: its seat's feed (``engine.visible_events``: the entries the
-player's page gets, numbered in his own feed, the night's secrets of others left out), the public claims
-(:mod:`sportmafia.bots.claims`), and, when asked to act, its own legal commands. It never gets the game: what
-it knows is only what it was told (``tests/bots/test_agents.py`` checks that an agent's choices are the same in
-two games that differ only in what its seat may not see).
+player's page gets, the night's secrets of others left out), the public claims (:mod:`sportmafia.bots.claims`),
+and, when asked to act, its own legal commands. Each entry is as ``engine.told_entry`` makes it: read-only (its
+lists tuples; an entry every seat who sees it is shown alike is one object handed to each), without its number,
+which is its place in ``feed``. It never gets the game: what it knows is only what it was told
+(``tests/bots/test_agents.py`` checks that an agent's choices are the same in two games that differ only in
+what its seat may not see).
 
 One interface (:class:`Agent`): ``start`` (its seat, the rules, its own seeded generator), ``observe`` (new feed
 entries and new claims, in order), ``speak`` (the claims of its speech, asked once a speech) and ``act`` (one
@@ -16,7 +18,7 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from ..engine import Command, LiftVote, Nominate, Vote
@@ -31,10 +33,10 @@ class Agent(ABC):
 
     def start(self, seat: int, rules: RuleSet, players: int, rng: random.Random) -> None:
         self.seat, self.rules, self.players, self.rng = seat, rules, players, rng
-        self.feed: list[dict[str, Any]] = []
+        self.feed: list[Mapping[str, Any]] = []
         self.claims: list[Said] = []
 
-    def observe(self, entries: Sequence[dict[str, Any]], claims: Sequence[Said]) -> None:
+    def observe(self, entries: Sequence[Mapping[str, Any]], claims: Sequence[Said]) -> None:
         """New entries of its seat's feed and new public claims, each in the order they came."""
         self.feed.extend(entries)
         self.claims.extend(claims)
@@ -60,7 +62,7 @@ class RandomAgent(Agent):
         self._moves = 0  # feed entries that are not hands: a new one is a new decision
         self._decided: set[tuple[int, str, int]] = set()
 
-    def observe(self, entries: Sequence[dict[str, Any]], claims: Sequence[Said]) -> None:
+    def observe(self, entries: Sequence[Mapping[str, Any]], claims: Sequence[Said]) -> None:
         super().observe(entries, claims)
         self._moves += sum(1 for e in entries if e.get("type") not in ("vote_cast", "lift_vote_cast"))
 

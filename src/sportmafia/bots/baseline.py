@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import random
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..engine import BLACK_ROLES, BestMove, Check, Command, Kill, LiftVote, Nominate, Shoot, Vote
@@ -84,7 +84,7 @@ class BaselineAgent(Agent):
         self._felt: dict[int, float] = {}  # the impressions a red seat adds (none for a black one)
 
     # --- what it is told ----------------------------------------------------------------------------------
-    def observe(self, entries: Sequence[dict[str, Any]], claims: Sequence[Said]) -> None:
+    def observe(self, entries: Sequence[Mapping[str, Any]], claims: Sequence[Said]) -> None:
         Agent.observe(self, entries, claims)  # its feed and claims kept (a call without super())
         known = self._suspicions  # what it changes is looked at again
         for e in entries:

@@ -28,7 +28,7 @@ checks, and the mafia shoots, the seat most likely the checker.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from itertools import accumulate, combinations, pairwise
 from operator import mul
 from typing import Any
@@ -192,7 +192,7 @@ class BeliefAgent(BaselineAgent):
             self._mask_weight = [w / total for w in self._mask_weight]
         self._dirty()
 
-    def observe(self, entries: Sequence[dict[str, Any]], claims: Sequence[Said]) -> None:
+    def observe(self, entries: Sequence[Mapping[str, Any]], claims: Sequence[Said]) -> None:
         had_role = bool(self.role)
         super().observe(entries, claims)
         if self.role and not had_role:

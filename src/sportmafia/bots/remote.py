@@ -30,7 +30,7 @@ from urllib.parse import urlsplit
 from websockets.sync.client import connect
 from websockets.typing import Origin
 
-from ..engine import Command, Kill, command_from_json
+from ..engine import Command, Kill, command_from_json, told_entry
 from ..rules import RuleSet
 from .agents import Agent
 from .claims import Said, said_from_json
@@ -120,7 +120,7 @@ def play_seat(url: str, agent: Agent, seed: int | None = None, say: Callable[[st
                 if kind == "state":
                     speech_steps = set(m.get("rules", {}).get("speech_steps", speech_steps))
                 seq = m["next_seq"]
-                agent.observe(m["events"], [])
+                agent.observe([told_entry(e) for e in m["events"]], [])
                 v = m["view"]
                 if v.get("over"):
                     out.winner, out.result = v.get("winner"), v.get("result")

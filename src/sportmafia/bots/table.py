@@ -19,7 +19,17 @@ import random
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 
-from ..engine import BLACK_ROLES, Advance, Command, DealCards, Game, RuleViolation, SeatFeeds, visible_events
+from ..engine import (
+    BLACK_ROLES,
+    Advance,
+    Command,
+    DealCards,
+    Game,
+    RuleViolation,
+    SeatFeeds,
+    told_entry,
+    visible_events,
+)
 from ..engine.state import SPEECH_STEPS
 from ..rules import RuleSet
 from .agents import Agent
@@ -96,7 +106,8 @@ class Seat:
             return  # nothing new anywhere (its feed is empty from ``told`` on)
         self._read = read
         feeds = self.feeds
-        entries = visible_events(game, self.seat, self.told) if feeds is None else feeds.take(self.seat)
+        entries = [told_entry(e) for e in visible_events(game, self.seat, self.told)] if feeds is None \
+            else feeds.take(self.seat)
         new = claims[self.told_claims:]
         if entries or new:
             self.told += len(entries)

@@ -43,6 +43,7 @@ from .views import (
     feed_length,
     feed_position,
     rule_values,
+    told_entry,
     view,
     visible_events,
 )
@@ -104,6 +105,7 @@ __all__ = [
     "summary",
     "team_of",
     "to_record",
+    "told_entry",
     "view",
     "visible_events",
 ]

@@ -16,6 +16,8 @@ event by event. Nothing else is sent to any client.
 from __future__ import annotations
 
 from bisect import bisect_left
+from collections.abc import Mapping
+from types import MappingProxyType
 from typing import Any, cast
 
 from ..rules import RuleSet
@@ -493,54 +495,92 @@ def _redact(ev: E.Event, seat: int, night: int) -> dict[str, Any]:
 
 
 class SeatFeeds:
-    """Every seat's feed of one game as it grows, for a table that tells each seat its new entries (the bots'
-    table): ``take(seat)`` is ``visible_events(game, seat, since)`` from where the seat's last ``take`` left
-    off, the same entries, numbered alike, made from the facts of the log worked out once for all the seats
-    (who sees each event, its form), without a feed index of each seat's (only where he stands in the log and
-    his next number); an ``undone`` among the new events sends the seat to ``visible_events``. Each entry is a
-    dict of the seat's own, as ``visible_events`` gives. The game's log only grows (as it does: an undo is an
-    event appended)."""
+    """Every seat's feed of one game as it grows, as a table's agents are told it (the bots' table,
+    ``bots/agents.py``): ``take(seat)`` is ``visible_events(game, seat, since)`` from where the seat's last
+    ``take`` left off, the same entries in the same order, each as :func:`told_entry` makes it (read-only,
+    without its number: its place in the seat's feed is its number). Who sees an event and what he is shown
+    are those of the feeds (``_seen_by``, ``_redact``), worked out once per event for all the seats; an entry
+    every seat who sees its event is shown alike is made once and handed to each of them (no copies: none can
+    change it), the seat's own (the deal, a foul given at night) is made for him. An ``undone`` among the new
+    events sends the seat to ``visible_events``. The game's log only grows (as it does: an undo is an event
+    appended)."""
 
-    __slots__ = ("counts", "game", "reads")
+    __slots__ = ("counts", "game", "masks", "night", "reads", "told", "undone")
 
     def __init__(self, game: Game) -> None:
         self.game = game
         self.reads = [0] * (game.n + 1)  # per seat: the log's events his entries were made from so far
         self.counts = [0] * (game.n + 1)  # per seat: the entries of his feed made so far (his next number)
+        self.masks: list[int] = []  # per log event: who sees it (as ``_seen_by``: -1 is everyone)
+        self.told: list[Mapping[str, Any] | None] = []  # per log event: its entry for all, or None (his own)
+        self.undone = -1  # the log index of the last ``undone``
+        self.night = False
 
-    def take(self, seat: int) -> list[dict[str, Any]]:
+    def take(self, seat: int) -> list[Mapping[str, Any]]:
         """The entries of ``seat``'s feed not taken yet (the first call: his whole feed)."""
         game = self.game
         start, end = self.reads[seat], len(game.log)
         if start == end:
             return []
-        facts = _log_facts(game)
+        if len(self.told) < end:
+            self._read(end)
         self.reads[seat] = end
         k = self.counts[seat]
-        undone = facts.undone
-        if undone and undone[-1] >= start:  # an undone's entry depends on his feed: it is read whole
-            out = visible_events(game, seat, k)
-            self.counts[seat] = k + len(out)
-            return out
-        masks, forms, listed = facts.masks, facts.forms, facts.listed
-        out = []
-        for i in range(start, end):
-            mask = masks[i]
-            if mask != -1 and not mask >> seat & 1:
-                continue
-            form = forms[i]
-            if form is not None:
-                item = form.copy()  # the form's first key is "seq": a copy is quicker than a dict made anew
-                item["seq"] = k
-            elif i in listed:
-                form, lists, pairs = listed[i]
-                item = form.copy()
-                item["seq"] = k
-                for key in lists:  # lists of his own (a nomination's), a tally's pairs too
-                    item[key] = form[key].copy() if key not in pairs else _pairs(form[key])
-            else:  # his own: the deal, a foul given at night
-                item = feed_item(k, _redact(game.log[i], seat, facts.codes[i] & 1))
-            out.append(item)
-            k += 1
-        self.counts[seat] = k
+        if self.undone >= start:  # an undone's entry depends on his feed: it is read whole
+            out = [told_entry(e) for e in visible_events(game, seat, k)]
+        else:
+            told, masks, log = self.told, self.masks, game.log  # a mask of -1 has every bit
+            out = [told[i] or told_entry(_redact(log[i], seat, self._night_of(i)))
+                   for i in range(start, end) if masks[i] >> seat & 1]
+        self.counts[seat] = k + len(out)
         return out
+
+    def _night_of(self, i: int) -> bool:
+        """Whether log event ``i`` was given at night (asked of the few a seat's entry is made for)."""
+        return next((ev.step in NIGHT_STEPS for ev in reversed(self.game.log[:i + 1]) if type(ev) is E.Step),
+                    False)
+
+    def _read(self, end: int) -> None:
+        """Who sees each new event of the log, up to ``end``, and the entry of those all are shown alike."""
+        log, masks, told, night = self.game.log, self.masks, self.told, self.night
+        for i in range(len(told), end):
+            ev = log[i]
+            if type(ev) is E.Step:
+                night = ev.step in NIGHT_STEPS
+            shared = _TOLD_FORMS.get(id(ev))
+            if shared is not None and shared[0] is ev:  # a step, "Next", a nomination, a vote or a shot seen before
+                masks.append(shared[1])
+                told.append(shared[2])
+                continue
+            mask = _seen_by(ev, night)
+            entry: Mapping[str, Any] | None = None
+            if isinstance(ev, E.Undone):
+                self.undone = i
+            elif not (isinstance(ev, E.Dealt) or (night and isinstance(ev, E.Fouled))):
+                entry = told_entry(_redact(ev, 0, night))
+                if type(ev) in _SHARED_KINDS:
+                    if len(_TOLD_FORMS) > FORMS_LIMIT:
+                        _TOLD_FORMS.clear()
+                    _TOLD_FORMS[id(ev)] = (ev, mask, entry)
+            masks.append(mask)
+            told.append(entry)
+        self.night = night
+
+
+_TOLD_FORMS: dict[int, tuple[E.Event, int, Mapping[str, Any]]] = {}
+"""Who sees each event the engine shares by all games (``_SHARED_KINDS``) and its told entry, by the event's id
+(each entry keeps its event, so the id is not another's); cleared when it holds ``FORMS_LIMIT``."""
+
+
+def told_entry(entry: Mapping[str, Any]) -> Mapping[str, Any]:
+    """A feed's entry as a table's agent is told it: read-only (a mapping nobody can change, its lists tuples),
+    without its number (``seq``: its place in the agent's feed is its number).
+
+    >>> told_entry({"seq": 4, "type": "voting_started", "candidates": [3, 7]})
+    mappingproxy({'type': 'voting_started', 'candidates': (3, 7)})
+    """
+    return MappingProxyType({k: _tupled(v) for k, v in entry.items() if k != "seq"})
+
+
+def _tupled(value: Any) -> Any:
+    return tuple(map(_tupled, value)) if isinstance(value, list) else value

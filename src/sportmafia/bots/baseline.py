@@ -51,7 +51,7 @@ BLACK_SPREAD = 0.55
 """A black player's first impressions count this much of a red's (he knows the colours; he only spreads his hands)."""
 HIDE = 0.07
 """How often a black player votes for a teammate on the ballot, to look red."""
-WATCHED = frozenset({"dealt", "player_left", "checked", "step", "voting_started", "vote_cast"})
+WATCHED = frozenset({"dealt", "player_left", "checked", "voting_started", "vote_cast"})
 """The feed's entries the agent reads (the others it only keeps)."""
 
 
@@ -90,10 +90,6 @@ class BaselineAgent(Agent):
         for e in entries:
             kind = e["type"]
             if kind not in WATCHED:
-                continue
-            if kind == "step":
-                if e["seat"] == self.seat:
-                    self.nominated = 0  # his turn to speak: a nomination of his own again
                 continue
             if kind == "dealt":
                 self.role = e.get("role", "")
@@ -205,6 +201,7 @@ class BaselineAgent(Agent):
 
     # --- its speech -------------------------------------------------------------------------------------------
     def speak(self) -> list[Claim]:
+        self.nominated = 0  # his turn to speak: a nomination of his own again
         out: list[Claim] = []
         if self.role in CHECKERS:
             found = [t for t, black in self.my_checks.items() if black]

@@ -30,6 +30,7 @@ from ..engine import (
     told_entry,
     visible_events,
 )
+from ..engine.cache import CACHE_LIMIT
 from ..engine.state import SPEECH_STEPS
 from ..rules import RuleSet
 from .agents import Agent
@@ -165,7 +166,7 @@ each is looked at once, by its id (its entry keeps it alive, so the id is not an
 def _offered(commands: list[Command]) -> _Offered:
     found = _OFFERED.get(id(commands))
     if found is None or found.commands is not commands:
-        if len(_OFFERED) > 16_384:
+        if len(_OFFERED) > CACHE_LIMIT:  # as the engine's caches of the lists
             _OFFERED.clear()
         found = _OFFERED[id(commands)] = _Offered(commands)
     return found

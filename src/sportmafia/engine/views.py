@@ -505,7 +505,7 @@ class SeatFeeds:
     events sends the seat to ``visible_events``. The game's log only grows (as it does: an undo is an event
     appended)."""
 
-    __slots__ = ("counts", "game", "masks", "night", "reads", "told", "undone")
+    __slots__ = ("counts", "game", "masks", "night", "odd", "reads", "told", "undone")
 
     def __init__(self, game: Game) -> None:
         self.game = game
@@ -513,6 +513,7 @@ class SeatFeeds:
         self.counts = [0] * (game.n + 1)  # per seat: the entries of his feed made so far (his next number)
         self.masks: list[int] = []  # per log event: who sees it (as ``_seen_by``: -1 is everyone)
         self.told: list[Mapping[str, Any] | None] = []  # per log event: its entry for all, or None (his own)
+        self.odd = [0]  # per log index: how many events before it are not everyone's alike (a slice's test)
         self.undone = -1  # the log index of the last ``undone``
         self.night = False
 
@@ -528,6 +529,8 @@ class SeatFeeds:
         k = self.counts[seat]
         if self.undone >= start:  # an undone's entry depends on his feed: it is read whole
             out = [told_entry(e) for e in visible_events(game, seat, k)]
+        elif self.odd[start] == self.odd[end]:  # every new event everyone's, and shown alike
+            out = self.told[start:end]  # type: ignore[assignment]  # none is None
         else:
             told, masks, log = self.told, self.masks, game.log  # a mask of -1 has every bit
             out = [told[i] or told_entry(_redact(log[i], seat, self._night_of(i)))
@@ -542,7 +545,7 @@ class SeatFeeds:
 
     def _read(self, end: int) -> None:
         """Who sees each new event of the log, up to ``end``, and the entry of those all are shown alike."""
-        log, masks, told, night = self.game.log, self.masks, self.told, self.night
+        log, masks, told, night, odd = self.game.log, self.masks, self.told, self.night, self.odd
         for i in range(len(told), end):
             ev = log[i]
             if type(ev) is E.Step:
@@ -551,6 +554,7 @@ class SeatFeeds:
             if shared is not None and shared[0] is ev:  # a step, "Next", a nomination, a vote or a shot seen before
                 masks.append(shared[1])
                 told.append(shared[2])
+                odd.append(odd[-1] + (shared[1] != -1))
                 continue
             mask = _seen_by(ev, night)
             entry: Mapping[str, Any] | None = None
@@ -564,6 +568,7 @@ class SeatFeeds:
                     _TOLD_FORMS[id(ev)] = (ev, mask, entry)
             masks.append(mask)
             told.append(entry)
+            odd.append(odd[-1] + (mask != -1 or entry is None))
         self.night = night
 
 

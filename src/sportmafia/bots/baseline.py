@@ -116,18 +116,21 @@ class BaselineAgent(Agent):
             self._heard(said.claim)
 
     def _heard(self, c: Claim) -> None:
-        known = self._suspicions  # what it changes is looked at again
-        if c.kind == "role" and c.role in CHECKERS:
-            self.claimants.add(c.seat)
-            known.clear()
-        elif c.kind == "check" and c.target is not None and c.color is not None:
-            self.checks_told[c.seat][c.target] = c.color
-            known.pop(c.target, None)
-        elif c.kind in ("suspect", "lying") and c.target is not None:
-            self.heat[c.target] += 0.3 if c.kind == "suspect" else 0.6
-            known.pop(c.target, None)
-        elif c.kind == "trust" and c.target is not None and c.seat != self.seat and \
-                not any(told.get(c.target) == "red" for told in self.checks_told.values()):
+        known, kind, target = self._suspicions, c.kind, c.target  # what it changes is looked at again
+        if kind == "role":
+            if c.role in CHECKERS:
+                self.claimants.add(c.seat)
+                known.clear()
+        elif kind == "suspect" or kind == "lying":
+            if target is not None:
+                self.heat[target] += 0.3 if kind == "suspect" else 0.6
+                known.pop(target, None)
+        elif kind == "check":
+            if target is not None and c.color is not None:
+                self.checks_told[c.seat][target] = c.color
+                known.pop(target, None)
+        elif kind == "trust" and target is not None and c.seat != self.seat and \
+                not any(told.get(target) == "red" for told in self.checks_told.values()):
             self.heat[c.seat] += PAIR  # nobody told him red: a pair, or a red's hunch
             self.heat[c.target] += PAIR / 2
             known.pop(c.seat, None)

@@ -192,7 +192,8 @@ class _Table:
             deal = self.roles is not None and chance.type == "deal"
             game.execute(DealCards(roles=self.roles) if deal else chance, self.rng)
             return
-        self._speech()
+        if game.step in SPEECH_STEPS:
+            self._speech()
         seats = offered.seats
         if offered.team:
             living_black = [s for s in game.living() if game.roles[s] in BLACK_ROLES]
@@ -213,8 +214,6 @@ class _Table:
 
     def _speech(self) -> None:
         game = self.game
-        if game.step not in SPEECH_STEPS:  # as ``speaker`` (this runs at every step)
-            return
         now = speaker(game)
         if now is None:
             return

@@ -132,9 +132,9 @@ class BaselineAgent(Agent):
         elif kind == "trust" and target is not None and c.seat != self.seat and \
                 not any(told.get(target) == "red" for told in self.checks_told.values()):
             self.heat[c.seat] += PAIR  # nobody told him red: a pair, or a red's hunch
-            self.heat[c.target] += PAIR / 2
+            self.heat[target] += PAIR / 2
             known.pop(c.seat, None)
-            known.pop(c.target, None)
+            known.pop(target, None)
 
     # --- the picture ------------------------------------------------------------------------------------------
     @property

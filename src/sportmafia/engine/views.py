@@ -584,8 +584,13 @@ def told_entry(entry: Mapping[str, Any]) -> Mapping[str, Any]:
     >>> told_entry({"seq": 4, "type": "voting_started", "candidates": [3, 7]})
     mappingproxy({'type': 'voting_started', 'candidates': (3, 7)})
     """
-    return MappingProxyType({k: _tupled(v) for k, v in entry.items() if k != "seq"})
+    out = dict(entry)
+    out.pop("seq", None)
+    for key, value in entry.items():
+        if type(value) is list:
+            out[key] = _tupled(value)
+    return MappingProxyType(out)
 
 
-def _tupled(value: Any) -> Any:
-    return tuple(map(_tupled, value)) if isinstance(value, list) else value
+def _tupled(values: list[Any]) -> tuple[Any, ...]:
+    return tuple([_tupled(v) if type(v) is list else v for v in values])

@@ -513,7 +513,7 @@ class SeatFeeds:
         self.counts = [0] * (game.n + 1)  # per seat: the entries of his feed made so far (his next number)
         self.masks: list[int] = []  # per log event: who sees it (as ``_seen_by``: -1 is everyone)
         self.told: list[Mapping[str, Any] | None] = []  # per log event: its entry for all, or None (his own)
-        self.odd = [0]  # per log index: how many events before it are not everyone's alike (a slice's test)
+        self.odd: list[int] = []  # the log indices of the events not everyone's alike (hidden from some, or own)
         self.undone = -1  # the log index of the last ``undone``
         self.night = False
 
@@ -529,12 +529,17 @@ class SeatFeeds:
         k = self.counts[seat]
         if self.undone >= start:  # an undone's entry depends on his feed: it is read whole
             out = [told_entry(e) for e in visible_events(game, seat, k)]
-        elif self.odd[start] == self.odd[end]:  # every new event everyone's, and shown alike
-            out = self.told[start:end]  # type: ignore[assignment]  # none is None
-        else:
-            told, masks, log = self.told, self.masks, game.log  # a mask of -1 has every bit
-            out = [told[i] or told_entry(_redact(log[i], seat, self._night_of(i)))
-                   for i in range(start, end) if masks[i] >> seat & 1]
+        else:  # the slices of entries everyone is told alike, and each odd event in between
+            told, odd, masks = self.told, self.odd, self.masks  # a mask of -1 has every bit
+            first = bisect_left(odd, start)
+            out, at = [], start
+            for j in range(first, bisect_left(odd, end, first)):
+                i = odd[j]
+                out += told[at:i]  # type: ignore[arg-type]  # none is None
+                if masks[i] >> seat & 1:
+                    out.append(told[i] or told_entry(_redact(game.log[i], seat, self._night_of(i))))
+                at = i + 1
+            out += told[at:end]  # type: ignore[arg-type]
         self.counts[seat] = k + len(out)
         return out
 
@@ -554,7 +559,8 @@ class SeatFeeds:
             if shared is not None and shared[0] is ev:  # a step, "Next", a nomination, a vote or a shot seen before
                 masks.append(shared[1])
                 told.append(shared[2])
-                odd.append(odd[-1] + (shared[1] != -1))
+                if shared[1] != -1:
+                    odd.append(i)
                 continue
             mask = _seen_by(ev, night)
             entry: Mapping[str, Any] | None = None
@@ -568,7 +574,8 @@ class SeatFeeds:
                     _TOLD_FORMS[id(ev)] = (ev, mask, entry)
             masks.append(mask)
             told.append(entry)
-            odd.append(odd[-1] + (mask != -1 or entry is None))
+            if mask != -1 or entry is None:
+                odd.append(i)
         self.night = night
 
 

@@ -495,17 +495,15 @@ def _redact(ev: E.Event, seat: int, night: int) -> dict[str, Any]:
 
 
 class SeatFeeds:
-    """Every seat's feed of one game as it grows, as a table's agents are told it (the bots' table,
-    ``bots/agents.py``): ``take(seat)`` is ``visible_events(game, seat, since)`` from where the seat's last
-    ``take`` left off, the same entries in the same order, each as :func:`told_entry` makes it (read-only,
-    without its number: its place in the seat's feed is its number). Who sees an event and what he is shown
-    are those of the feeds (``_seen_by``, ``_redact``), worked out once per event for all the seats; an entry
-    every seat who sees its event is shown alike is made once and handed to each of them (no copies: none can
-    change it), the seat's own (the deal, a foul given at night) is made for him. An ``undone`` among the new
-    events sends the seat to ``visible_events``. The game's log only grows (as it does: an undo is an event
-    appended)."""
+    """Every seat's feed of one game as it grows, as a table's agents are told it (``bots/agents.py``):
+    ``take(seat)`` is ``visible_events(game, seat, since)`` from where his last ``take`` left off, each entry as
+    :func:`told_entry` makes it. Who sees an event and what he is shown (``_seen_by``, ``_redact``) are worked
+    out once per event for all the seats; an entry every seat who sees it is shown alike is one object handed to
+    each (read-only: none can change it), a seat's own (the deal, a foul given at night) is made for him. An
+    ``undone`` among the new events sends the seat to ``visible_events``. The log only grows (an undo is an
+    event appended)."""
 
-    __slots__ = ("counts", "game", "masks", "night", "odd", "reads", "told", "undone")
+    __slots__ = ("counts", "game", "masks", "night", "odd", "odd_at_night", "reads", "told", "undone")
 
     def __init__(self, game: Game) -> None:
         self.game = game
@@ -514,6 +512,7 @@ class SeatFeeds:
         self.masks: list[int] = []  # per log event: who sees it (as ``_seen_by``: -1 is everyone)
         self.told: list[Mapping[str, Any] | None] = []  # per log event: its entry for all, or None (his own)
         self.odd: list[int] = []  # the log indices of the events not everyone's alike (hidden from some, or own)
+        self.odd_at_night: list[bool] = []  # per one of ``odd``: whether it was given at night
         self.undone = -1  # the log index of the last ``undone``
         self.night = False
 
@@ -537,16 +536,11 @@ class SeatFeeds:
                 i = odd[j]
                 out += told[at:i]  # type: ignore[arg-type]  # none is None
                 if masks[i] >> seat & 1:
-                    out.append(told[i] or told_entry(_redact(game.log[i], seat, self._night_of(i))))
+                    out.append(told[i] or told_entry(_redact(game.log[i], seat, self.odd_at_night[j])))
                 at = i + 1
             out += told[at:end]  # type: ignore[arg-type]
         self.counts[seat] = k + len(out)
         return out
-
-    def _night_of(self, i: int) -> bool:
-        """Whether log event ``i`` was given at night (asked of the few a seat's entry is made for)."""
-        return next((ev.step in NIGHT_STEPS for ev in reversed(self.game.log[:i + 1]) if type(ev) is E.Step),
-                    False)
 
     def _read(self, end: int) -> None:
         """Who sees each new event of the log, up to ``end``, and the entry of those all are shown alike."""
@@ -561,6 +555,7 @@ class SeatFeeds:
                 told.append(shared[2])
                 if shared[1] != -1:
                     odd.append(i)
+                    self.odd_at_night.append(night)
                 continue
             mask = _seen_by(ev, night)
             entry: Mapping[str, Any] | None = None
@@ -576,6 +571,7 @@ class SeatFeeds:
             told.append(entry)
             if mask != -1 or entry is None:
                 odd.append(i)
+                self.odd_at_night.append(night)
         self.night = night
 
 

@@ -290,14 +290,20 @@ class BaselineAgent(Agent):
         return None
 
     def _vote(self, legal: Sequence[Command]) -> Command | None:
-        votes = {c.candidate: c for c in legal if isinstance(c, Vote)}
         if self.ballot is None:
-            pool = [c for c in self.candidates if c in self.alive] or list(votes)
+            pool = [c for c in self.candidates if c in self.alive] or \
+                list(dict.fromkeys(c.candidate for c in legal if isinstance(c, Vote)))
             self.ballot = self._top(pool) if pool else None
             mates = [c for c in pool if c in self.team]
             if mates and self.rng.random() < HIDE:
                 self.ballot = self.rng.choice(mates)
-        return votes.get(self.ballot) if self.ballot is not None else None
+        ballot = self.ballot
+        if ballot is None:
+            return None
+        for c in legal:  # its hand for its ballot's candidate (a seat is offered one a candidate)
+            if isinstance(c, Vote) and c.candidate == ballot:
+                return c
+        return None
 
     def _lift(self, offer: LiftVote) -> Command | None:
         key = len(self.feed)

@@ -44,7 +44,8 @@ def tap_seat(page: Any, n: int) -> None:
 def login(page: Any, server: str, lang: str) -> None:
     page.goto(server + "/login")
     if lang == "en":
-        page.click(".lang-switch[data-lang=en]")
+        with page.expect_navigation(timeout=30_000):  # the switch reloads the page (slow on a busy machine)
+            page.click(".lang-switch[data-lang=en]")
         page.wait_for_selector("html[lang=en]")
     page.fill("#login", "admin")
     page.fill("#password", ADMIN_PASSWORD)

@@ -13,7 +13,8 @@ from .conftest import ADMIN_PASSWORD, ARTIFACTS, SIZES
 
 def login(page: Any, server: str, lang: str) -> None:
     page.goto(server + "/login")
-    page.click(f".lang-switch[data-lang={lang}]")
+    with page.expect_navigation(timeout=30_000):  # the switch reloads the page (slow on a busy machine)
+        page.click(f".lang-switch[data-lang={lang}]")
     page.wait_for_selector(f"html[lang={lang}]")
     page.fill("#login", "admin")
     page.fill("#password", ADMIN_PASSWORD)

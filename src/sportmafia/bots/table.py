@@ -88,9 +88,9 @@ class Seat:
     """An agent at its seat: told what the seat's phone is told, and offered its commands once for each thing
     it could see change (its feed, the claims, its own commands): a seat is never asked again because of
     something hidden from it (a teammate's shot at night), so how often it is asked tells it nothing more.
-    ``feeds``: the table's feeds of its one game (:class:`engine.SeatFeeds`: the same entries as
-    ``visible_events``, without a feed index of each seat's); without it, the seat reads ``visible_events`` of the game
-    it is given each time."""
+    Its agent is told each entry as ``engine.told_entry`` makes it. ``feeds``: the table's feeds of its one game
+    (:class:`engine.SeatFeeds`: the entries of ``visible_events``, shared by the seats shown them alike); without
+    it, the seat reads ``visible_events`` of the game it is given each time."""
 
     def __init__(self, agent: Agent, seat: int, feeds: SeatFeeds | None = None) -> None:
         self.agent, self.seat, self.feeds = agent, seat, feeds

@@ -284,9 +284,9 @@ _SHARED_KINDS = frozenset({E.Step, E.Advanced, E.Nominated, E.VoteCast, E.ShotFi
 """The events the engine makes once and shares by all games (``engine/cache.py``): who sees one (everyone; a shot:
 its shooter) and what he is shown are the event's alone, in every game, by day and by night."""
 _SHARED_FORMS: dict[int, tuple[E.Event, int, dict[str, Any], tuple[str, ...], tuple[str, ...]]] = {}
-"""Their masks, forms and lists (see :class:`_LogFacts`), by the event's id (each entry keeps its event, so the
-id is not another's); cleared when it holds ``FORMS_LIMIT`` (a log read back from a store has events of its
-own, each kept here until then)."""
+"""Their masks, forms and lists (see :class:`_LogFacts`), kept by :func:`_share`."""
+_TOLD_FORMS: dict[int, tuple[E.Event, int, Mapping[str, Any]]] = {}
+"""Their masks and told entries (:class:`SeatFeeds`), kept by :func:`_share`."""
 FORMS_LIMIT = 8192
 
 
@@ -322,20 +322,31 @@ def _log_facts(game: Game) -> _LogFacts:
         form: dict[str, Any] | None = None
         if isinstance(ev, E.Undone):
             facts.undone.append(i)
-        elif not (isinstance(ev, E.Dealt) or (night and isinstance(ev, E.Fouled))):
+        elif not _each_his_own(ev, night):
             form = {"seq": 0, **_redact(ev, 0, night)}
             lists = tuple(k for k, v in form.items() if isinstance(v, list))
             pairs = tuple(k for k in lists if any(isinstance(v, list) for v in form[k]))
-            if type(ev) in _SHARED_KINDS:
-                if len(_SHARED_FORMS) > FORMS_LIMIT:
-                    _SHARED_FORMS.clear()
-                _SHARED_FORMS[id(ev)] = (ev, mask, form, lists, pairs)
+            _share(_SHARED_FORMS, ev, (ev, mask, form, lists, pairs))
             if lists:
                 facts.listed[i] = (form, lists, pairs)
                 form = None
         forms.append(form)
     facts.read, facts.night, facts.group = len(log), night, group
     return facts
+
+
+def _each_his_own(ev: E.Event, night: bool) -> bool:
+    """Whether each viewer's entry of ``ev`` is made for him (the deal, a foul given at night: :func:`_redact`)."""
+    return isinstance(ev, E.Dealt) or (night and isinstance(ev, E.Fouled))
+
+
+def _share(cache: dict[int, Any], ev: E.Event, facts: tuple[Any, ...]) -> None:
+    """Keep ``facts`` (the event first) of an event of ``_SHARED_KINDS`` in ``cache`` by its id, the cache cleared
+    at ``FORMS_LIMIT`` (a log read back from a store has events of its own, each kept until then)."""
+    if type(ev) in _SHARED_KINDS:
+        if len(cache) > FORMS_LIMIT:
+            cache.clear()
+        cache[id(ev)] = facts
 
 
 def _seen_by(ev: E.Event, night: bool) -> int:
@@ -497,11 +508,9 @@ def _redact(ev: E.Event, seat: int, night: int) -> dict[str, Any]:
 class SeatFeeds:
     """Every seat's feed of one game as it grows, as a table's agents are told it (``bots/agents.py``):
     ``take(seat)`` is ``visible_events(game, seat, since)`` from where his last ``take`` left off, each entry as
-    :func:`told_entry` makes it. Who sees an event and what he is shown (``_seen_by``, ``_redact``) are worked
-    out once per event for all the seats; an entry every seat who sees it is shown alike is one object handed to
-    each (read-only: none can change it), a seat's own (the deal, a foul given at night) is made for him. An
-    ``undone`` among the new events sends the seat to ``visible_events``. The log only grows (an undo is an
-    event appended)."""
+    :func:`told_entry` makes it. Who sees an event, and the entry all who see it are shown alike (one read-only
+    object for them all), are worked out once per event; a seat's own (``_each_his_own``) is made for him. An
+    ``undone`` among the new events sends the seat to ``visible_events``. The log only grows."""
 
     __slots__ = ("counts", "game", "masks", "night", "odd", "odd_at_night", "reads", "told", "undone")
 
@@ -525,9 +534,8 @@ class SeatFeeds:
         if len(self.told) < end:
             self._read(end)
         self.reads[seat] = end
-        k = self.counts[seat]
         if self.undone >= start:  # an undone's entry depends on his feed: it is read whole
-            out = [told_entry(e) for e in visible_events(game, seat, k)]
+            out = [told_entry(e) for e in visible_events(game, seat, self.counts[seat])]
         else:  # the slices of entries everyone is told alike, and each odd event in between
             told, odd, masks = self.told, self.odd, self.masks  # a mask of -1 has every bit
             first = bisect_left(odd, start)
@@ -539,7 +547,7 @@ class SeatFeeds:
                     out.append(told[i] or told_entry(_redact(game.log[i], seat, self.odd_at_night[j])))
                 at = i + 1
             out += told[at:end]  # type: ignore[arg-type]
-        self.counts[seat] = k + len(out)
+        self.counts[seat] += len(out)
         return out
 
     def _read(self, end: int) -> None:
@@ -561,12 +569,9 @@ class SeatFeeds:
             entry: Mapping[str, Any] | None = None
             if isinstance(ev, E.Undone):
                 self.undone = i
-            elif not (isinstance(ev, E.Dealt) or (night and isinstance(ev, E.Fouled))):
+            elif not _each_his_own(ev, night):
                 entry = told_entry(_redact(ev, 0, night))
-                if type(ev) in _SHARED_KINDS:
-                    if len(_TOLD_FORMS) > FORMS_LIMIT:
-                        _TOLD_FORMS.clear()
-                    _TOLD_FORMS[id(ev)] = (ev, mask, entry)
+                _share(_TOLD_FORMS, ev, (ev, mask, entry))
             masks.append(mask)
             told.append(entry)
             if mask != -1 or entry is None:
@@ -574,10 +579,6 @@ class SeatFeeds:
                 self.odd_at_night.append(night)
         self.night = night
 
-
-_TOLD_FORMS: dict[int, tuple[E.Event, int, Mapping[str, Any]]] = {}
-"""Who sees each event the engine shares by all games (``_SHARED_KINDS``) and its told entry, by the event's id
-(each entry keeps its event, so the id is not another's); cleared when it holds ``FORMS_LIMIT``."""
 
 
 def told_entry(entry: Mapping[str, Any]) -> Mapping[str, Any]:

@@ -158,3 +158,23 @@ def test_a_teammates_shot_does_not_make_a_seat_be_asked_again() -> None:
         link.offer(game, [], game.legal_commands(MAFIA_A))
         asked.append((mafia.asked, mafia.feed))
     assert asked[0] == asked[1] and asked[0][0] == 1
+
+
+def test_the_table_keeps_nothing_of_a_game_once_it_is_over() -> None:
+    """The table reads each list of a step's commands once, by the list the engine shares by all games: it
+    keeps no list a game made for itself (the deal's, the first speaker's draw), so a long run (an arena, the
+    lab) does not grow with the games it played."""
+    from sportmafia.bots import table
+    from sportmafia.engine import cache
+
+    rules = get_ruleset("club")
+    for seed in range(3):
+        play_table(rules, [RandomAgent() for _ in range(10)], seed)
+    shared = {id(cmds) for kept in (cache.SPEECH_LEGAL, cache.VOTE_LEGAL, cache.KEYED_LEGAL)
+              for cmds in kept.values()} | {id(cache.ADVANCE_ONLY)}
+    kept_before = {key for key in table._OFFERED if key not in shared}
+    for seed in range(3, 23):
+        play_table(rules, [RandomAgent() for _ in range(10)], seed)
+    shared |= {id(cmds) for kept in (cache.SPEECH_LEGAL, cache.VOTE_LEGAL, cache.KEYED_LEGAL)
+               for cmds in kept.values()}
+    assert {key for key in table._OFFERED if key not in shared} <= kept_before

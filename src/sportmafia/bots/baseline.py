@@ -65,6 +65,7 @@ class BaselineAgent(Agent):
         self.role = ""
         self.team: set[int] = set()  # black teammates (a black seat's)
         self.alive = set(range(1, players + 1))
+        self._living_others: list[int] | None = None
         self.my_checks: dict[int, bool] = {}  # target: found (black for the Sheriff, the Sheriff for the Don)
         self.heat: dict[int, float] = defaultdict(float)
         self.voters: dict[int, list[int]] = defaultdict(list)  # candidate: who voted for him, this game
@@ -100,6 +101,7 @@ class BaselineAgent(Agent):
                 known.clear()
             elif kind == "player_left":
                 self.alive.discard(e["seat"])
+                self._living_others = None
                 if e.get("how") == "kill":  # the night took a red player: who voted for him is suspect
                     for voter in self.voters.get(e["seat"], ()):
                         self.heat[voter] += 0.5
@@ -200,7 +202,11 @@ class BaselineAgent(Agent):
         return (found if found is not None else self.suspicion(seat)) + self._felt.get(seat, 0.0)
 
     def _others(self) -> list[int]:
-        return [s for s in sorted(self.alive) if s != self.seat]
+        """The other living seats, in order (kept while nobody leaves: do not change it)."""
+        others = self._living_others
+        if others is None:
+            others = self._living_others = [s for s in sorted(self.alive) if s != self.seat]
+        return others
 
     # --- its speech -------------------------------------------------------------------------------------------
     def speak(self) -> list[Claim]:

@@ -63,16 +63,22 @@ class Played:
 def commands_by_seat(game: Game, offered: Sequence[Command], leaders: Collection[int] = ()) -> dict[int, list[Command]]:
     """The commands ``offered`` (the host's list) by the seat that makes them; the black team's (``TEAM``) by its
     leader: the lowest living black seat among ``leaders`` if any is, else the lowest living black seat."""
-    by_seat: dict[int, list[Command]] = {}
-    for c in offered:
-        seat = c.actor_seat()
-        if seat is not None:
-            by_seat.setdefault(seat, []).append(c)
+    by_seat = _own(offered)
     team = [c for c in offered if c.type in TEAM]
     if team:
         leader = team_leader(game, leaders)
         if leader is not None:
             by_seat.setdefault(leader, []).extend(team)
+    return by_seat
+
+
+def _own(offered: Sequence[Command]) -> dict[int, list[Command]]:
+    """The commands ``offered`` by the seat that makes them, each seat's in their order (the team's left out)."""
+    by_seat: dict[int, list[Command]] = {}
+    for c in offered:
+        seat = c.actor_seat()
+        if seat is not None:
+            by_seat.setdefault(seat, []).append(c)
     return by_seat
 
 
@@ -129,46 +135,56 @@ class Seat:
         return self.agent.act(legal)
 
 
-class _Offered:
-    """What the table makes of a list of the step's commands: a chance draw, each seat's own commands (in seat
-    order), the team's, whether "Next" is among them."""
-
-    __slots__ = ("advance", "chance", "commands", "seats", "team")
-
-    def __init__(self, commands: list[Command]) -> None:
-        self.commands = commands  # kept: the key of its entry in ``_OFFERED`` is its id
-        self.chance: Command | None = None
-        self.team: list[Command] = []
-        self.advance = False
-        by_seat: dict[int, list[Command]] = {}
-        for c in commands:
-            kind, seat = c.type, c.actor_seat()
-            if seat is not None:
-                mine = by_seat.get(seat)
-                if mine is None:
-                    by_seat[seat] = [c]
-                else:
-                    mine.append(c)
-            if kind == "advance":
-                self.advance = True
-            elif kind in TEAM:
-                self.team.append(c)
-            elif kind in CHANCE and self.chance is None:
-                self.chance = c
-        self.seats = sorted(by_seat.items())
+_Layout = tuple[list[Command], list[Command], "Command | None", bool, tuple[Command, ...],
+                tuple[tuple[int, int, int], ...]]
+"""What the table makes of a list of the step's commands: the list; the list its seats' spans are of (the list
+itself, but where a seat's commands lie apart in it); its chance draw; whether "Next" is among them; the team's
+commands; each seat's own commands as ``(seat, start, stop)`` of that list, in seat order. Ints in tuples, so
+the garbage collector has little of it to look at (an object of lists a seat made its collections a tenth of a
+game's time)."""
 
 
-_OFFERED: dict[int, _Offered] = {}
+def _layout(commands: list[Command]) -> _Layout:
+    chance: Command | None = None
+    team: list[Command] = []
+    advance, apart = False, False
+    spans: dict[int, list[int]] = {}
+    for i, c in enumerate(commands):
+        kind, seat = c.type, c.actor_seat()
+        if seat is not None:
+            span = spans.get(seat)
+            if span is None:
+                spans[seat] = [i, i + 1]
+            elif span[1] == i:
+                span[1] = i + 1
+            else:
+                apart = True
+        if kind == "advance":
+            advance = True
+        elif kind in TEAM:
+            team.append(c)
+        elif kind in CHANCE and chance is None:
+            chance = c
+    pool = commands
+    if apart:  # no step of the engine's lists them so: each seat's own, one after another
+        pool, spans = [], {}
+        for seat, mine in _own(commands).items():
+            spans[seat] = [len(pool), len(pool) + len(mine)]
+            pool += mine
+    return commands, pool, chance, advance, tuple(team), tuple((s, a, b) for s, (a, b) in sorted(spans.items()))
+
+
+_OFFERED: dict[int, _Layout] = {}
 """The engine's lists of a step's commands are shared by all games where the step recurs (a speech, a vote):
 each is looked at once, by its id (its entry keeps it alive, so the id is not another list's)."""
 
 
-def _offered(commands: list[Command]) -> _Offered:
+def _offered(commands: list[Command]) -> _Layout:
     found = _OFFERED.get(id(commands))
-    if found is None or found.commands is not commands:
+    if found is None or found[0] is not commands:
         if len(_OFFERED) > CACHE_LIMIT:  # as the engine's caches of the lists
             _OFFERED.clear()
-        found = _OFFERED[id(commands)] = _Offered(commands)
+        found = _OFFERED[id(commands)] = _layout(commands)
     return found
 
 
@@ -186,31 +202,39 @@ class _Table:
 
     def step(self) -> None:
         game = self.game
-        offered = _offered(game.step_commands())
-        chance = offered.chance
+        _, pool, chance, advance, team, spans = _offered(game.step_commands())
         if chance is not None:
             deal = self.roles is not None and chance.type == "deal"
             game.execute(DealCards(roles=self.roles) if deal else chance, self.rng)
             return
         if game.step in SPEECH_STEPS:
             self._speech()
-        seats = offered.seats
-        if offered.team:
-            living_black = [s for s in game.living() if game.roles[s] in BLACK_ROLES]
-            if living_black:
-                by_seat = {seat: list(cmds) for seat, cmds in seats}
-                by_seat.setdefault(min(living_black), []).extend(offered.team)
-                seats = sorted(by_seat.items())
-        for seat, cmds in seats:
-            if self._ask(seat, cmds):
+        seats = self._with_team(pool, spans, team) if team else None
+        if seats is not None:
+            if any(self._ask(seat, cmds) for seat, cmds in seats):
                 return
-        if offered.advance:
+        else:
+            for seat, start, stop in spans:
+                if self._ask(seat, pool[start:stop]):
+                    return
+        if advance:
             game.execute(ADVANCE, self.rng)
             return
         # nobody acted and the step cannot go on without a command: the first offered, for its seat
-        seat, cmds = seats[0]
+        seat, cmds = seats[0] if seats is not None else (spans[0][0], pool[spans[0][1]:spans[0][2]])
         self.played.defaults += 1
         game.execute(cmds[0], self.rng, actor=None if cmds[0].type in TEAM else seat)
+
+    def _with_team(self, pool: list[Command], spans: tuple[tuple[int, int, int], ...],
+                   team: tuple[Command, ...]) -> list[tuple[int, list[Command]]]:
+        """Each seat's commands, in seat order, the team's with its leader's (the lowest living black seat)."""
+        game = self.game
+        by_seat = {seat: pool[start:stop] for seat, start, stop in spans}
+        living_black = [s for s in game.living() if game.roles[s] in BLACK_ROLES]
+        if living_black:
+            leader = min(living_black)
+            by_seat[leader] = [*by_seat.get(leader, ()), *team]
+        return sorted(by_seat.items())
 
     def _speech(self) -> None:
         game = self.game

@@ -213,10 +213,15 @@ class LegalCommands(Dispatch):
         return ADVANCE_ONLY
 
 
+_DEAL: list[C.Command] = [C.DealCards()]
+_DRAW_FIRST_SPEAKER: list[C.Command] = [C.DrawFirstSpeaker()]
+_DRAW_LOT: list[C.Command] = [C.DrawLot()]
+"""The chance steps' lists (shared, as the others: do not change them)."""
+
 _STEP_LEGAL: dict[str, Any] = {
-    "deal": lambda game: [C.DealCards()],
-    "first_speaker": lambda game: [C.DrawFirstSpeaker()],
-    "lot": lambda game: [C.DrawLot()],
+    "deal": lambda game: _DEAL,
+    "first_speaker": lambda game: _DRAW_FIRST_SPEAKER,
+    "lot": lambda game: _DRAW_LOT,
     "voting": LegalCommands._legal_voting,
     "lift": LegalCommands._legal_lift,
     "shooting": LegalCommands._legal_shooting,

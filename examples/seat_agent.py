@@ -1,6 +1,6 @@
 """A whole agent for the open seat protocol (docs/bots.md), with nothing but the standard library and `websockets`:
 it takes a seat of an online table through the seat's link, says in its speech whom it suspects, votes for the
-player most suspected, shoots or checks the first seat it may, and passes otherwise.
+player most suspected, shoots (once a night) or checks the first seat it may, and passes otherwise.
 
     python examples/seat_agent.py https://host/play/TOKEN
 """
@@ -24,7 +24,7 @@ suspected: Counter[int] = Counter()  # seat -> how many claims named it ("I susp
 
 with connect(socket_url, origin=site) as ws:
     ws.send(json.dumps({"type": "hello", "token": token, "since": 0}))
-    spoke, asked = set(), None
+    spoke, shot, asked = set(), set(), None
     for raw in ws:
         m = json.loads(raw)
         if m["type"] == "claims":
@@ -48,10 +48,12 @@ with connect(socket_url, origin=site) as ws:
             continue
         asked = (m["next_seq"], tuple(map(json.dumps, m["legal"])))
         votes = [c for c in m["legal"] if c["type"] == "vote"]
-        acts = [c for c in m["legal"] if c["type"] in ("shoot", "check")]
+        acts = [c for c in m["legal"] if c["type"] == "check" or (c["type"] == "shoot" and v["day"] not in shot)]
         if votes and max(votes, key=lambda c: suspected[c["candidate"]]) is votes[0] and suspected[votes[0]["candidate"]]:
             send("command", command=votes[0], expected_seq=m["next_seq"])
-        elif acts:
+        elif acts:  # one shot a night: a second one would make the night a miss
+            if acts[0]["type"] == "shoot":
+                shot.add(v["day"])
             send("command", command=acts[0], expected_seq=m["next_seq"])
         elif m["legal"] or v["seat"] == me:
             send("pass", seen=m["next_seq"])

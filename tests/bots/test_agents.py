@@ -5,6 +5,7 @@ seat may not see."""
 from __future__ import annotations
 
 import random
+from collections import Counter as Tally
 from collections.abc import Sequence
 from typing import Any
 
@@ -15,6 +16,7 @@ from sportmafia.bots.agents import Agent, RandomAgent
 from sportmafia.bots.claims import Claim, Said
 from sportmafia.bots.table import Seat, play_table
 from sportmafia.engine import Command, Shoot, Vote
+from sportmafia.engine.events import NightResult, ShotFired
 from sportmafia.rules import get_ruleset
 from tests.conftest import advance_until, new_game
 from tests.engine.helpers import DON, MAFIA_A
@@ -42,6 +44,41 @@ def test_every_preset_and_size_is_played_to_a_real_end(preset: str, players: int
         results.add(played.game.result)
         assert all(said.at <= len(played.game.log) for said in played.claims)
     assert len(results) > 1
+
+
+def _nights(played: Any) -> tuple[int, int]:
+    """A game's nights and its nights that killed; fails where a black player shot twice in one night."""
+    nights = kills = 0
+    tonight: Tally[int] = Tally()
+    for ev in played.game.log:
+        if isinstance(ev, ShotFired):
+            tonight[ev.shooter] += 1
+            assert tonight[ev.shooter] == 1, f"seat {ev.shooter} shot twice on night {nights + 1}"
+        elif isinstance(ev, NightResult):
+            nights, kills, tonight = nights + 1, kills + bool(ev.killed), Tally()
+    return nights, kills
+
+
+@pytest.mark.parametrize("preset", ["club", "fiim"])
+@pytest.mark.parametrize("agent", sorted(AGENTS))
+def test_a_black_player_shoots_once_a_night_and_a_team_agrees(preset: str, agent: str) -> None:
+    """A.night.shoot: every living black player shoots once; a second shot of his makes the night a miss. An agent
+    asked again after its shot passes; a team of rule-following agents (of one kind, or both: the deal mixes
+    them) works out the same target, so each of its nights kills."""
+    rules = get_ruleset(preset)
+    n = rules.min_players
+    nights = kills = 0
+    for seed in range(12):
+        agents = [AGENTS[agent]() for _ in range(n)]
+        if agent == "baseline":  # the black team of seats 1, 2 and 3 split between the two agents
+            agents[1] = AGENTS["belief"]()
+        roles = ["don", "mafia", "mafia", "sheriff"] + ["civilian"] * (n - 4)
+        played = play_table(rules, agents, seed, roles=roles if agent == "baseline" else None)
+        game_nights, game_kills = _nights(played)
+        nights, kills = nights + game_nights, kills + game_kills
+    assert nights > 12
+    if agent != "random":
+        assert kills == nights
 
 
 def test_the_same_seed_plays_the_same_game() -> None:

@@ -21,7 +21,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
-from ..engine import Command, LiftVote, Nominate, Vote
+from ..engine import Command, LiftVote, Nominate, Shoot, Vote
 from ..rules import RuleSet
 from .claims import Claim, Said
 
@@ -45,6 +45,18 @@ class Agent(ABC):
         """The claims of its speech (asked once, when the speech begins); none by default."""
         return []
 
+    def shot_tonight(self) -> bool:
+        """Whether its seat has shot in this night's shooting (its feed since the step began): a black player
+        shoots once (A.night.shoot: a second shot of his makes the night a miss), so an agent asked again passes."""
+        seat = self.seat
+        for e in reversed(self.feed):
+            kind = e.get("type")
+            if kind == "shot_fired" and e.get("shooter") == seat:
+                return True
+            if kind == "step":
+                return False
+        return False
+
     @abstractmethod
     def act(self, legal: Sequence[Command]) -> Command | None:
         """One of ``legal`` (its own commands now), or None to pass."""
@@ -53,7 +65,7 @@ class Agent(ABC):
 class RandomAgent(Agent):
     """Chooses at random, with a person's rhythm: a nomination in one speech of three, a hand raised for a
     candidate one time in two (once a candidate: the decision stands while only hands are raised), any night
-    action and best move at random; now and then a suspicion in its speech."""
+    action (one shot a night) and best move at random; now and then a suspicion in its speech."""
 
     name = "random"
 
@@ -81,4 +93,6 @@ class RandomAgent(Agent):
             self._decided.add(key)
             return self.rng.choice(legal) if self.rng.random() < (0.35 if isinstance(first, Nominate) else 0.5) \
                 else None
+        if isinstance(first, Shoot) and self.shot_tonight():
+            return None
         return self.rng.choice(legal)

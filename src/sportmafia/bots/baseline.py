@@ -275,6 +275,8 @@ class BaselineAgent(Agent):
         if isinstance(first, LiftVote):
             return self._lift(first)
         if isinstance(first, Shoot | Kill):
+            if isinstance(first, Shoot) and self.shot_tonight():
+                return None  # one shot a night (a second would make the night a miss)
             target = self._team_target()
             return next((c for c in legal if getattr(c, "target", None) == target), legal[0])
         if isinstance(first, Check):

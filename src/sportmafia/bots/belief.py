@@ -293,8 +293,11 @@ class BeliefAgent(BaselineAgent):
         return super()._suspicion(seat) + 100.0 * (self.p_black()[seat] - prior)
 
     def _hidden_checker(self, reds: Sequence[int]) -> int:
-        likely = self._shared  # what the whole team knows, not the Don's own checks
-        return max(reds, key=lambda s: (likely.get(s, 0.0), -s))
+        """The red most likely the checker by what the whole team knows (not the Don's own checks); among the
+        equally likely (as a rule, all of them until someone claims the role), the one the baseline's team
+        shoots: the red the town trusts most. So a team of both agents shoots one seat."""
+        likely = self._shared
+        return max(reds, key=lambda s: (likely.get(s, 0.0), -self.suspicion(s), -s))
 
     def _check(self, legal: Sequence[Command]) -> Command:
         if not (self.black and self._masks):

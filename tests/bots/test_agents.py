@@ -215,3 +215,22 @@ def test_the_table_keeps_nothing_of_a_game_once_it_is_over() -> None:
     shared |= {id(cmds) for kept in (cache.SPEECH_LEGAL, cache.VOTE_LEGAL, cache.KEYED_LEGAL)
                for cmds in kept.values()}
     assert {key for key in table._OFFERED if key not in shared} <= kept_before
+
+
+def test_the_table_reads_each_seats_commands_from_a_list_in_any_order() -> None:
+    """The table's reading of a step's list: each seat's own commands in their order, in seat order, the chance
+    draw, "Next" and the team's apart; the same where a seat's commands lie apart in the list (no step of the
+    engine's lists them so today)."""
+    from sportmafia.bots.table import _layout
+    from sportmafia.engine import Advance, Kill, Nominate, Withdraw
+
+    def read(commands: list[Command]) -> dict[int, list[Command]]:
+        _, pool, chance, advance, team, spans = _layout(commands)
+        assert chance is None and advance and team == (Kill(4),)
+        return {seat: pool[a:b] for seat, a, b in spans}
+
+    together: list[Command] = [Advance(), Vote(2, 5), Vote(3, 5), Nominate(7, 1), Withdraw(7, 1), Kill(4)]
+    apart: list[Command] = [Advance(), Nominate(7, 1), Vote(3, 5), Kill(4), Vote(2, 5), Withdraw(7, 1)]
+    expected = {2: [Vote(2, 5)], 3: [Vote(3, 5)], 7: [Nominate(7, 1), Withdraw(7, 1)]}
+    assert read(together) == read(apart) == expected
+    assert list(read(apart)) == [2, 3, 7]

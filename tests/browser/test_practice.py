@@ -251,3 +251,67 @@ def test_the_black_teams_leader_chooses_the_victim_on_his_phone(browser: Any, pr
         assert not errors, errors
     finally:
         ctx.close()
+
+
+SHOOTER_AT_ONE = ("mafia", "civilian", "civilian", "don", "civilian", "sheriff", "civilian", "mafia", "civilian",
+                  "civilian")
+
+
+@pytest.mark.parametrize("lang", ["ru", "en"])
+def test_a_black_player_shoots_once_on_his_phone(browser: Any, practice_server: str, lang: str,
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """A club table the server runs, bots in every seat but seat 1 (a black player): at night 1 his phone offers
+    his shot; once he has shot, it says whom he shot and offers no second one (a second shot of his would make
+    the night a miss, A.night.shoot), and the night's shots are one each."""
+    monkeypatch.setenv(PACE_SCALE_ENV, "2")  # the night's step lasts long enough to look at it
+    ctx, page, errors = open_page(browser, *PHONE, lang=lang, server=practice_server)
+    try:
+        log_in_as_admin(page, practice_server)
+        csrf = page.request.get(practice_server + "/api/me").json()["csrf_token"]
+        head = {"X-CSRF-Token": csrf}
+        players = page.request.get(practice_server + "/api/players").json()["players"]
+        game_id = page.request.post(practice_server + "/api/games", headers=head, data={
+            "preset": "club", "players": 10, "roster": [p["id"] for p in players[:10]]}).json()["id"]
+        page.request.post(f"{practice_server}/api/games/{game_id}/online", headers=head)
+
+        def host(command: dict[str, Any]) -> dict[str, Any]:
+            seq = page.request.get(f"{practice_server}/api/games/{game_id}").json()["next_seq"]
+            r = page.request.post(f"{practice_server}/api/games/{game_id}/commands", headers=head, data={
+                "command": command, "expected_seq": seq, "command_id": f"c{seq}"})
+            assert r.status == 200, r.text()
+            return dict(page.request.get(f"{practice_server}/api/games/{game_id}").json())
+
+        now = host({"type": "deal", "roles": list(SHOOTER_AT_ONE)})
+        while now["view"]["step"] != "shooting":  # the host runs day 1 (nobody put up: no vote)
+            legal = now["legal"]
+            pick = next((c for c in legal if c["type"] == "advance"), legal[0])
+            now = host({**pick, "seat": 1} if pick["type"] in ("draw_first_speaker", "draw_lot") else pick)
+        url = page.request.post(f"{practice_server}/api/games/{game_id}/online/seats/1/link",
+                                headers=head).json()["url"]
+        page.request.put(f"{practice_server}/api/games/{game_id}/online/bots", headers=head, data={
+            "agents": {str(s): "baseline" for s in range(2, 11)}, "runs_table": True, "pace": "normal"})
+        page.goto(url)
+        page.wait_for_selector("#o-link[data-state=live]")
+        offer = {"ru": "Ваш выстрел", "en": "Your shot"}[lang]
+        page.wait_for_function(f"() => document.getElementById('o-act-title').textContent === {json.dumps(offer)}",
+                               timeout=60_000)
+        page.click("#o-act-seats button[data-target='3']")
+        assert page.inner_text("#o-act-go") == {"ru": "Стреляю в №3", "en": "Shoot #3"}[lang]
+        page.click("#o-act-go")
+        shot = {"ru": "Ваш выстрел этой ночью: №3", "en": "Your shot tonight: #3"}[lang]
+        page.wait_for_function(f"() => document.getElementById('o-act-title').textContent === {json.dumps(shot)}")
+        assert page.eval_on_selector("#o-act-go", "el => el.hidden")
+        assert page.eval_on_selector_all("#o-act-seats button", "els => els.length") == 0
+        screenshots(page, f"practice-shot-{lang}")
+        page.reload()  # read again from his feed, not from what the page remembered
+        page.wait_for_selector("#o-link[data-state=live]")
+        if page.get_attribute("#play", "data-step") == "shooting":
+            page.wait_for_function(
+                f"() => document.getElementById('o-act-title').textContent === {json.dumps(shot)}")
+        page.wait_for_function("() => document.getElementById('play').dataset.step !== 'shooting'", timeout=90_000)
+        log = page.request.get(f"{practice_server}/api/games/{game_id}/events").json()["events"]
+        shots = [(e["shooter"], e["target"]) for e in log if e["type"] == "shot_fired"]
+        assert (1, 3) in shots and len(shots) == len({s for s, _ in shots}), shots
+        assert not errors, errors
+    finally:
+        ctx.close()

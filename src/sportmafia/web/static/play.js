@@ -26,6 +26,7 @@
   const driven = root.dataset.driven === "1";   // the server runs the table (a practice table): passes end a turn
   const bots = (root.dataset.bots || "").split(",").filter(Boolean).map(Number);   // the seats bots play
   let chose = "";   // the night whose black team's choice this seat has made (its feed does not show it)
+  let shotAt = null; // the seat this player shot in the step now, from his feed (he shoots once a night)
   const said = SM.said($("o-said"));
 
   // ------------------------------------------------------------------------------------------ the card
@@ -126,7 +127,7 @@
       out.push({ key: "lift", title: P.lift, targets: [], max: 0,
         build: () => ({ type: "lift_vote", voter: me }), label: () => P.lift_go });
     }
-    if (by.shoot) {
+    if (by.shoot && shotAt === null) {   // a second shot of his would make the night a miss (A.night.shoot)
       out.push({ key: "shoot", title: P.shoot, targets: by.shoot.map((c) => c.target), max: 1,
         build: (p) => ({ type: "shoot", shooter: me, target: p[0] }), label: (p) => fmt(P.shoot_go, { n: p[0] }) });
     }
@@ -166,8 +167,9 @@
     const go = $("o-act-go");
     const extra = document.querySelectorAll(".o-act-extra");
     extra.forEach((b) => b.remove());
-    $("o-act-wait").hidden = acts.length > 0;
-    $("o-act-title").textContent = "";
+    const shot = shotAt !== null && V && V.step === "shooting";
+    $("o-act-wait").hidden = acts.length > 0 || shot;
+    $("o-act-title").textContent = shot ? fmt(P.shot_done, { n: shotAt }) : "";
     go.hidden = true;
     if (!acts.length) { picked = []; pickKey = ""; return; }
     const main = acts.find((a) => a.max > 0) || acts[0];
@@ -382,6 +384,10 @@
 
   // ------------------------------------------------------------------------------------------ the table
   function show(m) {
+    for (const e of m.events || []) {   // his own shot is in his feed; a new step begins without one
+      if (e.type === "step") shotAt = null;
+      else if (e.type === "shot_fired" && e.shooter === me) shotAt = e.target;
+    }
     V = m.view;
     if (m.rules) R = m.rules;   // the rule set's values, with the game's first message
     legal = m.legal || [];

@@ -28,6 +28,7 @@ from typing import Any
 
 from fastapi.testclient import TestClient
 
+from sportmafia.cli import tune_gc
 from sportmafia.live.driver import PACE_SCALE_ENV, drivers_of
 from sportmafia.services.table_bots import open_practice
 from sportmafia.store import open_store
@@ -64,6 +65,7 @@ def person(client: TestClient, token: str, game_id: str) -> None:
 def run(agent: str, tables: int, folder: Path) -> dict[str, Any]:
     store = open_store(f"sqlite:///{folder / f'{agent}.db'}", migrate=True)
     app = create_app(store, secret_key="bench-secret")
+    tune_gc()  # as `sportmafia serve` tunes its process once its app is built
     with TestClient(app) as client:
         drivers = drivers_of(app)
         games, people = [], []

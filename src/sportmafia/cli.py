@@ -294,11 +294,13 @@ def tune_gc() -> None:
     walks only what the games and sockets make. Young collections are made rarer (every 50,000 new objects
     rather than 700): fewer objects of requests in flight are promoted, so full collections, whose pause grows
     with every open socket (~130 ms at 850 sockets), come far more seldom (bench/online.py, docs/online.md).
-    Called once per serving process, when its app is built."""
+    Called once per serving process, when its app is built (called again, it freezes what is alive now and
+    starts no second keeper)."""
     gc.collect()
     gc.freeze()
     gc.set_threshold(GC_YOUNG_THRESHOLD, 20, 10)
-    threading.Thread(target=_gc_keeper, name="sportmafia-gc", daemon=True).start()
+    if not any(t.name == "sportmafia-gc" for t in threading.enumerate()):
+        threading.Thread(target=_gc_keeper, name="sportmafia-gc", daemon=True).start()
 
 
 def worker_app() -> Any:

@@ -196,6 +196,36 @@ def test_the_hosts_choice_of_bots_outlives_the_panels_refresh(browser: Any, prac
         ctx.close()
 
 
+def seat_one_online(page: Any, server: str, preset: str, roles: tuple[str, ...], step: str,
+                    draws: dict[str, int]) -> tuple[str, str]:
+    """A table the server runs: the admin deals ``roles``, runs the game as its host up to ``step`` ("Next", a
+    draw naming the seat ``draws`` gives its type), gives seat 1 a link and the other seats to baseline bots.
+    Returns the game's id and seat 1's link."""
+    log_in_as_admin(page, server)
+    head = {"X-CSRF-Token": page.request.get(server + "/api/me").json()["csrf_token"]}
+    players = page.request.get(server + "/api/players").json()["players"][:len(roles)]
+    game_id = page.request.post(server + "/api/games", headers=head, data={
+        "preset": preset, "players": len(roles), "roster": [p["id"] for p in players]}).json()["id"]
+    page.request.post(f"{server}/api/games/{game_id}/online", headers=head)
+
+    def host(command: dict[str, Any]) -> dict[str, Any]:
+        seq = page.request.get(f"{server}/api/games/{game_id}").json()["next_seq"]
+        r = page.request.post(f"{server}/api/games/{game_id}/commands", headers=head, data={
+            "command": command, "expected_seq": seq, "command_id": f"c{seq}"})
+        assert r.status == 200, r.text()
+        return dict(page.request.get(f"{server}/api/games/{game_id}").json())
+
+    now = host({"type": "deal", "roles": list(roles)})
+    while now["view"]["step"] != step:
+        legal = now["legal"]
+        pick = next((c for c in legal if c["type"] == "advance"), legal[0])
+        now = host({**pick, "seat": draws[pick["type"]]} if pick["type"] in draws else pick)
+    url = page.request.post(f"{server}/api/games/{game_id}/online/seats/1/link", headers=head).json()["url"]
+    page.request.put(f"{server}/api/games/{game_id}/online/bots", headers=head, data={
+        "agents": {str(s): "baseline" for s in range(2, len(roles) + 1)}, "runs_table": True, "pace": "normal"})
+    return game_id, url
+
+
 BLACK_AT_ONE = ("mafia", "civilian", "civilian", "mafia", "civilian", "commissar", "civilian", "mafia", "civilian",
                 "civilian", "civilian", "civilian")
 
@@ -208,30 +238,8 @@ def test_the_black_teams_leader_chooses_the_victim_on_his_phone(browser: Any, pr
     monkeypatch.setenv(PACE_SCALE_ENV, "2")  # the night's step lasts 30 s: time to choose, on a loaded machine too
     ctx, page, errors = open_page(browser, *PHONE, lang=lang, server=practice_server)
     try:
-        log_in_as_admin(page, practice_server)
-        csrf = page.request.get(practice_server + "/api/me").json()["csrf_token"]
-        head = {"X-CSRF-Token": csrf}
-        players = page.request.get(practice_server + "/api/players").json()["players"]
-        game_id = page.request.post(practice_server + "/api/games", headers=head, data={
-            "preset": "tournament", "players": 12, "roster": [p["id"] for p in players[:12]]}).json()["id"]
-        page.request.post(f"{practice_server}/api/games/{game_id}/online", headers=head)
-
-        def host(command: dict[str, Any]) -> dict[str, Any]:
-            seq = page.request.get(f"{practice_server}/api/games/{game_id}").json()["next_seq"]
-            r = page.request.post(f"{practice_server}/api/games/{game_id}/commands", headers=head, data={
-                "command": command, "expected_seq": seq, "command_id": f"c{seq}"})
-            assert r.status == 200, r.text()
-            return dict(page.request.get(f"{practice_server}/api/games/{game_id}").json())
-
-        now = host({"type": "deal", "roles": list(BLACK_AT_ONE)})
-        while now["view"]["step"] != "kill":  # the host runs day 1 (nobody put up; seat 12 leaves by lot)
-            legal = now["legal"]
-            pick = next((c for c in legal if c["type"] == "advance"), legal[0])
-            now = host({"type": "draw_lot", "seat": 12} if pick["type"] == "draw_lot" else pick)
-        url = page.request.post(f"{practice_server}/api/games/{game_id}/online/seats/1/link",
-                                headers=head).json()["url"]
-        page.request.put(f"{practice_server}/api/games/{game_id}/online/bots", headers=head, data={
-            "agents": {str(s): "baseline" for s in range(2, 13)}, "runs_table": True, "pace": "normal"})
+        # the host runs day 1 (nobody put up; seat 12 leaves by lot)
+        game_id, url = seat_one_online(page, practice_server, "tournament", BLACK_AT_ONE, "kill", {"draw_lot": 12})
         page.goto(url)
         page.wait_for_selector("#o-link[data-state=live]")
         page.wait_for_function("() => document.getElementById('play').dataset.step === 'kill'", timeout=120_000)
@@ -266,30 +274,9 @@ def test_a_black_player_shoots_once_on_his_phone(browser: Any, practice_server: 
     monkeypatch.setenv(PACE_SCALE_ENV, "2")  # the night's step lasts long enough to look at it
     ctx, page, errors = open_page(browser, *PHONE, lang=lang, server=practice_server)
     try:
-        log_in_as_admin(page, practice_server)
-        csrf = page.request.get(practice_server + "/api/me").json()["csrf_token"]
-        head = {"X-CSRF-Token": csrf}
-        players = page.request.get(practice_server + "/api/players").json()["players"]
-        game_id = page.request.post(practice_server + "/api/games", headers=head, data={
-            "preset": "club", "players": 10, "roster": [p["id"] for p in players[:10]]}).json()["id"]
-        page.request.post(f"{practice_server}/api/games/{game_id}/online", headers=head)
-
-        def host(command: dict[str, Any]) -> dict[str, Any]:
-            seq = page.request.get(f"{practice_server}/api/games/{game_id}").json()["next_seq"]
-            r = page.request.post(f"{practice_server}/api/games/{game_id}/commands", headers=head, data={
-                "command": command, "expected_seq": seq, "command_id": f"c{seq}"})
-            assert r.status == 200, r.text()
-            return dict(page.request.get(f"{practice_server}/api/games/{game_id}").json())
-
-        now = host({"type": "deal", "roles": list(SHOOTER_AT_ONE)})
-        while now["view"]["step"] != "shooting":  # the host runs day 1 (nobody put up: no vote)
-            legal = now["legal"]
-            pick = next((c for c in legal if c["type"] == "advance"), legal[0])
-            now = host({**pick, "seat": 1} if pick["type"] in ("draw_first_speaker", "draw_lot") else pick)
-        url = page.request.post(f"{practice_server}/api/games/{game_id}/online/seats/1/link",
-                                headers=head).json()["url"]
-        page.request.put(f"{practice_server}/api/games/{game_id}/online/bots", headers=head, data={
-            "agents": {str(s): "baseline" for s in range(2, 11)}, "runs_table": True, "pace": "normal"})
+        # the host runs day 1 (nobody put up: no vote)
+        game_id, url = seat_one_online(page, practice_server, "club", SHOOTER_AT_ONE, "shooting",
+                                       {"draw_first_speaker": 1, "draw_lot": 1})
         page.goto(url)
         page.wait_for_selector("#o-link[data-state=live]")
         offer = {"ru": "Ваш выстрел", "en": "Your shot"}[lang]

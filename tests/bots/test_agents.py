@@ -15,7 +15,7 @@ from sportmafia.bots import AGENTS
 from sportmafia.bots.agents import Agent, RandomAgent
 from sportmafia.bots.claims import Claim, Said
 from sportmafia.bots.table import Seat, play_table
-from sportmafia.engine import Command, Shoot, Vote
+from sportmafia.engine import Command, Shoot, Volley, Vote
 from sportmafia.engine.events import NightResult, ShotFired
 from sportmafia.rules import get_ruleset
 from tests.conftest import advance_until, new_game
@@ -195,6 +195,25 @@ def test_a_teammates_shot_does_not_make_a_seat_be_asked_again() -> None:
         link.offer(game, [], game.legal_commands(MAFIA_A))
         asked.append((mafia.asked, mafia.feed))
     assert asked[0] == asked[1] and asked[0][0] == 1
+
+
+@pytest.mark.parametrize("agent", sorted(AGENTS))
+def test_after_the_hosts_all_shoot_a_black_seat_shoots_no_more(agent: str) -> None:
+    """Where a person hosts an online table with bots in some seats, he may record "all shoot" (a volley: one shot
+    for every black player). A bot at a black seat then has shot that night: asked again, it passes."""
+    game = new_game("club")
+    advance_until(game, "shooting")
+    bot = AGENTS[agent]()
+    bot.start(MAFIA_A, game.rules, game.n, random.Random(1))
+    Seat(bot, MAFIA_A).tell(game, [])
+    assert not bot.shot_tonight()
+    game.execute(Volley(1))
+    answers = []
+    for seed in range(6):  # the random agent's choice too
+        bot = AGENTS[agent]()
+        bot.start(MAFIA_A, game.rules, game.n, random.Random(seed))
+        answers.append(Seat(bot, MAFIA_A).offer(game, [], game.legal_commands(MAFIA_A)))
+    assert game.legal_commands(MAFIA_A) and answers == [None] * 6
 
 
 def test_the_table_keeps_nothing_of_a_game_once_it_is_over() -> None:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -197,10 +197,10 @@ def test_the_hosts_choice_of_bots_outlives_the_panels_refresh(browser: Any, prac
 
 
 def seat_one_online(page: Any, server: str, preset: str, roles: tuple[str, ...], step: str,
-                    draws: dict[str, int]) -> tuple[str, str]:
-    """A table the server runs: the admin deals ``roles``, runs the game as its host up to ``step`` ("Next", a
-    draw naming the seat ``draws`` gives its type), gives seat 1 a link and the other seats to baseline bots.
-    Returns the game's id and seat 1's link."""
+                    draws: dict[str, int], bots: bool = True) -> tuple[str, str, Callable[[dict[str, Any]], Any]]:
+    """An online table: the admin deals ``roles``, runs the game as its host up to ``step`` ("Next", a draw naming
+    the seat ``draws`` gives its type), gives seat 1 a link and, with ``bots``, the other seats to baseline bots
+    and the table to the server. Returns the game's id, seat 1's link and the host's command."""
     log_in_as_admin(page, server)
     head = {"X-CSRF-Token": page.request.get(server + "/api/me").json()["csrf_token"]}
     players = page.request.get(server + "/api/players").json()["players"][:len(roles)]
@@ -221,9 +221,10 @@ def seat_one_online(page: Any, server: str, preset: str, roles: tuple[str, ...],
         pick = next((c for c in legal if c["type"] == "advance"), legal[0])
         now = host({**pick, "seat": draws[pick["type"]]} if pick["type"] in draws else pick)
     url = page.request.post(f"{server}/api/games/{game_id}/online/seats/1/link", headers=head).json()["url"]
-    page.request.put(f"{server}/api/games/{game_id}/online/bots", headers=head, data={
-        "agents": {str(s): "baseline" for s in range(2, len(roles) + 1)}, "runs_table": True, "pace": "normal"})
-    return game_id, url
+    if bots:
+        page.request.put(f"{server}/api/games/{game_id}/online/bots", headers=head, data={
+            "agents": {str(s): "baseline" for s in range(2, len(roles) + 1)}, "runs_table": True, "pace": "normal"})
+    return game_id, url, host
 
 
 BLACK_AT_ONE = ("mafia", "civilian", "civilian", "mafia", "civilian", "commissar", "civilian", "mafia", "civilian",
@@ -239,7 +240,8 @@ def test_the_black_teams_leader_chooses_the_victim_on_his_phone(browser: Any, pr
     ctx, page, errors = open_page(browser, *PHONE, lang=lang, server=practice_server)
     try:
         # the host runs day 1 (nobody put up; seat 12 leaves by lot)
-        game_id, url = seat_one_online(page, practice_server, "tournament", BLACK_AT_ONE, "kill", {"draw_lot": 12})
+        game_id, url, _ = seat_one_online(page, practice_server, "tournament", BLACK_AT_ONE, "kill",
+                                          {"draw_lot": 12})
         page.goto(url)
         page.wait_for_selector("#o-link[data-state=live]")
         page.wait_for_function("() => document.getElementById('play').dataset.step === 'kill'", timeout=120_000)
@@ -275,8 +277,8 @@ def test_a_black_player_shoots_once_on_his_phone(browser: Any, practice_server: 
     ctx, page, errors = open_page(browser, *PHONE, lang=lang, server=practice_server)
     try:
         # the host runs day 1 (nobody put up: no vote)
-        game_id, url = seat_one_online(page, practice_server, "club", SHOOTER_AT_ONE, "shooting",
-                                       {"draw_first_speaker": 1, "draw_lot": 1})
+        game_id, url, _ = seat_one_online(page, practice_server, "club", SHOOTER_AT_ONE, "shooting",
+                                          {"draw_first_speaker": 1, "draw_lot": 1})
         page.goto(url)
         page.wait_for_selector("#o-link[data-state=live]")
         offer = {"ru": "Ваш выстрел", "en": "Your shot"}[lang]
@@ -299,6 +301,27 @@ def test_a_black_player_shoots_once_on_his_phone(browser: Any, practice_server: 
         log = page.request.get(f"{practice_server}/api/games/{game_id}/events").json()["events"]
         shots = [(e["shooter"], e["target"]) for e in log if e["type"] == "shot_fired"]
         assert (1, 3) in shots and len(shots) == len({s for s, _ in shots}), shots
+        assert not errors, errors
+    finally:
+        ctx.close()
+
+
+@pytest.mark.parametrize("lang", ["ru", "en"])
+def test_after_the_hosts_all_shoot_the_phone_offers_no_shot(browser: Any, practice_server: str, lang: str) -> None:
+    """A club table a person hosts, seat 1 black on his phone: the host records "all shoot" at #3 (one shot for
+    every black player); the phone then says whom he shot and offers no shot of his own."""
+    ctx, page, errors = open_page(browser, *PHONE, lang=lang, server=practice_server)
+    try:
+        _, url, host = seat_one_online(page, practice_server, "club", SHOOTER_AT_ONE, "shooting",
+                                       {"draw_first_speaker": 1, "draw_lot": 1}, bots=False)
+        page.goto(url)
+        page.wait_for_selector("#o-link[data-state=live]")
+        offer = {"ru": "Ваш выстрел", "en": "Your shot"}[lang]
+        page.wait_for_function(f"() => document.getElementById('o-act-title').textContent === {json.dumps(offer)}")
+        host({"type": "volley", "target": 3})
+        shot = {"ru": "Ваш выстрел этой ночью: №3", "en": "Your shot tonight: #3"}[lang]
+        page.wait_for_function(f"() => document.getElementById('o-act-title').textContent === {json.dumps(shot)}")
+        assert page.eval_on_selector_all("#o-act-seats button", "els => els.length") == 0
         assert not errors, errors
     finally:
         ctx.close()

@@ -46,12 +46,14 @@ class Agent(ABC):
         return []
 
     def shot_tonight(self) -> bool:
-        """Whether its seat has shot in this night's shooting (its feed since the step began): a black player
-        shoots once (A.night.shoot: a second shot of his makes the night a miss), so an agent asked again passes."""
+        """Whether its seat has shot in this night's shooting (its feed since the step began: its own shot, or the
+        host's "all shoot" for it): a black player shoots once (A.night.shoot: a second shot of his makes the night
+        a miss), so an agent asked again passes."""
         seat = self.seat
         for e in reversed(self.feed):
             kind = e.get("type")
-            if kind == "shot_fired" and e.get("shooter") == seat:
+            if (kind == "shot_fired" and e.get("shooter") == seat) or \
+                    (kind == "volley_fired" and seat in e.get("shooters", ())):
                 return True
             if kind == "step":
                 return False

@@ -386,7 +386,9 @@
   function show(m) {
     for (const e of m.events || []) {   // his own shot is in his feed; a new step begins without one
       if (e.type === "step") shotAt = null;
-      else if (e.type === "shot_fired" && e.shooter === me) shotAt = e.target;
+      else if ((e.type === "shot_fired" && e.shooter === me) || (e.type === "volley_fired" && e.shooters.includes(me))) {
+        shotAt = e.target;   // his shot, or the host's "all shoot" for him
+      }
     }
     V = m.view;
     if (m.rules) R = m.rules;   // the rule set's values, with the game's first message

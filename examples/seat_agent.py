@@ -38,6 +38,8 @@ with connect(socket_url, origin=site) as ws:
             print("the end:", v["banner"]["en"])
             break
         me = v["viewer"]
+        if any(e.get("shooter") == me or me in e.get("shooters", ()) for e in m["events"]):  # its shot, or "all shoot"
+            shot.add(v["day"])
         send = lambda kind, **f: ws.send(json.dumps({"type": kind, "game_id": game_id, "command_id": uuid.uuid4().hex, **f}))  # noqa: E731
         living = [s["seat"] for s in v["seats"] if s["alive"] and s["seat"] != me]
         moment = (v["step"], v["day"], v["seat"], v["round"])

@@ -99,7 +99,7 @@ def measure(n: int, args: argparse.Namespace, start: int | None) -> dict[str, An
             # the first process migrates the new database; the others start once it answers
             for i in range(n):
                 procs.append((start_server(Path(tmp), port := free_port(), url, args.redis_url,
-                                           log_name=f"server-{i}.log"), port))
+                                           log_name=f"server-{i}.log", pin_cores=args.pin_cores), port))
             bases = [f"http://127.0.0.1:{port}" for _proc, port in procs]
             pids = [proc.pid for proc, _port in procs]
             print(json.dumps({"processes": n, "bases": bases}), file=sys.stderr, flush=True)
@@ -125,6 +125,8 @@ def main() -> None:
     parser.add_argument("--table-affinity", action="store_true",
                         help="every client of a table on its host's process (a load balancer hashing on the table), "
                              "not spread across the processes")
+    parser.add_argument("--pin-cores", action="store_true",
+                        help="each server process on a core of its own (sportmafia serve --pin-cores)")
     parser.add_argument("--database-url", default=os.environ.get(
         "SPORTMAFIA_BENCH_POSTGRES_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/postgres"),
         help="a PostgreSQL server (the bench makes its own database there)")

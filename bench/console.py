@@ -63,9 +63,10 @@ def stop_server(proc: subprocess.Popen[bytes]) -> None:
 
 
 def start_server(data: Path, port: int, database_url: str | None = None, redis_url: str | None = None,
-                 log_name: str = "server.log") -> subprocess.Popen[bytes]:
+                 log_name: str = "server.log", pin_cores: bool = False) -> subprocess.Popen[bytes]:
     """``sportmafia serve`` on 127.0.0.1:``port`` with its data in ``data`` (SQLite there, unless
-    ``database_url`` names another database; ``redis_url``: the live hub's link to the other processes);
+    ``database_url`` names another database; ``redis_url``: the live hub's link to the other processes;
+    ``pin_cores``: ``--pin-cores``, the slots of the cores in ``data``, shared by the servers started there);
     returns once it answers."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("SPORTMAFIA_")}
     env.update(SPORTMAFIA_DATA=str(data), SPORTMAFIA_ADMIN_PASSWORD=ADMIN_PASSWORD,
@@ -74,8 +75,11 @@ def start_server(data: Path, port: int, database_url: str | None = None, redis_u
         env["SPORTMAFIA_DATABASE_URL"] = database_url
     if redis_url:
         env["SPORTMAFIA_REDIS_URL"] = redis_url
+    if pin_cores:
+        env["SPORTMAFIA_CORES_DIR"] = str(data / "cores")
     log = (data / log_name).open("wb")
-    proc = subprocess.Popen([sys.executable, "-m", "sportmafia.cli", "serve", "--host", "127.0.0.1", "--port", str(port)],
+    proc = subprocess.Popen([sys.executable, "-m", "sportmafia.cli", "serve", "--host", "127.0.0.1", "--port", str(port),
+                             *(["--pin-cores"] if pin_cores else [])],
                             env=env, stdout=log, stderr=subprocess.STDOUT)
     deadline = time.monotonic() + 60
     while True:

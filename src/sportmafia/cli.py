@@ -18,6 +18,7 @@ import typer
 from rich.console import Console
 
 from .bots import play_plausible, play_random
+from .cores import pin_said
 from .engine import RecordError, describe_event_line, load, replay, summary, to_record
 from .engine.describe import RESULT_NAMES, ROLE_NAMES, TEAM_NAMES, t
 from .errors import BilingualError
@@ -312,6 +313,8 @@ def worker_app() -> Any:
     from .web import create_app
 
     options = json.loads(os.environ.get(WORKER_OPTIONS_ENV) or "{}")
+    if options.get("pin_cores"):  # --pin-cores (cores.py)
+        err.print(pin_said(f"worker {os.getpid()}"), markup=False)
     store = open_store()
     web_app = create_app(store, https_only=bool(options.get("secure_cookies")), shared=True, owns_store=True)
     quiet_socket_access(bool(options.get("access_log")))
@@ -358,6 +361,9 @@ def serve(
                                       "networks.")] = "127.0.0.1",
     secure_cookies: Annotated[bool, typer.Option(
         "--secure-cookies", help="Mark the session cookie Secure (sent over HTTPS only): behind a TLS proxy.")] = False,
+    pin_cores: Annotated[bool, typer.Option(
+        "--pin-cores", help="Keep each server process on a core of its own (the next free one on this machine; "
+                            "Linux): it then spends about a third less CPU per action (docs/deploy.md).")] = False,
 ) -> None:
     """Run the server (the host console and the JSON API) on the database of $SPORTMAFIA_DATABASE_URL (or
     SQLite in $SPORTMAFIA_DATA, ./var). The first start makes a demo club and the admin account and prints
@@ -376,6 +382,8 @@ def serve(
     if indexed:
         out.print(f"Indexed {indexed} finished games for statistics and ratings", markup=False)
     if workers == 1:
+        if pin_cores:  # before the app starts its threads
+            err.print(pin_said("the server"), markup=False)
         web_app = create_app(store, https_only=secure_cookies)
         quiet_socket_access(access_log)
     else:
@@ -395,7 +403,7 @@ def serve(
             out.print("  password: the one in SPORTMAFIA_ADMIN_PASSWORD", markup=False)
     if workers > 1:
         _serve_workers(workers, host, port, access_log=access_log, proxy_headers=proxy_headers,
-                       forwarded_allow_ips=forwarded_allow_ips, secure_cookies=secure_cookies)
+                       forwarded_allow_ips=forwarded_allow_ips, secure_cookies=secure_cookies, pin_cores=pin_cores)
         return
     tune_gc()
     config = server_config(web_app, host, port, access_log=access_log, proxy_headers=proxy_headers,
@@ -412,12 +420,13 @@ def serve(
 
 
 def _serve_workers(workers: int, host: str, port: int, *, access_log: bool, proxy_headers: bool,
-                   forwarded_allow_ips: str, secure_cookies: bool) -> None:
+                   forwarded_allow_ips: str, secure_cookies: bool, pin_cores: bool = False) -> None:
     """uvicorn's own supervisor: the parent binds the port, starts ``workers`` processes that each build
     :func:`worker_app`, and starts a new one in place of any that dies (a SIGKILL, an out-of-memory kill)."""
     from uvicorn.supervisors import Multiprocess
 
-    os.environ[WORKER_OPTIONS_ENV] = json.dumps({"access_log": access_log, "secure_cookies": secure_cookies})
+    os.environ[WORKER_OPTIONS_ENV] = json.dumps({"access_log": access_log, "secure_cookies": secure_cookies,
+                                                 "pin_cores": pin_cores})
     config = server_config(f"{__name__}:worker_app", host, port, access_log=access_log, proxy_headers=proxy_headers,
                            forwarded_allow_ips=forwarded_allow_ips, workers=workers)
     sock = config.bind_socket()  # exits with uvicorn's message when the port is taken

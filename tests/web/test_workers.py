@@ -144,3 +144,28 @@ def test_several_workers_are_refused_on_sqlite(tmp_path: Path) -> None:
                           env=env, capture_output=True, text=True, timeout=60)
     assert done.returncode == 2
     assert "--workers > 1 needs PostgreSQL" in done.stderr
+
+
+def _cores_of(pid: int) -> set[str]:
+    """The CPU masks of every thread of ``pid`` (``Cpus_allowed_list``)."""
+    tasks = Path(f"/proc/{pid}/task")
+    return {(tasks / t / "status").read_text().split("Cpus_allowed_list:")[1].split()[0] for t in os.listdir(tasks)}
+
+
+@pytest.mark.skipif(not hasattr(os, "sched_getaffinity") or len(os.sched_getaffinity(0)) < 2,
+                    reason="--pin-cores needs at least two cores to choose from")
+def test_pinned_workers_each_on_a_core_of_its_own_and_a_replacement_on_the_freed_one(tmp_path: Path) -> None:
+    with running_workers(tmp_path, pin_cores=True) as srv:
+        a, b = srv.worker_pids()
+        cores = {pid: _cores_of(pid) for pid in (a, b)}
+        assert all(len(c) == 1 and "," not in next(iter(c)) and "-" not in next(iter(c)) for c in cores.values()), cores
+        assert cores[a] != cores[b]
+        srv.kill_worker(b)
+        deadline = time.monotonic() + 60
+        while b in srv.worker_pids() or len(srv.worker_pids()) < 2:
+            assert time.monotonic() < deadline, "no worker in place of the killed one"
+            time.sleep(0.2)
+        [c] = [p for p in srv.wait_ready() if p != a]
+        assert _cores_of(c) == cores[b]  # the killed worker's core, let go of at its death
+        assert _cores_of(a) == cores[a]
+        assert f"worker {c} on core" in srv.log.read_text()

@@ -85,8 +85,10 @@ def _holds(pid: int, inode: int) -> bool:
 class Workers:
     """``python -m sportmafia.cli serve --workers N`` on ``database_url`` and ``redis_url``."""
 
-    def __init__(self, data: Path, database_url: str, redis_url: str | None, workers: int = 2) -> None:
+    def __init__(self, data: Path, database_url: str, redis_url: str | None, workers: int = 2,
+                 pin_cores: bool = False) -> None:
         self.data = data
+        self.pin_cores = pin_cores  # --pin-cores, the cores' slots in data/cores
         self.database_url = database_url
         self.redis_url = redis_url
         self.workers = workers
@@ -103,13 +105,16 @@ class Workers:
                    PYTHONUNBUFFERED="1", PYTHONPATH=os.pathsep.join([str(SRC), env.get("PYTHONPATH", "")]))
         if self.redis_url:
             env["SPORTMAFIA_REDIS_URL"] = self.redis_url
+        if self.pin_cores:
+            env["SPORTMAFIA_CORES_DIR"] = str(self.data / "cores")
         return env
 
     def start(self) -> None:
         with self.log.open("ab") as log:
             self.proc = subprocess.Popen(
                 [sys.executable, "-m", "sportmafia.cli", "serve", "--host", "127.0.0.1", "--port", str(self.port),
-                 "--workers", str(self.workers)], env=self.env(), stdout=log, stderr=subprocess.STDOUT)
+                 "--workers", str(self.workers), *(["--pin-cores"] if self.pin_cores else [])],
+                env=self.env(), stdout=log, stderr=subprocess.STDOUT)
         self.wait_ready()
 
     def wait_ready(self, timeout: float = 60) -> list[int]:
@@ -211,11 +216,11 @@ def log_in(client: httpx.Client, login: str = "admin", password: str = ADMIN_PAS
 
 
 @contextmanager
-def running_workers(data: Path) -> Iterator[Workers]:
+def running_workers(data: Path, pin_cores: bool = False) -> Iterator[Workers]:
     """``serve --workers 2`` on a fresh PostgreSQL schema and the test Redis, its data in ``data``; stopped after."""
     redis = require_redis()
     with database("postgresql", data) as url:
-        srv = Workers(data, url, redis)
+        srv = Workers(data, url, redis, pin_cores=pin_cores)
         srv.start()
         try:
             yield srv

@@ -511,13 +511,15 @@ def main() -> None:
                         help="only set up this many tables one after another and print what a set-up costs")
     parser.add_argument("--database-url", help="the server's database (default: SQLite in a temporary folder); "
                                                "e.g. postgresql+psycopg://postgres@127.0.0.1:5432/bench")
+    parser.add_argument("--pin-cores", action="store_true", help="the server on a core of its own "
+                                                                 "(sportmafia serve --pin-cores)")
     args = parser.parse_args()
     gc.set_threshold(50_000, 20, 10)  # the bench's own young collections, rarer (see GcWatch)
     _soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))  # the server (a child) inherits it
     with tempfile.TemporaryDirectory(prefix="sportmafia-bench-") as tmp:
         port = free_port()
-        proc = start_server(Path(tmp), port, args.database_url)
+        proc = start_server(Path(tmp), port, args.database_url, pin_cores=args.pin_cores)
         try:
             if args.setups:
                 print(json.dumps(asyncio.run(setups_async(f"http://127.0.0.1:{port}", args.setups, proc.pid))))

@@ -3,8 +3,8 @@
 A server process runs its event loop and a dozen worker threads (the database's calls) that pass one
 interpreter lock between them. Left to the system, those threads run on every core, and each hand-over of the
 lock wakes a thread on another core (and its data moves with it). Kept on one core, the hand-overs are cheap:
-measured with ``bench/cluster.py``, a process spent 3.9 ms of CPU per action pinned against 5.5 unpinned, and
-two processes, each on its own core, answered at a p99 of 25 ms where, unpinned, they took 52 ms.
+measured with ``bench/cluster.py`` at 140 tables, a process spent 3.6 ms of CPU per action pinned against 4.2
+unpinned and answered at half the p99, and in a ladder it held 200 tables against 120 (docs/deploy.md).
 
 Which core: every pinned server on the machine holds a lock on one numbered slot file (``flock``) for as long
 as it lives; a new one takes the lowest slot free and the core of that slot among the cores it may run on

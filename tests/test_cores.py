@@ -82,3 +82,30 @@ def test_the_slots_folder(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> No
     assert cores.slots_dir() == tmp_path / "x"
     monkeypatch.delenv(cores.CORES_DIR_ENV)
     assert cores.slots_dir().name == f"sportmafia-cores-{os.getuid()}"
+
+
+def test_a_folder_another_user_could_write_in_is_refused(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """In the shared temporary folder another user could make the slots' folder first and put links in it: a
+    folder others may write in is refused, and a slot file that is a link is not followed (nor written)."""
+    pinned_to: list[object] = []
+    monkeypatch.setattr(os, "sched_getaffinity", lambda _pid: {0, 1}, raising=False)
+    monkeypatch.setattr(os, "sched_setaffinity", lambda *a: pinned_to.append(a), raising=False)
+    monkeypatch.setattr(cores, "_held", [])
+    folder = tmp_path / "open"
+    folder.mkdir()
+    folder.chmod(0o777)
+    with pytest.raises(cores.UnsafeFolder):
+        cores.pin_to_core(folder)
+    monkeypatch.setenv(cores.CORES_DIR_ENV, str(folder))
+    assert "the server not pinned:" in cores.pin_said("the server")
+    own = tmp_path / "own"
+    own.mkdir(mode=0o700)
+    target = tmp_path / "precious"
+    target.write_text("keep me")
+    (own / "slot-0.lock").symlink_to(target)
+    with pytest.raises(OSError):
+        cores.pin_to_core(own)
+    assert target.read_text() == "keep me"
+    assert not cores._held and not pinned_to
+    (own / "slot-0.lock").unlink()
+    assert cores.pin_to_core(own) == 0 and pinned_to  # the same folder, the link gone: pinned

@@ -363,7 +363,7 @@ def serve(
         "--secure-cookies", help="Mark the session cookie Secure (sent over HTTPS only): behind a TLS proxy.")] = False,
     pin_cores: Annotated[bool, typer.Option(
         "--pin-cores", help="Keep each server process on a core of its own (the next free one on this machine; "
-                            "Linux): it then spends about a third less CPU per action (docs/deploy.md).")] = False,
+                            "Linux): it then spends less CPU per action and answers sooner (docs/deploy.md).")] = False,
 ) -> None:
     """Run the server (the host console and the JSON API) on the database of $SPORTMAFIA_DATABASE_URL (or
     SQLite in $SPORTMAFIA_DATA, ./var). The first start makes a demo club and the admin account and prints

@@ -36,7 +36,7 @@ def pin_to_core(directory: Path | None = None) -> int | None:
     """Pin this process (the threads it has, and with them those it starts later) to one core: the core of the
     lowest slot no other live pinned server holds. Returns the core, or None where there is nothing to choose
     (one core allowed, or no CPU affinity on this system). Called once per process; called again, it keeps its
-    slot."""
+    slot. Raises :class:`UnsafeFolder` when the slots' folder is not this user's own."""
     import fcntl
 
     if not hasattr(os, "sched_setaffinity"):  # pragma: no cover - not Linux
@@ -48,15 +48,15 @@ def pin_to_core(directory: Path | None = None) -> int | None:
         return None
     folder = directory or slots_dir()
     folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+    _check_folder(folder)
     for slot in range(SLOTS_MAX):
-        fd = os.open(folder / f"slot-{slot}.lock", os.O_RDWR | os.O_CREAT, 0o600)
+        # O_NOFOLLOW: a slot file is never a link to some other file; nothing is ever written to it
+        fd = os.open(folder / f"slot-{slot}.lock", os.O_RDONLY | os.O_CREAT | os.O_NOFOLLOW, 0o600)
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
             os.close(fd)
             continue
-        os.ftruncate(fd, 0)
-        os.write(fd, f"{os.getpid()}\n".encode())  # who holds it, for a person looking
         core = allowed[slot % len(allowed)]
         _held.append((fd, core))
         _pin_threads(core)
@@ -64,9 +64,26 @@ def pin_to_core(directory: Path | None = None) -> int | None:
     return None  # pragma: no cover - 256 pinned servers on one machine
 
 
+class UnsafeFolder(Exception):
+    """The slots' folder is not this user's own (another user could take or swap its files)."""
+
+
+def _check_folder(folder: Path) -> None:
+    """The folder is a directory (not a link) of this user's that nobody else may write in: in the shared
+    temporary folder another user could have made it first."""
+    import stat
+
+    st = os.lstat(folder)
+    if not stat.S_ISDIR(st.st_mode) or st.st_uid != os.getuid() or st.st_mode & 0o022:
+        raise UnsafeFolder(f"{folder} is not a folder of this user's that only this user may write in")
+
+
 def pin_said(who: str) -> str:
     """Pin this process (:func:`pin_to_core`); the line ``serve`` logs of it."""
-    core = pin_to_core()
+    try:
+        core = pin_to_core()
+    except (UnsafeFolder, OSError) as exc:
+        return f"--pin-cores: {who} not pinned: {exc}"
     if core is None:
         return f"--pin-cores: {who} not pinned (one core, or no CPU affinity on this system)"
     return f"--pin-cores: {who} on core {core}"

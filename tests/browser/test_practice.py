@@ -325,3 +325,44 @@ def test_after_the_hosts_all_shoot_the_phone_offers_no_shot(browser: Any, practi
         assert not errors, errors
     finally:
         ctx.close()
+
+
+@pytest.mark.parametrize("lang", ["ru", "en"])
+def test_a_shot_the_host_undoes_is_offered_again_and_a_step_undone_brings_the_shot_back(
+        browser: Any, practice_server: str, lang: str) -> None:
+    """A club table a person hosts, seat 1 black on his phone. He shoots #3; the host undoes it: the phone offers
+    his shot again (it said "Your shot tonight: #3" before). He shoots #5; the host ends the step and undoes
+    that: the shooting step is back with his shot in it, and the phone says so and offers no second shot (it
+    offered one before, and a second shot of his makes the night a miss, A.night.shoot)."""
+    ctx, page, errors = open_page(browser, *PHONE, lang=lang, server=practice_server)
+    try:
+        game_id, url, host = seat_one_online(page, practice_server, "club", SHOOTER_AT_ONE, "shooting",
+                                             {"draw_first_speaker": 1, "draw_lot": 1}, bots=False)
+        page.goto(url)
+        page.wait_for_selector("#o-link[data-state=live]")
+        offer = json.dumps({"ru": "Ваш выстрел", "en": "Your shot"}[lang])
+        title = "document.getElementById('o-act-title').textContent"
+
+        def shot(n: int) -> str:
+            return json.dumps({"ru": f"Ваш выстрел этой ночью: №{n}", "en": f"Your shot tonight: #{n}"}[lang])
+
+        page.wait_for_function(f"() => {title} === {offer}")
+        page.click("#o-act-seats button[data-target='3']")
+        page.click("#o-act-go")
+        page.wait_for_function(f"() => {title} === {shot(3)}")
+        host({"type": "undo"})
+        page.wait_for_function(f"() => {title} === {offer}")
+        page.click("#o-act-seats button[data-target='5']")
+        page.click("#o-act-go")
+        page.wait_for_function(f"() => {title} === {shot(5)}")
+        host({"type": "advance"})
+        page.wait_for_function("() => document.getElementById('play').dataset.step !== 'shooting'")
+        host({"type": "undo"})
+        page.wait_for_function(f"() => document.getElementById('play').dataset.step === 'shooting' && {title} === {shot(5)}")
+        assert page.eval_on_selector_all("#o-act-seats button", "els => els.length") == 0
+        screenshots(page, f"practice-shot-back-{lang}")
+        log = page.request.get(f"{practice_server}/api/games/{game_id}/events").json()["events"]
+        assert [(e["shooter"], e["target"]) for e in log if e["type"] == "shot_fired"] == [(1, 3), (1, 5)]
+        assert not errors, errors
+    finally:
+        ctx.close()

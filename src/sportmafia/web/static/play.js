@@ -27,6 +27,8 @@
   const bots = (root.dataset.bots || "").split(",").filter(Boolean).map(Number);   // the seats bots play
   let chose = "";   // the night whose black team's choice this seat has made (its feed does not show it)
   let shotAt = null; // the seat this player shot in the step now, from his feed (he shoots once a night)
+  const marks = [];  // his feed's steps and shots, in order: {seq, e, live}; an undone takes back its entries
+  let fed = -1;      // the highest number of his feed read
   const said = SM.said($("o-said"));
 
   // ------------------------------------------------------------------------------------------ the card
@@ -385,10 +387,21 @@
   // ------------------------------------------------------------------------------------------ the table
   function show(m) {
     for (const e of m.events || []) {   // his own shot is in his feed; a new step begins without one
-      if (e.type === "step") shotAt = null;
-      else if ((e.type === "shot_fired" && e.shooter === me) || (e.type === "volley_fired" && e.shooters.includes(me))) {
-        shotAt = e.target;   // his shot, or the host's "all shoot" for him
+      if (e.seq <= fed) continue;
+      fed = e.seq;
+      if (e.type === "undone") {   // the last live action taken back: its entries are those from `undoes` on
+        for (const k of marks) if (k.seq >= e.undoes) k.live = false;
+      } else if (e.type === "step" || (e.type === "shot_fired" && e.shooter === me)
+                 || (e.type === "volley_fired" && e.shooters.includes(me))) {
+        marks.push({ seq: e.seq, e, live: true });   // a step, his shot, or the host's "all shoot" for him
       }
+    }
+    shotAt = null;   // his live shot since the last live step (a step undone brings back the one before)
+    for (let i = marks.length - 1; i >= 0; i--) {
+      const k = marks[i];
+      if (!k.live) continue;
+      if (k.e.type === "step") break;
+      if (shotAt === null) shotAt = k.e.target;
     }
     V = m.view;
     if (m.rules) R = m.rules;   // the rule set's values, with the game's first message

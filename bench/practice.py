@@ -28,7 +28,7 @@ from typing import Any
 
 from fastapi.testclient import TestClient
 
-from sportmafia.cli import tune_gc
+from sportmafia.collector import tune_gc
 from sportmafia.live.driver import PACE_SCALE_ENV, drivers_of
 from sportmafia.services.table_bots import open_practice
 from sportmafia.store import open_store

@@ -152,7 +152,7 @@ def run(games: int, players: int, seed: int, batch: int, club_pages: int, data: 
     from sqlalchemy import select
     from starlette.testclient import TestClient
 
-    from sportmafia.cli import tune_gc
+    from sportmafia.collector import tune_gc
     from sportmafia.seasons.elo import rate
     from sportmafia.seasons.skill import rate_skill
     from sportmafia.services import seasons
@@ -214,7 +214,7 @@ def run(games: int, players: int, seed: int, batch: int, club_pages: int, data: 
             for pid in shown[:5]:  # warm-up: templates, catalogs, the kept ratings
                 timed_get(client, f"/players/{pid}")
             # the garbage collector as `sportmafia serve` tunes it: what lives long (the kept ratings' histories,
-            # some 400,000 objects here) frozen out of the full collections' walk (cli.tune_gc)
+            # some 400,000 objects here) frozen out of the full collections' walk (collector.tune_gc)
             tune_gc()
             note(f"{len(shown)} profile pages")
             profile_ms = [timed_get(client, f"/players/{pid}") for pid in shown]

@@ -93,7 +93,7 @@ def test_the_servers_gc_keeper_freezes_what_lives_and_collects_it_in_full_rounds
     import gc
     import weakref
 
-    from sportmafia.cli import _gc_keeper
+    from sportmafia.collector import gc_keeper
 
     class Node:
         pass
@@ -103,12 +103,12 @@ def test_the_servers_gc_keeper_freezes_what_lives_and_collects_it_in_full_rounds
         node = Node()
         node.me = node  # type: ignore[attr-defined]  # a cycle: only the collector frees it
         ref = weakref.ref(node)
-        _gc_keeper(freeze_every=0.0, full_every=3600, rounds=1)
+        gc_keeper(freeze_every=0.0, full_every=3600, rounds=1)
         assert gc.get_freeze_count() > 0
         del node
         gc.collect()
         assert ref() is not None  # frozen: out of the collector's reach
-        _gc_keeper(freeze_every=0.0, full_every=0.0, rounds=1)  # a full round unfreezes and collects
+        gc_keeper(freeze_every=0.0, full_every=0.0, rounds=1)  # a full round unfreezes and collects
         assert ref() is None
         assert gc.get_freeze_count() > 0  # and freezes again
     finally:

@@ -267,6 +267,28 @@ SHOOTER_AT_ONE = ("mafia", "civilian", "civilian", "don", "civilian", "sheriff",
                   "civilian")
 
 
+def shooter_on_phone(page: Any, server: str, lang: str, bots: bool) -> tuple[str, Callable[[dict[str, Any]], Any]]:
+    """A club table at night 1's shooting, seat 1 black (SHOOTER_AT_ONE) on the phone of ``page``, which offers
+    his shot; ``bots``: the other seats are bots and the server runs the table, else the admin hosts it. Returns
+    the game's id and the host's command."""
+    game_id, url, host = seat_one_online(page, server, "club", SHOOTER_AT_ONE, "shooting",
+                                         {"draw_first_speaker": 1, "draw_lot": 1}, bots=bots)
+    page.goto(url)
+    page.wait_for_selector("#o-link[data-state=live]")
+    wait_title(page, {"ru": "Ваш выстрел", "en": "Your shot"}[lang], timeout=60_000)
+    return game_id, host
+
+
+def wait_title(page: Any, text: str, timeout: float = 10_000) -> None:
+    """Until the phone's action box says ``text``."""
+    page.wait_for_function(f"() => document.getElementById('o-act-title').textContent === {json.dumps(text)}",
+                           timeout=timeout)
+
+
+def shot_title(lang: str, n: int) -> str:
+    return {"ru": f"Ваш выстрел этой ночью: №{n}", "en": f"Your shot tonight: #{n}"}[lang]
+
+
 @pytest.mark.parametrize("lang", ["ru", "en"])
 def test_a_black_player_shoots_once_on_his_phone(browser: Any, practice_server: str, lang: str,
                                                  monkeypatch: pytest.MonkeyPatch) -> None:
@@ -277,26 +299,18 @@ def test_a_black_player_shoots_once_on_his_phone(browser: Any, practice_server: 
     ctx, page, errors = open_page(browser, *PHONE, lang=lang, server=practice_server)
     try:
         # the host runs day 1 (nobody put up: no vote)
-        game_id, url, _ = seat_one_online(page, practice_server, "club", SHOOTER_AT_ONE, "shooting",
-                                          {"draw_first_speaker": 1, "draw_lot": 1})
-        page.goto(url)
-        page.wait_for_selector("#o-link[data-state=live]")
-        offer = {"ru": "Ваш выстрел", "en": "Your shot"}[lang]
-        page.wait_for_function(f"() => document.getElementById('o-act-title').textContent === {json.dumps(offer)}",
-                               timeout=60_000)
+        game_id, _ = shooter_on_phone(page, practice_server, lang, bots=True)
         page.click("#o-act-seats button[data-target='3']")
         assert page.inner_text("#o-act-go") == {"ru": "Стреляю в №3", "en": "Shoot #3"}[lang]
         page.click("#o-act-go")
-        shot = {"ru": "Ваш выстрел этой ночью: №3", "en": "Your shot tonight: #3"}[lang]
-        page.wait_for_function(f"() => document.getElementById('o-act-title').textContent === {json.dumps(shot)}")
+        wait_title(page, shot_title(lang, 3))
         assert page.eval_on_selector("#o-act-go", "el => el.hidden")
         assert page.eval_on_selector_all("#o-act-seats button", "els => els.length") == 0
         screenshots(page, f"practice-shot-{lang}")
         page.reload()  # read again from his feed, not from what the page remembered
         page.wait_for_selector("#o-link[data-state=live]")
         if page.get_attribute("#play", "data-step") == "shooting":
-            page.wait_for_function(
-                f"() => document.getElementById('o-act-title').textContent === {json.dumps(shot)}")
+            wait_title(page, shot_title(lang, 3))
         page.wait_for_function("() => document.getElementById('play').dataset.step !== 'shooting'", timeout=90_000)
         log = page.request.get(f"{practice_server}/api/games/{game_id}/events").json()["events"]
         shots = [(e["shooter"], e["target"]) for e in log if e["type"] == "shot_fired"]
@@ -312,15 +326,9 @@ def test_after_the_hosts_all_shoot_the_phone_offers_no_shot(browser: Any, practi
     every black player); the phone then says whom he shot and offers no shot of his own."""
     ctx, page, errors = open_page(browser, *PHONE, lang=lang, server=practice_server)
     try:
-        _, url, host = seat_one_online(page, practice_server, "club", SHOOTER_AT_ONE, "shooting",
-                                       {"draw_first_speaker": 1, "draw_lot": 1}, bots=False)
-        page.goto(url)
-        page.wait_for_selector("#o-link[data-state=live]")
-        offer = {"ru": "Ваш выстрел", "en": "Your shot"}[lang]
-        page.wait_for_function(f"() => document.getElementById('o-act-title').textContent === {json.dumps(offer)}")
+        _, host = shooter_on_phone(page, practice_server, lang, bots=False)
         host({"type": "volley", "target": 3})
-        shot = {"ru": "Ваш выстрел этой ночью: №3", "en": "Your shot tonight: #3"}[lang]
-        page.wait_for_function(f"() => document.getElementById('o-act-title').textContent === {json.dumps(shot)}")
+        wait_title(page, shot_title(lang, 3))
         assert page.eval_on_selector_all("#o-act-seats button", "els => els.length") == 0
         assert not errors, errors
     finally:
@@ -336,29 +344,20 @@ def test_a_shot_the_host_undoes_is_offered_again_and_a_step_undone_brings_the_sh
     offered one before, and a second shot of his makes the night a miss, A.night.shoot)."""
     ctx, page, errors = open_page(browser, *PHONE, lang=lang, server=practice_server)
     try:
-        game_id, url, host = seat_one_online(page, practice_server, "club", SHOOTER_AT_ONE, "shooting",
-                                             {"draw_first_speaker": 1, "draw_lot": 1}, bots=False)
-        page.goto(url)
-        page.wait_for_selector("#o-link[data-state=live]")
-        offer = json.dumps({"ru": "Ваш выстрел", "en": "Your shot"}[lang])
-        title = "document.getElementById('o-act-title').textContent"
-
-        def shot(n: int) -> str:
-            return json.dumps({"ru": f"Ваш выстрел этой ночью: №{n}", "en": f"Your shot tonight: #{n}"}[lang])
-
-        page.wait_for_function(f"() => {title} === {offer}")
+        game_id, host = shooter_on_phone(page, practice_server, lang, bots=False)
         page.click("#o-act-seats button[data-target='3']")
         page.click("#o-act-go")
-        page.wait_for_function(f"() => {title} === {shot(3)}")
+        wait_title(page, shot_title(lang, 3))
         host({"type": "undo"})
-        page.wait_for_function(f"() => {title} === {offer}")
+        wait_title(page, {"ru": "Ваш выстрел", "en": "Your shot"}[lang])  # offered again
         page.click("#o-act-seats button[data-target='5']")
         page.click("#o-act-go")
-        page.wait_for_function(f"() => {title} === {shot(5)}")
+        wait_title(page, shot_title(lang, 5))
         host({"type": "advance"})
         page.wait_for_function("() => document.getElementById('play').dataset.step !== 'shooting'")
         host({"type": "undo"})
-        page.wait_for_function(f"() => document.getElementById('play').dataset.step === 'shooting' && {title} === {shot(5)}")
+        page.wait_for_function("() => document.getElementById('play').dataset.step === 'shooting'")
+        wait_title(page, shot_title(lang, 5))
         assert page.eval_on_selector_all("#o-act-seats button", "els => els.length") == 0
         screenshots(page, f"practice-shot-back-{lang}")
         log = page.request.get(f"{practice_server}/api/games/{game_id}/events").json()["events"]

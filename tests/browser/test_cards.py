@@ -2,8 +2,9 @@
 player's phone or at the host's tablet can tell.
 
 - The player's card lies face down on load, the same for every role (box, colours, text); a tap turns it over
-  in the same box (nothing else on the page moves), and it turns face down again after 5 s (Playwright's clock),
-  at a change of step, and when the page goes to the background. His teammates and his checks are part of it.
+  in the same box (nothing else on the page moves), and it turns face down again after 5 s (the page's clock held
+  still by Playwright and moved on by the test: not a moment sooner), at a change of step, and when the page goes
+  to the background. His teammates and his checks are part of it.
 - The host's private reveal shows every role's card with the same colours and the same boxes of text; the roles
   he holds up on the seat tiles are one small tag for every role; the projector's table view shows none; the
   Sheriff's check answered on the tablet has one frame for black and red.
@@ -15,7 +16,6 @@ from __future__ import annotations
 
 import os
 import re
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -73,6 +73,13 @@ def face_down(page: Any) -> dict[str, Any]:
     return look(page, CARD_PARTS + PAGE_PARTS)
 
 
+def hold_still(page: Any) -> None:
+    """The page's clock (Playwright's, installed before the page loaded) stops where it stands: from now on its
+    timers run only when the test moves it on (``page.clock.run_for``). It stops a few seconds ahead of the page's
+    present, so that the moment named is never in the past when the call arrives."""
+    page.clock.pause_at((page.evaluate("() => Date.now()") + 5000) / 1000)  # Playwright's Python takes seconds
+
+
 def turn_over(page: Any) -> dict[str, Any]:
     page.tap("#o-card")
     assert page.get_attribute("#o-card", "aria-expanded") == "true"
@@ -99,7 +106,7 @@ def table(browser: Any, server: str) -> Iterator[dict[str, Any]]:
             page = ctx.new_page()
             page.set_default_timeout(10_000)
             page.on("pageerror", lambda exc, s=seat: errors.append(f"seat {s}: {exc}"))
-            page.clock.install()  # time flows as usual until the test moves it on
+            page.clock.install()  # time flows as usual until the test holds it still (hold_still)
             url = links[seat] if links[seat].startswith("http") else server + links[seat]
             page.goto(url)
             page.wait_for_selector("#o-link[data-state=live]")
@@ -140,12 +147,11 @@ def test_the_players_card_lies_face_down_alike_and_hides_itself(table: dict[str,
         if seat in (1, 2):
             snap(page, f"phone-{'ru' if seat == 1 else 'en'}-face-down-390x844")
 
-    # a tap turns it over in the same box: nothing below it moves, and every role's open card has one size
-    tapped: dict[int, float] = {}
-    up = {}
-    for seat, page in phones.items():
-        tapped[seat] = time.monotonic()
-        up[seat] = turn_over(page)
+    # a tap turns it over in the same box: nothing below it moves, and every role's open card has one size. The
+    # phones' clocks stand still from here to the end: a card turns face down only when the test moves them on
+    for page in phones.values():
+        hold_still(page)
+    up = {seat: turn_over(page) for seat, page in phones.items()}
     same_but_text(up)
     for seat in phones:
         for sel in CARD_PARTS[:1] + PAGE_PARTS:
@@ -160,19 +166,14 @@ def test_the_players_card_lies_face_down_alike_and_hides_itself(table: dict[str,
     snap(phones[1], "phone-ru-civilian-open-390x844")
     snap(phones[4], "phone-en-don-open-390x844")
 
-    # it turns face down by itself after 5 s, and a second tap turns it down at once
-    for seat, p in phones.items():
-        # the page's clock flows with real time too: move it on to 1 s before the card's time, counted from the
-        # tap (a loaded machine may already have spent a second or more on the checks and screenshots above)
-        left = CARD_SHOW_MS - 1000 - int((time.monotonic() - tapped[seat]) * 1000)
-        if left > 0:
-            p.clock.fast_forward(left)
+    # it turns face down by itself 5 s after the tap (not a millisecond sooner), and a second tap turns it down at
+    # once
+    for p in phones.values():
+        p.clock.run_for(CARD_SHOW_MS - 1)
         assert p.get_attribute("#o-card", "aria-expanded") == "true"
     for seat, p in phones.items():
-        p.clock.fast_forward(1100)
-        # the page counts from when it handled the tap, which a loaded machine may do a little after the test
-        # tapped: the card turns down within real time's next second or two (its clock flows with real time)
-        p.wait_for_selector('#o-card[aria-expanded="false"]', timeout=3000)
+        p.clock.run_for(1)
+        p.wait_for_selector('#o-card[aria-expanded="false"]')
         assert face_down(p) == down[seat]
     page = phones[6]
     page.tap("#o-card")

@@ -1,7 +1,9 @@
 """Whole games through the host's console only (taps on seats, chips and buttons): a `club` game of 10 in Russian
 and a `tournament` game of 13 in English, from the deal and its private reveal to the end. The state is read
-(GET /api/games/{id}) to decide what to tap; every change is a tap. Screenshots of the key screens at a tablet's
-and a phone's size go to test-artifacts/ (full-<lang>-<screen>-<w>x<h>.png)."""
+(GET /api/games/{id}) to decide what to tap; every change is a tap. Each game's chance is stated (``stated``): the
+console's random deal and the server's draw of the first speaker go out with the cards and the seat the test
+names, so every run plays the same game. Screenshots of the key screens at a tablet's and a phone's size go to
+test-artifacts/ (full-<lang>-<screen>-<w>x<h>.png)."""
 
 from __future__ import annotations
 
@@ -9,19 +11,33 @@ import json
 import re
 from typing import Any
 
-from .conftest import ADMIN_PASSWORD, ARTIFACTS, SIZES, feed_seq
+from .conftest import ADMIN_PASSWORD, ARTIFACTS, feed_seq, screenshots
 
 BLACK = {"mafia", "don"}
+CLUB_DEAL = ("civilian", "sheriff", "civilian", "don", "civilian", "mafia", "civilian", "mafia", "civilian", "civilian")
+TOURNAMENT_DEAL = ("civilian", "mafia", "civilian", "civilian", "mafia", "civilian", "commissar", "civilian", "mafia",
+                   "civilian", "civilian", "mafia", "civilian")
+TOURNAMENT_FIRST_SPEAKER = 3
+"""The cards of each game, seat 1 first, and the seat the server's draw names on day 0 of the tournament game."""
 
 
 def shoot(page: Any, name: str) -> None:
-    ARTIFACTS.mkdir(exist_ok=True)
-    first = page.viewport_size
-    for w, h in SIZES:
-        page.set_viewport_size({"width": w, "height": h})
-        page.wait_for_timeout(60)
-        page.screenshot(path=str(ARTIFACTS / f"full-{name}-{w}x{h}.png"))
-    page.set_viewport_size(first)
+    screenshots(page, f"full-{name}")
+
+
+def stated(page: Any, roles: tuple[str, ...], first_speaker: int | None = None) -> None:
+    """The game's chance stated: the console's commands go out as it makes them, except that its random deal
+    carries ``roles`` (as a physical deal entered on the console does) and the server's draw of the first speaker
+    names ``first_speaker``."""
+    def state(route: Any) -> None:
+        body = json.loads(route.request.post_data or "{}")
+        command = body.get("command") or {}
+        if command.get("type") == "deal" and not command.get("roles"):
+            command["roles"] = list(roles)
+        elif command.get("type") == "draw_first_speaker" and command.get("seat") is None and first_speaker:
+            command["seat"] = first_speaker
+        route.continue_(post_data=json.dumps(body))
+    page.route(re.compile(r"/api/games/[^/?]+/commands\?state=true$"), state)
 
 
 def settled(page: Any) -> None:
@@ -86,10 +102,10 @@ def reveal_all(page: Any, name: str, roles: dict[int, str]) -> None:
 
 
 def follows(table: Any, page: Any) -> None:
-    """The table view (another page) shows the console's latest seq within a second."""
+    """The table view (another page, never reloaded) comes to the console's latest seq by its live socket."""
     # the table view is numbered in the spectator's own feed (a move hidden from it sends it nothing)
     table.wait_for_function("(seq) => Number(document.getElementById('table').dataset.nextSeq) >= seq",
-                            arg=feed_seq(page, "spectator"), timeout=1000)
+                            arg=feed_seq(page, "spectator"))
 
 
 def projector_agrees(table: Any, page: Any) -> None:
@@ -98,11 +114,11 @@ def projector_agrees(table: Any, page: Any) -> None:
     state = page.get_attribute("#timer", "data-state")
     assert state in ("none", "running", "paused"), state
     if state == "none":
-        table.wait_for_selector("#t-timer", state="hidden", timeout=2000)
+        table.wait_for_selector("#t-timer", state="hidden")
         return
-    table.wait_for_selector("#t-timer", state="visible", timeout=2000)
+    table.wait_for_selector("#t-timer", state="visible")
     table.wait_for_function("(running) => document.getElementById('t-timer').classList.contains('running') === running",
-                            arg=state == "running", timeout=2000)
+                            arg=state == "running")
 
     def seconds(p: Any, sel: str) -> int:
         m, s = p.inner_text(sel).split(":")
@@ -185,6 +201,8 @@ def test_a_whole_club_game_in_russian(browser: Any, server: str) -> None:
     page.set_default_timeout(10_000)
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.clock.install()  # real time flows on the console, until the test moves it on (the paused timer)
+    stated(page, CLUB_DEAL)
     projector: Any = None
     try:
         login(page, server, "ru")
@@ -196,6 +214,8 @@ def test_a_whole_club_game_in_russian(browser: Any, server: str) -> None:
         projector = browser.new_context(viewport={"width": 1024, "height": 768}, locale="ru-RU",
                                         storage_state=context.storage_state())
         table = projector.new_page()
+        table.set_default_timeout(10_000)
+        table.clock.install()
         table.goto(f"{server}/games/{game_id}/table")
         table.wait_for_selector("#t-link[data-state=live]")
         assert page.is_visible("#deal") and page.is_visible("#physical-deal")
@@ -203,6 +223,7 @@ def test_a_whole_club_game_in_russian(browser: Any, server: str) -> None:
         act(page, "#deal")
         st = api_state(page, server, game_id)
         roles = roles_of(st)
+        assert roles == dict(enumerate(CLUB_DEAL, 1))
         assert page.inner_text("#undo-label") == "Раздача карт"
         reveal_all(page, "ru", roles)
         black = sorted(n for n, r in roles.items() if r in BLACK)
@@ -234,7 +255,9 @@ def test_a_whole_club_game_in_russian(browser: Any, server: str) -> None:
                     seen.add("timer")
                     projector_agrees(table, page)
                     uncounted_click("#timer")
-                    page.wait_for_timeout(1500)
+                    projector_agrees(table, page)
+                    for screen in (page, table):  # time passes on both screens: the paused timers stand still
+                        screen.clock.fast_forward(1500)
                     projector_agrees(table, page)
                     shoot(table, "ru-projector-speech")
                     uncounted_click("#timer")
@@ -418,6 +441,7 @@ def test_a_whole_tournament_game_in_english(browser: Any, server: str) -> None:
     page.set_default_timeout(10_000)
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
+    stated(page, TOURNAMENT_DEAL, TOURNAMENT_FIRST_SPEAKER)
     try:
         login(page, server, "en")
         game_id = create(page, "tournament", 13)
@@ -425,6 +449,7 @@ def test_a_whole_tournament_game_in_english(browser: Any, server: str) -> None:
         act(page, "#deal")
         st = api_state(page, server, game_id)
         roles = roles_of(st)
+        assert roles == dict(enumerate(TOURNAMENT_DEAL, 1))
         assert sum(1 for r in roles.values() if r in BLACK) == 4
         reveal_all(page, "en", roles)
         black = sorted(n for n, r in roles.items() if r in BLACK)
@@ -442,7 +467,8 @@ def test_a_whole_tournament_game_in_english(browser: Any, server: str) -> None:
             types = {c["type"] for c in legal}
             if step == "first_speaker":
                 if day == 0:
-                    act(page, "#draw")  # drawn by the server
+                    act(page, "#draw")  # drawn by the server (the seat stated)
+                    assert api_state(page, server, game_id)["view"]["seat"] == TOURNAMENT_FIRST_SPEAKER
                 else:
                     tap_seat(page, alive[day % len(alive)])  # the draw made at the table
             elif step == "lot":

@@ -11,8 +11,11 @@ import copy
 import dataclasses
 import random
 
+import pytest
+
 from sportmafia.engine import Command, DealCards, DrawFirstSpeaker, DrawLot, Game
 from sportmafia.engine import events as E
+from sportmafia.services import table_bots
 
 
 def decided(game: Game, command: Command, rng: random.Random) -> Command:
@@ -25,3 +28,9 @@ def decided(game: Game, command: Command, rng: random.Random) -> Command:
         seat = next(e.seat for e in drawn if isinstance(e, E.FirstSpeakerDrawn | E.LotDrawn))
         return dataclasses.replace(command, seat=seat)
     return command
+
+
+def seed_tables(monkeypatch: pytest.MonkeyPatch, seed: int) -> None:
+    """The tables the server runs in this process (their bots, deals and draws) and its practice seats drawn from
+    ``random.Random(seed)`` for the rest of the test, not from ``random.SystemRandom``."""
+    monkeypatch.setattr(table_bots, "_system_random", random.Random(seed))

@@ -26,6 +26,9 @@ PACES = ("normal", "fast", "agents")
 """How fast a table the server runs goes (``live.driver.PACES``): as the rules time it, twice as fast, or as fast
 as its programs answer (a table of programs that took seats by the open seat protocol)."""
 PRACTICE_PACES = ("normal", "fast")
+_system_random = random.SystemRandom()
+"""Where a table's seed (its bots' and its deal's chance) and a practice seat are drawn when none is given."""
+
 __all__ = ["PACES", "PRACTICE_AGENTS", "PRACTICE_PACES", "TEAM", "BotsRefused", "Practice", "check_agents",
            "claim_of", "open_practice", "say", "seat_bots", "team_choice"]
 PRACTICE_AGENTS = ("random", "baseline", "belief")
@@ -106,7 +109,7 @@ def seat_bots(store: Store, game_id: str, agents: Mapping[int, str], *, runs_tab
     if taken:
         raise BotsRefused("taken", msg("Seat %(seat)s has a player's link: revoke it first.", seat=taken[0]))
     return db.set_bots(store, game_id, agents, runs_table=runs_table, pace=pace,
-                       seed=seed if seed is not None else random.SystemRandom().randrange(1 << 31))
+                       seed=seed if seed is not None else _system_random.randrange(1 << 31))
 
 
 @dataclass(frozen=True, slots=True)
@@ -131,7 +134,7 @@ def open_practice(store: Store, preset: str, agent: str, seat: int | None, pace:
         raise BotsRefused("bad-pace", msg("The pace is one of: %(paces)s.", paces=", ".join(PRACTICE_PACES)))
     rules = get_ruleset(preset)
     players = rules.min_players
-    draw = random.SystemRandom()
+    draw = _system_random
     if seat is None:
         seat = draw.randint(1, players)
     if not 1 <= seat <= players:

@@ -11,7 +11,7 @@ from typing import Any
 
 import sportmafia.web
 
-from .conftest import ARTIFACTS
+from .conftest import ARTIFACTS, drawn
 from .test_online_game import host_in
 
 NAMES = """(sel) => Array.from(document.querySelectorAll(sel), (e) => {
@@ -36,17 +36,18 @@ def test_long_names_are_never_broken_inside_a_word(browser: Any, server: str) ->
              "play": (play, "#o-seats .o-name"), "watch": (f"/watch/{code}", "#o-seats .o-name")}
     state = host_ctx.storage_state()
     ARTIFACTS.mkdir(exist_ok=True)
-    for lang in ("ru", "en"):
-        for what, (path, selector) in pages.items():
-            ctx = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True,
-                                      storage_state=state if what in ("console", "table") else None)
+    for what, (path, selector) in pages.items():  # one phone for each screen, read in one language then the other
+        ctx = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True,
+                                  storage_state=state if what in ("console", "table") else None)
+        page = ctx.new_page()
+        page.set_default_timeout(10_000)
+        page.on("pageerror", lambda exc, what=what: errors.append(f"{what}: {exc}"))
+        for lang in ("ru", "en"):
             ctx.add_cookies([{"name": "lang", "value": lang, "url": server}])
-            page = ctx.new_page()
-            page.set_default_timeout(10_000)
-            page.on("pageerror", lambda exc, what=what: errors.append(f"{what}: {exc}"))
             page.goto(path if path.startswith("http") else server + path)
             page.wait_for_function("(sel) => document.querySelectorAll(sel).length === 10", arg=selector)
-            page.wait_for_timeout(200)
+            page.evaluate("() => document.fonts.ready.then(() => true)")  # the names' font, if one is loading
+            drawn(page)  # and the names laid out and fitted (SM.fitNames) on the screen
             assert page.evaluate("() => document.documentElement.lang") == lang  # what hyphenation follows
             names = page.evaluate(NAMES, selector)
             assert sorted(n["text"] for n in names) == sorted(p["name"] for p in longest)
@@ -59,7 +60,7 @@ def test_long_names_are_never_broken_inside_a_word(browser: Any, server: str) ->
                 assert n["sw"] <= n["cw"] and n["sh"] <= n["ch"] + 1 and not n["cut"], where
                 assert n["size"] >= 8, where  # still readable
             page.screenshot(path=str(ARTIFACTS / f"names-{what}-{lang}-390x844.png"))
-            ctx.close()
+        ctx.close()
     assert not errors, errors
     host_ctx.close()
     host.close()

@@ -5,7 +5,6 @@ from __future__ import annotations
 import random
 import sqlite3
 import threading
-import time
 import uuid
 from collections.abc import Callable
 from functools import partial
@@ -31,6 +30,7 @@ from sportmafia.store import (
 )
 from sportmafia.store.models import utcnow
 
+from ..waiting import GUARD, wait_until
 from .conftest import another_thread_writing
 
 DECK = ("civilian", "civilian", "don", "mafia", "civilian", "sheriff", "mafia", "civilian", "civilian", "civilian")
@@ -434,20 +434,29 @@ def test_write_turn_waits_at_most_its_wait_for_another_threads_write(store: Stor
     ``wait`` while it goes on. PostgreSQL never gives it."""
     game_id = dealt_game(store)
     sqlite = db_url.startswith("sqlite")
-    with another_thread_writing(store, timeout=0.1):  # the other write ends after 0.1 s
-        started = time.monotonic()
-        with store.write_turn(wait=5.0) as now:
-            assert now is sqlite
-            waited = time.monotonic() - started
-            head = store.game(game_id).next_seq
-            store.append(game_id, Advance(), expected_seq=head, command_id=cid())
-    if sqlite:
-        assert 0.05 < waited < 4.0, waited
-    with another_thread_writing(store):
-        started = time.monotonic()
-        with store.write_turn(wait=0.2) as now:
-            assert now is False
-        assert time.monotonic() - started >= (0.15 if sqlite else 0.0)
+    order: list[str] = []
+    inside, asking = threading.Event(), threading.Event()
+
+    def hold() -> None:  # another thread's write, which ends once this thread asks for its turn
+        with store.write_conn():
+            inside.set()
+            assert asking.wait(GUARD)
+            order.append("the other write ends")
+    other = threading.Thread(target=hold)
+    other.start()
+    assert inside.wait(GUARD)
+    order.append("asked")
+    asking.set()
+    with store.write_turn(wait=GUARD) as now:
+        assert now is sqlite
+        order.append("given")
+        head = store.game(game_id).next_seq
+        store.append(game_id, Advance(), expected_seq=head, command_id=cid())
+    other.join()
+    if sqlite:  # given once the other write ended, not before
+        assert order == ["asked", "the other write ends", "given"], order
+    with another_thread_writing(store), store.write_turn(wait=0.2) as now:
+        assert now is False  # refused after its wait, the other write still going on
     assert_consistent(store, game_id)
 
 
@@ -494,10 +503,12 @@ def test_sqlite_checkpoints_run_in_their_own_thread_not_in_a_commit(
         for _ in range(5):
             head = store.game(game_id).next_seq
             store.append(game_id, Advance(), expected_seq=head, command_id=cid())
-        deadline = time.monotonic() + 5
-        while checkpointer.runs < before + 2 and time.monotonic() < deadline:
-            time.sleep(0.01)
-        assert checkpointer.runs >= before + 2
+        wait_until(lambda: checkpointer.runs >= before + 2, "two checkpoints by the store's thread")
+        # the thread's next wait is long: after the one it may be making now, the checkpoint below is alone
+        # (one made at the same moment by the thread would find the log busy)
+        checkpointer.every = 3600.0
+        made = checkpointer.runs
+        wait_until(lambda: checkpointer.runs > made, "the thread's last checkpoint before its long wait")
         busy, frames, copied = checkpointer.checkpoint()
         assert busy == 0 and frames > 0 and copied == frames  # the appends' pages, all in the file
         runs = checkpointer.runs

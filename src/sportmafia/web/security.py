@@ -39,11 +39,24 @@ form's own lines), a file of games imported."""
 UNSAFE_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 
 _hasher = PasswordHasher()
+"""argon2-cffi's defaults: argon2id, 64 MiB, 3 passes, 4 lanes (RFC 9106's second recommendation)."""
+
+
+def password_hasher() -> PasswordHasher:
+    """The process's argon2 hasher: what :func:`hash_password` and a ``PasswordChecker`` made without one use."""
+    return _hasher
+
+
+def use_password_hasher(hasher: PasswordHasher) -> None:
+    """Make ``hasher`` the process's own from now on. Only a test process does this (tests/conftest.py: the
+    cheapest parameters, where the cost of a check is not what is tested); a server never calls it."""
+    global _hasher
+    _hasher = hasher
 
 
 def hash_password(password: str) -> str:
-    """An argon2id hash of ``password`` (argon2-cffi's default parameters), made in the calling thread: for
-    the first start's admin and for scripts. The routes hash and check in the app's bounded
+    """An argon2id hash of ``password`` (the process's hasher: argon2-cffi's default parameters), made in the
+    calling thread: for the first start's admin and for scripts. The routes hash and check in the app's bounded
     ``throttle.PasswordChecker``."""
     return _hasher.hash(password)
 

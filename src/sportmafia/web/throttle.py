@@ -34,6 +34,7 @@ from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 
 from .limits import Counting, LimitBackend, Put, numbers, recent, record
+from .security import password_hasher
 
 R = TypeVar("R")
 ACCOUNT_KEEP = 1000
@@ -174,11 +175,12 @@ class CheckerBusy(Exception):
 
 class PasswordChecker:
     """Argon2 hashing and checks in a thread pool of their own (``workers`` threads, at most ``queue`` more
-    waiting). ``hasher`` is argon2-cffi's ``PasswordHasher`` with its defaults (argon2id, 64 MiB, 3 passes,
-    4 lanes; RFC 9106's second recommendation); tests pass a cheaper one, production never does."""
+    waiting). ``hasher`` is by default the process's (``security.password_hasher``: argon2-cffi's ``PasswordHasher``
+    with its defaults, argon2id, 64 MiB, 3 passes, 4 lanes; RFC 9106's second recommendation); tests use a cheaper
+    one, production never does."""
 
     def __init__(self, hasher: PasswordHasher | None = None, *, workers: int = 2, queue: int = 8) -> None:
-        self.hasher = hasher or PasswordHasher()
+        self.hasher = hasher or password_hasher()
         self.workers = workers
         self.limit = workers + queue
         self._pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="sportmafia-argon2")

@@ -19,7 +19,9 @@ import psycopg
 import pytest
 from sqlalchemy.engine import make_url
 
-from sportmafia.store import Store, open_store, upgrade
+from sportmafia.store import Store, open_store
+
+from .templates import migrated_sqlite, postgres_pool
 
 PG_ENV = "SPORTMAFIA_TEST_POSTGRES_URL"
 PG_DEFAULT = "postgresql+psycopg://postgres@127.0.0.1:5432/test"
@@ -82,24 +84,43 @@ def database(backend: str, folder: Path) -> Iterator[str]:
     with psycopg.connect(dsn, autocommit=True) as conn:
         conn.execute(f'CREATE SCHEMA "{schema}"')
     try:
-        yield make_url(pg_url()).update_query_dict({"options": f"-csearch_path={schema}"}).render_as_string(
-            hide_password=False)
+        yield _schema_url(schema)
     finally:
         with psycopg.connect(dsn, autocommit=True) as conn:
             conn.execute(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
 
 
+@contextmanager
+def migrated_database(backend: str, folder: Path) -> Iterator[str]:
+    """The URL of a database on ``backend`` as the migrations leave an empty one (tests/store/templates.py: a
+    copy of a migrated SQLite file, a PostgreSQL schema migrated once and emptied after each test)."""
+    if backend == "sqlite":
+        with migrated_sqlite(folder) as url:
+            yield url
+        return
+    _require_pg()
+    pool = postgres_pool(_libpq_dsn(pg_url()), _schema_url)
+    with pool.lend() as url:
+        yield url
+
+
+def _schema_url(schema: str) -> str:
+    return make_url(pg_url()).update_query_dict({"options": f"-csearch_path={schema}"}).render_as_string(
+        hide_password=False)
+
+
 @pytest.fixture(params=BACKENDS)
 def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
-    """The URL of an empty database on each backend."""
-    with database(request.param, tmp_path) as url:
+    """The URL of a database on each backend: empty, or already migrated when the test also asks for ``store``
+    (the store's own database)."""
+    made = migrated_database if "store" in request.fixturenames else database
+    with made(request.param, tmp_path) as url:
         yield url
 
 
 @pytest.fixture
 def store(db_url: str) -> Iterator[Store]:
     """A migrated store on each backend."""
-    upgrade(db_url)
     s = open_store(db_url)
     try:
         yield s

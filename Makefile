@@ -4,7 +4,7 @@ VENV   ?= .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: run test bench lint clean
+.PHONY: run test check flakes durations bench lint clean
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -28,6 +28,25 @@ test: $(STAMP)
 		apt-get install -y sqlite3 || (apt-get update && apt-get install -y sqlite3); \
 	fi
 	$(PY) -m pytest -n auto --dist loadfile
+
+## check: the inner loop: ruff, mypy --strict and every test that needs no browser, PostgreSQL, Redis or processes
+##        of its own (tests/suite.py marks them), on every core
+QUICK := not browser and not postgres and not redis and not processes
+check: $(STAMP)
+	$(VENV)/bin/ruff check src tests bench
+	$(VENV)/bin/mypy
+	$(PY) -m pytest -n auto --dist loadfile -m "$(QUICK)" --durations=5
+
+## flakes: the tests that touch the browser, the servers or processes, ROUNDS times in random orders; lists every
+##         test whose result changed (tests/flakes.py)
+ROUNDS ?= 5
+flakes: $(STAMP)
+	$(PY) -m tests.flakes --rounds $(ROUNDS)
+
+## durations: run the whole suite once and write each file's seconds to tests/durations.json (the longest run first)
+durations: $(STAMP)
+	$(PY) -m pytest -n auto --dist loadfile --junitxml=.durations.xml -q
+	$(PY) -m tests.durations .durations.xml
 
 ## bench: the benchmarks, one JSON line per figure
 bench: $(STAMP)

@@ -2,21 +2,32 @@
 
 from __future__ import annotations
 
-import os
 import random
 from collections.abc import Sequence
 
 import pytest
+from argon2 import PasswordHasher
 from hypothesis import settings
 
 from sportmafia.engine import Advance, DealCards, Game, RuleViolation
 from sportmafia.rules import RuleSet, get_ruleset
+from sportmafia.web.security import use_password_hasher
+from tests.suite import pytest_collection_modifyitems, pytest_configure
 
-# In CI the property tests run the same examples every time (as many as anywhere else), so that a
-# submission is judged on the code, not on the draw; on a developer's machine every run draws new ones.
-settings.register_profile("ci", derandomize=True, print_blob=True)
-if os.environ.get("CI") == "true":
-    settings.load_profile("ci")
+__all__ = ["pytest_collection_modifyitems", "pytest_configure"]
+
+# Passwords in this process are hashed and checked with argon2id at its lowest cost (one pass over 1 MiB instead of
+# three over 64 MiB): a web test logs in several times, and at the real cost each login took 0.3 s. The checks are
+# the same code; the real parameters are what a server uses (tests/web/test_passwords.py), and the servers the
+# browser and process tests start run with them.
+use_password_hasher(PasswordHasher(time_cost=1, memory_cost=1024, parallelism=1))
+
+# The property tests draw the same examples in every run (each test's own count, stated in its settings), so
+# that the suite fails for a reason and a failure can be run again. To search for new examples on purpose:
+# `pytest --hypothesis-profile=explore tests/engine` (or `--hypothesis-seed=N`).
+settings.register_profile("suite", derandomize=True, print_blob=True)
+settings.register_profile("explore", derandomize=False, print_blob=True)
+settings.load_profile("suite")
 
 CLUB_DECK = ("civilian", "civilian", "don", "mafia", "civilian", "sheriff", "mafia", "civilian", "civilian",
              "civilian")

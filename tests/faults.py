@@ -22,10 +22,11 @@ import socket
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 import pytest
+
+from tests.waiting import wait_until
 
 SRC = str(Path(__file__).resolve().parent.parent / "src")
 """What a server process started by a test imports (this tree's code, not an installed copy)."""
@@ -46,14 +47,6 @@ def free_port() -> int:
         s.bind(("127.0.0.1", 0))
         port: int = s.getsockname()[1]
         return port
-
-
-def _wait(check: object, what: str, timeout: float = 20.0) -> None:
-    deadline = time.monotonic() + timeout
-    while not check():  # type: ignore[operator]
-        if time.monotonic() > deadline:
-            raise RuntimeError(f"{what} did not happen within {timeout} s")
-        time.sleep(0.05)
 
 
 class PrivateRedis:
@@ -79,7 +72,7 @@ class PrivateRedis:
             [self.binary, "--port", str(self.port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
              "--dir", str(self.folder), "--logfile", str(self.folder / "redis.log")],
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        _wait(self.answers, "redis-server answering")
+        wait_until(self.answers, "redis-server answering")
 
     def answers(self) -> bool:
         try:

@@ -17,7 +17,6 @@ import contextlib
 import json
 import random
 import threading
-import time
 import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -30,10 +29,10 @@ from websockets.sync.client import connect
 from sportmafia.bots.random_play import random_command
 from sportmafia.engine import feed_length, replay, visible_events
 from tests.faults import SRC, PrivatePostgres, require
+from tests.waiting import wait_until
 
+from .server_chance import decided
 from .test_server_crash import RARE, Server, _check_replays, _client
-
-DOWN_SECONDS = 2.5
 
 
 @dataclass
@@ -50,15 +49,19 @@ class Host:
     stop: threading.Event = field(default_factory=threading.Event)
     error: BaseException | None = None
 
-    def get(self, path: str) -> Any:
-        while True:
-            r = self.client.get(path)
-            self.statuses.add(r.status_code)
-            if r.status_code != 503:
-                assert r.status_code == 200, r.text
-                return r.json()
+    def answered(self, send: Any) -> httpx.Response | None:
+        """``send()``'s answer, or None for a 503 (kept: the database is away; the caller tries again)."""
+        r: httpx.Response = send()
+        self.statuses.add(r.status_code)
+        if r.status_code == 503:
             self.unavailable.append(r)
-            time.sleep(0.1)
+            return None
+        return r
+
+    def get(self, path: str) -> Any:
+        r = wait_until(lambda: self.answered(lambda: self.client.get(path)), "the database back", every=0.1)
+        assert r.status_code == 200, r.text
+        return r.json()
 
     def run(self) -> None:
         try:
@@ -66,17 +69,13 @@ class Host:
                 game = replay(self.get(f"/api/games/{self.game_id}/record"))
                 if game.over:
                     return
-                body = {"command": random_command(game, self.rng, RARE).to_json(), "expected_seq": len(game.log),
-                        "command_id": str(uuid.uuid4())}
-                failed = False
-                while True:
-                    r = self.client.post(f"/api/games/{self.game_id}/commands", json=body)
-                    self.statuses.add(r.status_code)
-                    if r.status_code != 503:
-                        break
-                    self.unavailable.append(r)
-                    failed = True
-                    time.sleep(0.1)
+                command = decided(game, random_command(game, self.rng, RARE), self.rng)  # its chance seeded too
+                body = {"command": command.to_json(), "expected_seq": len(game.log), "command_id": str(uuid.uuid4())}
+                refused = len(self.unavailable)
+                r = wait_until(lambda: self.answered(
+                    lambda: self.client.post(f"/api/games/{self.game_id}/commands", json=body)),  # noqa: B023
+                    "the database back", every=0.1)
+                failed = len(self.unavailable) > refused
                 assert r.status_code == 200, r.text
                 if failed:
                     self.retried[body["command_id"]] = r.json()["replayed"]
@@ -122,10 +121,11 @@ def _evening(server: Server, pg: PrivatePostgres) -> None:
         threads = [threading.Thread(target=host.run, daemon=True) for host in hosts]
         for thread in threads:
             thread.start()
-        time.sleep(1.5)
+        wait_until(lambda: all(len(h.acknowledged) >= 5 or h.error for h in hosts), "both games under way")
         before = [len(h.acknowledged) for h in hosts]
         pg.stop("immediate")  # a crash of the database, commands in flight
-        time.sleep(DOWN_SECONDS)
+        # down until every host has been refused (each then tries again until the database is back)
+        wait_until(lambda: all(h.unavailable or h.error for h in hosts), "every host refused while it is down")
         # meanwhile: 503 database-unavailable, with Retry-After and a reason in both languages
         r = admin.get(f"/api/games/{hosts[0].game_id}")
         assert r.status_code == 503, r.text
@@ -134,10 +134,8 @@ def _evening(server: Server, pg: PrivatePostgres) -> None:
         assert error["code"] == "database-unavailable" and error["en"] and error["ru"] != error["en"]
         assert all(h.unavailable for h in hosts), "every host was refused while the database was down"
         pg.start()
-        deadline = time.monotonic() + 20
-        while any(len(h.acknowledged) < b + 3 and h.error is None for h, b in zip(hosts, before, strict=True)):
-            assert time.monotonic() < deadline, "the server did not recover by itself"
-            time.sleep(0.05)
+        wait_until(lambda: not any(len(h.acknowledged) < b + 3 and h.error is None
+                                   for h, b in zip(hosts, before, strict=True)), "the server recovered by itself")
         for host in hosts:
             host.stop.set()
         for thread in threads:
@@ -148,11 +146,9 @@ def _evening(server: Server, pg: PrivatePostgres) -> None:
             assert all(r.json()["error"]["code"] == "database-unavailable" and "Retry-After" in r.headers
                        for r in host.unavailable)
         final = replay(admin.get(f"/api/games/{hosts[0].game_id}/record").json())
-        deadline = time.monotonic() + 5
-        while ws.close_code is None and time.monotonic() < deadline and not any(
-                m["type"] in ("state", "events") and m["next_seq"] == feed_length(final, "spectator")
-                for m in messages):
-            time.sleep(0.02)
+        wait_until(lambda: ws.close_code is not None or any(
+            m["type"] in ("state", "events") and m["next_seq"] == feed_length(final, "spectator")
+            for m in list(messages)), "the spectator's feed to the end")
         assert ws.close_code is None, "the spectator's socket stayed open through the outage"
     feed = [e for m in messages if m["type"] in ("state", "events") for e in m["events"]]
     assert feed == visible_events(final, "spectator")

@@ -18,7 +18,6 @@ import socket
 import subprocess
 import sys
 import threading
-import time
 import uuid
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -35,6 +34,8 @@ from sportmafia.bots.random_play import random_command
 from sportmafia.engine import replay, view
 from sportmafia.store import GameEvent, open_store
 from tests.store.conftest import _libpq_dsn, _require_pg, pg_url
+from tests.waiting import GUARD, pause, wait_until
+from tests.web.server_chance import decided
 
 ADMIN_PASSWORD = "correct horse battery"
 KILLS = 3
@@ -76,17 +77,17 @@ class Server:
             env=env, stdout=log, stderr=subprocess.STDOUT)
         log.close()
         self.url = f"http://127.0.0.1:{port}"
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                if httpx.get(self.url + "/login", timeout=2).status_code == 200:
-                    return self.url
-            except httpx.TransportError:
-                pass
-            if self.proc.poll() is not None or time.monotonic() > deadline:
+
+        def answers() -> bool:
+            if self.proc is None or self.proc.poll() is not None:
                 text = (self.data / f"server-{self.starts}.log").read_text(errors="replace")
                 raise RuntimeError(f"the server did not start:\n{text}")
-            time.sleep(0.1)
+            try:
+                return httpx.get(self.url + "/login", timeout=2).status_code == 200
+            except httpx.TransportError:
+                return False
+        wait_until(answers, "the server answering", timeout=3 * GUARD, every=0.05)  # slow to start when loaded
+        return self.url
 
     def kill(self) -> None:
         assert self.proc is not None
@@ -144,7 +145,7 @@ class Player:
                 if game.over:
                     self.new_game()
                     continue
-                cmd = random_command(game, self.rng, RARE)
+                cmd = decided(game, random_command(game, self.rng, RARE), self.rng)  # its chance seeded too
                 sent = Sent(self.game_id, cmd.to_json(), len(game.log), str(uuid.uuid4()))
                 self.in_flight = sent
                 r = self.client.post(f"/api/games/{self.game_id}/commands", json={
@@ -205,25 +206,24 @@ def _check_replays(client: httpx.Client, game_id: str) -> None:
 def test_sigkill_mid_game(backend: tuple[Path, str | None, str]) -> None:
     data, server_db, db_url = backend
     server = Server(data, server_db)
-    seed = os.environ.get("SPORTMAFIA_CRASH_SEED") or str(time.time_ns())
-    print(f"\nSPORTMAFIA_CRASH_SEED={seed}")  # shown with a failure: the same commands and kill moments again
+    seed = os.environ.get("SPORTMAFIA_CRASH_SEED") or "20240917"
+    print(f"\nSPORTMAFIA_CRASH_SEED={seed}")  # another seed plays other games and kills at other moments
     rng = random.Random(seed)
     in_flight_seen = written = 0
     try:
         client = _client(server.start())
-        player = Player(client, rng, "")
+        player = Player(client, random.Random(rng.randrange(1 << 32)), "")  # its own generator: its thread
         player.new_game()
         for kill in range(KILLS):
             player.acknowledged.clear()
             player.in_flight = None
+            answered = rng.randint(3, 30)  # some commands answered, then the kill while one is on its way
             thread = threading.Thread(target=player.run, daemon=True)
             thread.start()
-            time.sleep(rng.uniform(0.4, 1.6))  # some commands answered, one probably on its way
-            # kill while a request is in flight when possible (the thread spends most of its time in requests)
-            deadline = time.monotonic() + 0.5
-            while player.in_flight is None and time.monotonic() < deadline:
-                time.sleep(0.001)
-            time.sleep(rng.uniform(0, 0.02))  # anywhere in the request: before, during or after the commit
+            wait_until(lambda: len(player.acknowledged) >= answered or player.error is not None,  # noqa: B023
+                       f"{answered} commands answered")
+            wait_until(lambda: player.in_flight is not None or player.error is not None, "a command in flight")
+            pause(rng.uniform(0, 0.02))  # a seeded moment in the request: before, during or after the commit
             server.kill()
             thread.join(timeout=30)
             assert not thread.is_alive()

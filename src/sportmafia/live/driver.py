@@ -28,7 +28,7 @@ import random
 import time
 import uuid
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -139,6 +139,8 @@ class TableDriver:
     _woke: float = 0.0
     _silent: dict[int, int] = field(default_factory=dict)  # a seat's turns in a row that it let run out
     _loop: asyncio.AbstractEventLoop | None = None
+    paces: Mapping[str, Pace] | None = None
+    """The process's own paces by name (``Drivers.paces``); None: :func:`pace_of`."""
 
     @property
     def game_id(self) -> str:
@@ -146,6 +148,8 @@ class TableDriver:
 
     @property
     def pace(self) -> Pace:
+        if self.paces is not None and self.record.pace in self.paces:
+            return self.paces[self.record.pace]
         return pace_of(self.record.pace)
 
     # --- set-up
@@ -413,13 +417,21 @@ def _js(value: Any) -> str:
 
 
 class Drivers:
-    """The tables with bots this process runs; a scan every ``SCAN_SECONDS`` takes up those nobody runs."""
+    """The tables with bots this process runs; a scan every ``SCAN_SECONDS`` takes up those nobody runs.
+
+    Two settings of one app, for a test's server (set on ``drivers_of(app)`` before it serves; a server started by
+    ``sportmafia serve`` never sets them): ``paces``, the paces by name its tables run at instead of ``PACES``
+    (a person's turns long, the bots' speeches, the beats and the nights short: a whole practice game in seconds,
+    each night still as long whoever acts in it); ``seeds``, whence each practice table it opens takes its seed
+    (the deal, the draws and the bots' choices), instead of the system's randomness."""
 
     def __init__(self, app: FastAPI) -> None:
         self.app = app
         self.running: dict[str, asyncio.Task[None]] = {}
         self.drivers: dict[str, TableDriver] = {}
         self._scan: asyncio.Task[None] | None = None
+        self.paces: Mapping[str, Pace] | None = None
+        self.seeds: random.Random | None = None
 
     @property
     def store(self) -> Store:
@@ -466,7 +478,7 @@ class Drivers:
             return False
         if not await run_in_threadpool(db.take_lease, self.store, game_id, hub.origin, time.time(), LEASE_SECONDS):
             return False
-        driver = TableDriver(self.store, hub, record, hub.origin)
+        driver = TableDriver(self.store, hub, record, hub.origin, paces=self.paces)
         self.drivers[game_id] = driver
         self.running[game_id] = asyncio.ensure_future(self._run(driver))
         return True

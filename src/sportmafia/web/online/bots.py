@@ -73,20 +73,27 @@ AGENTS_OFFERED = list(AGENTS)
 async def put_bots(game_id: GameId, body: BotsIn, request: Request, user: UserDep, store: StoreDep) -> dict[str, Any]:
     agents = {int(seat): name for seat, name in body.agents.items()}
     record = await run_writer(request.app, _seat, store, user, game_id, agents, body.runs_table, body.pace,
-                              game_id=game_id)
+                              _seed(request), game_id=game_id)
     await drivers_of(request.app).restart(game_id)
     log.info("online: game %s: bots at seats %s (the server runs the table: %s)", game_id, sorted(agents),
              body.runs_table)
     return {"game_id": game_id, **record.to_json()}
 
 
+def _seed(request: Request) -> int | None:
+    """The seed of a table's bots: a test server's own (``Drivers.seeds``), else None (drawn by the service from
+    the system's randomness)."""
+    seeds = drivers_of(request.app).seeds
+    return seeds.randrange(1 << 31) if seeds is not None else None
+
+
 def _seat(store: Store, user: UserRecord, game_id: str, agents: dict[int, str], runs_table: bool,
-          pace: str) -> bots_db.BotsRecord:
+          pace: str, seed: int | None) -> bots_db.BotsRecord:
     game_access(store, user, game_id)
     need_role(user, HOST_ROLES, HOST_ONLY)
     table_or_404(store, game_id)
     try:
-        return seat_bots(store, game_id, agents, runs_table=runs_table, pace=pace)
+        return seat_bots(store, game_id, agents, runs_table=runs_table, pace=pace, seed=seed)
     except BotsRefused as exc:
         raise _refusal(exc) from None
 
@@ -136,7 +143,8 @@ async def new_practice(body: PracticeIn, request: Request, store: StoreDep) -> d
                        headers={"Retry-After": "60"})
     name = body.name or str(msg("You").render(request_lang(request)))
     try:
-        made = await run_writer(request.app, open_practice, store, body.preset, body.agent, body.seat, body.pace, name)
+        made = await run_writer(request.app, open_practice, store, body.preset, body.agent, body.seat, body.pace, name,
+                                _seed(request))
     except BotsRefused as exc:
         raise _refusal(exc) from None
     except ValueError as exc:  # a seat beyond the preset's table

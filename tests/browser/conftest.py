@@ -5,12 +5,13 @@ when ``CI=true`` (``make test`` installs it as root)."""
 
 from __future__ import annotations
 
+import json
 import os
+import re
 import socket
 import subprocess
 import sys
 import threading
-import time
 import urllib.request
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -20,6 +21,7 @@ from typing import Any
 import pytest
 
 from sportmafia.engine import feed_length, replay
+from tests.waiting import wait_until
 
 CHROMIUM = Path(os.environ.get("SPORTMAFIA_CHROMIUM", "/usr/bin/chromium"))
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]
@@ -119,16 +121,82 @@ def log_in_as_admin(page: Any, server: str) -> None:
     page.wait_for_url(server + "/")
 
 
-def screenshots(page: Any, name: str, *, full_page: bool = False, pause: int = 80) -> None:
+def drawn(page: Any) -> None:
+    """Until ``page`` has drawn two animation frames since now: what a resize, a scroll or a click changed is on
+    the screen (a screenshot waits for nothing else)."""
+    page.evaluate("() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))")
+
+
+def screenshots(page: Any, name: str, *, full_page: bool = False, pause: int | None = None) -> None:
     """``page`` at a tablet's and a phone's size (``SIZES``): test-artifacts/<name>-<w>x<h>.png; the page's own
-    size is restored after."""
+    size is restored after. Each is taken once the page has drawn at its new size (``drawn``); ``pause`` is
+    no longer used (a fixed wait once stood there)."""
+    del pause
     ARTIFACTS.mkdir(exist_ok=True)
     first = page.viewport_size
     for w, h in SIZES:
         page.set_viewport_size({"width": w, "height": h})
-        page.wait_for_timeout(pause)
+        drawn(page)
         page.screenshot(path=str(ARTIFACTS / f"{name}-{w}x{h}.png"), full_page=full_page)
     page.set_viewport_size(first)
+
+
+SEEDED_RANDOM = """(() => {
+  let state = %d >>> 0;
+  Math.random = () => {  // mulberry32
+    state = (state + 0x6D2B79F5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+})()"""
+
+
+def seed_chance(context: Any, seed: int) -> None:
+    """Every page of ``context`` draws ``Math.random`` from a generator seeded with ``seed`` (a page that draws a
+    number, such as the desk's "another seating", draws the same one on every run)."""
+    context.add_init_script(SEEDED_RANDOM % seed)
+
+
+SEARCH_STEPS = 20_000
+"""The steps of a seating search the browser tests ask for (the server's default, some 400,000 for 26 players and
+three rounds, is the judge's; how good a search of each length is belongs to tests/tournament)."""
+
+_SEARCHES = re.compile(r".*/api/tournaments/\d+/(seating|seating/regenerate|final)$")
+
+
+def short_seating_searches(context: Any, steps: int = SEARCH_STEPS) -> None:
+    """The seating searches the pages of ``context`` start (a seating, another one, the rounds seated anew, the
+    final's) run ``steps`` steps: the page's request as it sent it, with ``steps`` added where it names none."""
+
+    def shorten(route: Any) -> None:
+        body = route.request.post_data_json if route.request.method == "POST" else None
+        if isinstance(body, dict) and "steps" not in body:
+            route.continue_(post_data=json.dumps({**body, "steps": steps}))
+        else:
+            route.continue_()
+
+    context.route(_SEARCHES, shorten)
+
+
+_ADMIN_STATES: dict[str, Any] = {}
+
+
+def admin_state(browser: Any, server: str) -> Any:
+    """The storage state (cookies) of the admin logged in on the session's ``server``: logged in once through the
+    login form (``log_in_as_admin``), then given to each new context that needs it (``storage_state=``). Not for a
+    server of one test (another may later listen at its address)."""
+    if server not in _ADMIN_STATES:
+        ctx = browser.new_context()
+        try:
+            page = ctx.new_page()
+            page.set_default_timeout(20_000)
+            log_in_as_admin(page, server)
+            _ADMIN_STATES[server] = ctx.storage_state()
+        finally:
+            ctx.close()
+    return _ADMIN_STATES[server]
 
 
 def _free_port() -> int:
@@ -147,10 +215,8 @@ def app_server(app: Any) -> Iterator[str]:
     server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
-    deadline = time.monotonic() + 15
-    while not server.started:
-        assert time.monotonic() < deadline, "the test server did not start"
-        time.sleep(0.05)
+    wait_until(lambda: server.started or not thread.is_alive(), "the test server to start")
+    assert server.started, "the test server did not start"
     try:
         yield f"http://127.0.0.1:{port}"
     finally:
@@ -170,19 +236,19 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     proc = subprocess.Popen([sys.executable, "-m", "sportmafia.cli", "serve", "--host", "127.0.0.1", "--port", str(port)],
                             env=env, stdout=log, stderr=subprocess.STDOUT)
     url = f"http://127.0.0.1:{port}"
+
+    def answers() -> bool:
+        if proc.poll() is not None:
+            log.flush()
+            raise RuntimeError("the server did not start:\n" + (data / "server.log").read_text(errors="replace"))
+        try:
+            with urllib.request.urlopen(url + "/login", timeout=2) as r:
+                return bool(r.status == 200)
+        except OSError:
+            return False
+
     try:
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                with urllib.request.urlopen(url + "/login", timeout=2) as r:
-                    if r.status == 200:
-                        break
-            except OSError:
-                pass
-            if proc.poll() is not None or time.monotonic() > deadline:
-                log.flush()
-                raise RuntimeError("the server did not start:\n" + (data / "server.log").read_text(errors="replace"))
-            time.sleep(0.1)
+        wait_until(answers, "the server to answer", every=0.1)
         yield url
     finally:
         proc.terminate()

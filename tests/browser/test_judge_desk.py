@@ -7,29 +7,54 @@ to test-artifacts/ (desk-<screen>-<lang>-<w>x<h>.png)."""
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterator
+import zlib
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
 import httpx2 as httpx
 
-from .conftest import ADMIN_PASSWORD, ARTIFACTS, SIZES, log_in_as_admin, open_page
+from tests.waiting import wait_until
+
+from .conftest import (
+    ADMIN_PASSWORD,
+    ARTIFACTS,
+    SEARCH_STEPS,
+    SIZES,
+    admin_state,
+    drawn,
+    open_page,
+    seed_chance,
+    short_seating_searches,
+)
 
 NAMES = ["Ворон", "Сова", "Лиса", "Барсук", "Ёж", "Волк", "Рысь", "Олень", "Заяц", "Бобр", "Куница", "Филин",
          "Сокол", "Медведь", "Крот", "Хорёк", "Выдра", "Лось", "Кабан", "Белка", "Ласка", "Норка", "Сурок",
          "Тетерев", "Глухарь", "Дятел"]
 HOST_PASSWORD = "host password 1"
 _logins = itertools.count(1)
+_sessions: dict[str, tuple[dict[str, str], str]] = {}
+"""The admin's API session on each server (its cookies and CSRF token): logged in once, then reused."""
 
 
 @contextmanager
 def admin(server: str) -> Iterator[httpx.Client]:
-    """An API client logged in as the admin (the setup goes straight to the server)."""
+    """An API client logged in as the admin (the setup goes straight to the server); the session is the one
+    logged in the first time on ``server``."""
     with httpx.Client(base_url=server, timeout=60) as c:
-        r = c.post("/api/login", json={"login": "admin", "password": ADMIN_PASSWORD})
-        assert r.status_code == 200, r.text
-        c.headers["X-CSRF-Token"] = r.json()["csrf_token"]
+        if server not in _sessions:
+            r = c.post("/api/login", json={"login": "admin", "password": ADMIN_PASSWORD})
+            assert r.status_code == 200, r.text
+            _sessions[server] = (dict(c.cookies), r.json()["csrf_token"])
+        cookies, token = _sessions[server]
+        for name, value in cookies.items():
+            c.cookies.set(name, value)
+        c.headers["X-CSRF-Token"] = token
         yield c
+
+
+_hosts: dict[str, int] = {}
+"""The host account of the evenings on each server (made once: an account's password hashing is not cheap)."""
 
 
 def ok(r: Any) -> Any:
@@ -46,12 +71,15 @@ def evening(server: str, stage: str) -> int:
         ok(c.post(f"/api/tournaments/{tid}/participants", json={"text": "\n".join(NAMES)}))
         if stage == "people":
             return tid
-        host = ok(c.post("/api/users", json={"login": f"desk-host{next(_logins)}", "password": HOST_PASSWORD,
-                                             "role": "host"}))["id"]
+        if server not in _hosts:
+            _hosts[server] = ok(c.post("/api/users", json={"login": f"desk-host{next(_logins)}",
+                                                           "password": HOST_PASSWORD, "role": "host"}))["id"]
+        host = _hosts[server]
         me = ok(c.get("/api/me"))["user"]["id"]
         ok(c.put(f"/api/tournaments/{tid}/staff", json={"staff": [{"user_id": me, "role": "host"},
                                                                   {"user_id": host, "role": "host"}]}))
-        ok(c.post(f"/api/tournaments/{tid}/seating", json={"rounds": 3, "seed": 1, "hosts": [me, host]}))
+        ok(c.post(f"/api/tournaments/{tid}/seating", json={"rounds": 3, "seed": 1, "hosts": [me, host],
+                                                           "steps": SEARCH_STEPS}))
         if stage == "seated":
             return tid
         games = ok(c.post(f"/api/tournaments/{tid}/rounds/1/open"))["games"]
@@ -61,10 +89,22 @@ def evening(server: str, stage: str) -> int:
         return tid
 
 
+def saved_seating(server: str, tid: int, done: Callable[[dict[str, Any]], bool], what: str) -> dict[str, Any]:
+    """Tournament ``tid``'s seating as the server has it, once ``done`` holds for it (a page's request reached
+    the server)."""
+    with admin(server) as c:
+        def read() -> dict[str, Any] | None:
+            doc: dict[str, Any] = ok(c.get(f"/api/tournaments/{tid}/seating"))["seating"]
+            return doc if done(doc) else None
+        return wait_until(read, what)
+
+
 def desk(browser: Any, server: str, lang: str, size: tuple[int, int], tid: int) -> tuple[Any, Any, list[str]]:
-    """The admin's desk of tournament ``tid`` in ``lang`` at ``size``."""
-    ctx, page, errors = open_page(browser, *size, lang=lang, server=server)
-    log_in_as_admin(page, server)
+    """The admin's desk of tournament ``tid`` in ``lang`` at ``size`` (the admin's session logged in once; the
+    page's chance seeded, its seating searches short: ``seed_chance``, ``short_seating_searches``)."""
+    ctx, page, errors = open_page(browser, *size, lang=lang, server=server, storage_state=admin_state(browser, server))
+    seed_chance(ctx, zlib.crc32(f"{lang}-{size[0]}x{size[1]}".encode()))  # each desk of a test draws its own
+    short_seating_searches(ctx)
     page.goto(f"{server}/tournaments/{tid}")
     page.wait_for_selector("#people-rows tr")
     return ctx, page, errors
@@ -79,7 +119,7 @@ def shoot(page: Any, name: str, lang: str, at: str) -> None:
     ARTIFACTS.mkdir(exist_ok=True)
     w, h = page.viewport_size["width"], page.viewport_size["height"]
     page.evaluate("(sel) => document.querySelector(sel).scrollIntoView({block: 'start'})", at)
-    page.wait_for_timeout(100)
+    drawn(page)
     page.screenshot(path=str(ARTIFACTS / f"desk-{name}-{lang}-{w}x{h}.png"))
 
 
@@ -181,8 +221,8 @@ def test_the_admin_adds_a_host_on_the_desk_and_is_warned_of_too_few_hosts(browse
                     asked.append(dialog.message)
                     dialog.dismiss()
                 page.once("dialog", dismiss)
-                page.click("#generate")
-                page.wait_for_timeout(300)
+                with page.expect_event("dialog"):
+                    page.click("#generate")
                 assert asked and "2" in asked[0]  # asked first; dismissed: no seating made
                 with admin(server) as c:
                     assert ok(c.get(f"/api/tournaments/{tid}/seating"))["seating"] is None
@@ -246,13 +286,8 @@ def test_the_seating_quality_in_a_judges_words_and_another_seating(browser: Any,
                 page.click("#reseat")
                 page.wait_for_function("(s) => document.getElementById('seat-seed').value !== String(s)",
                                        arg=old["seed"])
-                page.wait_for_timeout(200)
-                with admin(server) as c:
-                    for _ in range(100):
-                        new = ok(c.get(f"/api/tournaments/{tid}/seating"))["seating"]
-                        if new["seed"] != old["seed"]:
-                            break
-                        page.wait_for_timeout(100)
+                new = saved_seating(server, tid, lambda doc, old=old: doc["seed"] != old["seed"],
+                                    "another seating saved")
                 assert new["seed"] != old["seed"]
                 # the same request otherwise: the hosts and the rounds stay
                 assert new["request"]["hosts"] == old["request"]["hosts"] and new["rounds"] == old["rounds"]

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from .conftest import ARTIFACTS, SIZES
-from .test_judge_desk import admin, desk, evening, ok, shoot, tab
+from .test_judge_desk import admin, desk, evening, ok, saved_seating, shoot, tab
 
 WORDS = {
     "ru": {"two": "Выберите двух разных игроков.", "tolerance": "рейтинг", "saved": "Ограничения сохранены",
@@ -110,12 +110,10 @@ def test_the_judge_sets_the_constraints_on_the_desk_and_the_seating_keeps_them(b
                 assert "1" in summary and w["none"] not in summary
                 # a new seating keeps them, and the desk says what they cost
                 page.click("#reseat")
-                with admin(server) as c:
-                    for _ in range(100):
-                        seating = ok(c.get(f"/api/tournaments/{tid}/seating"))["seating"]
-                        if seating["words"].get("constraints"):
-                            break
-                        page.wait_for_timeout(100)
+                page.wait_for_selector("#seating-busy", state="hidden")  # the page has its answer
+                assert page.is_hidden("#seating-error"), page.inner_text("#seating-error")
+                seating = saved_seating(server, tid, lambda doc: bool(doc["words"].get("constraints")),
+                                        "a seating under the constraints saved")
                 assert seating["words"]["constraints"]
                 page.wait_for_function("() => document.getElementById('quality').textContent.includes("
                                        f"{w['cost']!r})")
@@ -176,12 +174,8 @@ def test_after_round_1_the_judge_previews_the_remaining_rounds_anew_then_keeps_o
                 page.wait_for_selector("#regen-changes li")
                 page.click("#regen-publish")
                 page.wait_for_selector("#regen-preview", state="hidden")
-                with admin(server) as c:
-                    for _ in range(100):
-                        after = ok(c.get(f"/api/tournaments/{tid}/seating"))["seating"]
-                        if after != before:
-                            break
-                        page.wait_for_timeout(100)
+                after = saved_seating(server, tid, lambda doc, before=before: doc != before,
+                                      "the rounds seated anew saved")
                 assert after["plan"][0]["tables"] == before["plan"][0]["tables"]
                 assert any(late in t["seats"] for rnd in after["plan"][1:] for t in rnd["tables"])
                 # what was published is what the preview showed: the fewest changes

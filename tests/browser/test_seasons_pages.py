@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from tests.browser.conftest import log_in_as_admin, open_page, screenshots
+from tests.browser.conftest import admin_state, drawn, open_page, screenshots
 from tests.exchange.test_files import FIXTURES
 
 WIDE = "document.documentElement.scrollWidth > window.innerWidth + 1"
@@ -36,20 +36,19 @@ def import_games(page: Any, server: str, tmp_path: Any) -> int:
 @pytest.mark.parametrize("lang", ["ru", "en"])
 def test_a_judge_imports_games_and_everyone_reads_the_players_pages(browser: Any, server: str, tmp_path: Any,
                                                                     lang: str) -> None:
-    ctx, page, errors = open_page(browser, 1024, 768, lang=lang, server=server)
+    ctx, page, errors = open_page(browser, 1024, 768, lang=lang, server=server,
+                                  storage_state=admin_state(browser, server))  # the judge, logged in once
     try:
-        log_in_as_admin(page, server)
         club = import_games(page, server, tmp_path)
         assert page.is_visible("#import-summary")
         page.goto(f"{server}/clubs/{club}/players")
         first = page.get_attribute(".season-table tbody a", "href")
         assert first and first.startswith("/players/")
         for path, name in ((f"/clubs/{club}/players", "club-players"), (first, "profile")):
-            page.goto(server + path)
-            page.wait_for_load_state("networkidle")
+            page.goto(server + path, wait_until="load")  # drawn by the server: the tables are in the page
             for width, height in ((390, 844), (820, 1180)):
                 page.set_viewport_size({"width": width, "height": height})
-                page.wait_for_timeout(100)
+                drawn(page)
                 assert not page.evaluate(WIDE), f"{path} is wider than {width} px"
                 # each chart's address names the club's index version: fetched anew after the import. The
                 # charts load lazily: the reader scrolls to them (below a long roster at a phone's size)

@@ -20,7 +20,7 @@ import httpx2 as httpx
 from sportmafia.bots.random_play import random_command
 from sportmafia.engine import Command, command_from_json
 
-from .conftest import ARTIFACTS, SIZES, log_in_as_admin
+from .conftest import ARTIFACTS, SIZES, drawn, log_in_as_admin, seed_chance, short_seating_searches
 
 NAMES = ["Ворон", "Сова", "Лиса", "Барсук", "Ёж", "Волк", "Рысь", "Олень", "Заяц", "Бобр",
          "Куница", "Филин", "Сокол", "Медведь", "Крот", "Хорёк", "Выдра", "Лось", "Кабан", "Белка"]
@@ -33,7 +33,7 @@ def shoot(page: Any, name: str, at: str | None = None) -> None:
     first = page.viewport_size
     for w, h in SIZES:
         page.set_viewport_size({"width": w, "height": h})
-        page.wait_for_timeout(80)
+        drawn(page)
         if at:
             page.locator(at).first.scroll_into_view_if_needed()
             page.evaluate("(sel) => document.querySelector(sel).scrollIntoView({block: 'start', inline: 'nearest'})", at)
@@ -76,29 +76,47 @@ def _http(page: Any, server: str) -> httpx.Client:
     return client
 
 
+def stated(command: dict[str, Any], state: dict[str, Any], rng: random.Random) -> dict[str, Any]:
+    """``command`` with its chance drawn from ``rng`` (the server would draw it from the system's randomness):
+    a deal with its cards (the game's deck, shuffled), a draw with its seat (among the living)."""
+    if command["type"] == "deal" and not command.get("roles"):
+        decks = state["deal"]["decks"]
+        roles = list(decks[min(decks)])
+        rng.shuffle(roles)
+        return {**command, "roles": roles}
+    if command["type"] in ("draw_first_speaker", "draw_lot") and command.get("seat") is None:
+        return {**command, "seat": rng.choice([s["seat"] for s in state["view"]["seats"] if s["alive"]])}
+    return command
+
+
 def play_out(page: Any, server: str, game_id: str, seed: int) -> None:
-    """The random bot over GET /api/games/{id}'s legal commands (nothing beyond the game), to the end."""
+    """The random bot over the game's legal commands (nothing beyond the game), to the end, its chance and the
+    game's seeded (``stated``); each command's answer carries the state it leads to (``?state=true``)."""
     rng = random.Random(seed)
     with _http(page, server) as http:
+        r = http.get(f"/api/games/{game_id}")
+        assert r.status_code == 200, f"/api/games/{game_id}: {r.status_code} {r.text}"
+        state = r.json()
         for n in range(5000):
-            r = http.get(f"/api/games/{game_id}")
-            assert r.status_code == 200, f"/api/games/{game_id}: {r.status_code} {r.text}"
-            state = r.json()
             if state["view"]["over"]:
                 return
             legal = [command_from_json(c) for c in state["legal"]]
             legal = [c for c in legal if c.type not in ("sanction", "remove", "award", "team_defeat", "override")]
             cmd = random_command(_Legal(legal), rng)  # type: ignore[arg-type]
-            r = http.post(f"/api/games/{game_id}/commands",
-                          json={"command": cmd.to_json(), "expected_seq": state["next_seq"],
+            r = http.post(f"/api/games/{game_id}/commands?state=true",
+                          json={"command": stated(cmd.to_json(), state, rng), "expected_seq": state["next_seq"],
                                 "command_id": f"bot-{seed}-{n}"})
             assert r.status_code == 200, r.text
+            state = r.json()["state"]
     raise AssertionError("the game did not end")
 
 
 def tablet(browser: Any) -> tuple[Any, Any, list[str]]:
-    """A judge's tablet (1024x768, Russian): its context, its page, and the page's script errors as they come."""
+    """A judge's tablet (1024x768, Russian): its context, its page, and the page's script errors as they come
+    (the page's chance seeded, its seating searches short: ``seed_chance``, ``short_seating_searches``)."""
     context = browser.new_context(viewport={"width": 1024, "height": 768}, locale="ru-RU")
+    seed_chance(context, 11)
+    short_seating_searches(context)
     page = context.new_page()
     page.set_default_timeout(20_000)
     errors: list[str] = []

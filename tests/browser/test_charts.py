@@ -17,6 +17,7 @@ from fastapi.responses import HTMLResponse, Response
 
 from sportmafia.web import charts
 from sportmafia.web.headers import security_headers
+from tests.waiting import wait_until
 
 from .conftest import app_server, open_page
 
@@ -150,8 +151,8 @@ def test_a_chart_opened_as_a_document_keeps_its_own_policy(browser: Any, chart_s
         assert not errors and not console, (errors, console)
         assert not no_csp_violations, no_csp_violations
         page.goto(chart_server + "/styled", wait_until="load")  # the watch is real: a <style> in a page is refused
-        page.wait_for_timeout(100)
-        assert any("style-src" in v for v in no_csp_violations), no_csp_violations
+        wait_until(lambda: page.evaluate("() => true") and any("style-src" in v for v in no_csp_violations),
+                   "the refused <style> reported")  # (asking the page lets Playwright hand over its console)
         no_csp_violations.clear()
         download = page.request.get(chart_server + "/download.svg")
         assert download.headers["content-disposition"].startswith('attachment; filename="')

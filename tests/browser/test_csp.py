@@ -6,7 +6,21 @@ from __future__ import annotations
 
 from typing import Any
 
-from .conftest import ADMIN_PASSWORD, open_page
+from tests.waiting import wait_until
+
+from .conftest import ADMIN_PASSWORD, drawn, open_page
+
+LIVE = "#o-link[data-state=live], #t-link[data-state=live], #console[data-step]:not([data-step=''])"
+"""A page that follows a game: drawn once its socket is live (and, on the console, once its state is shown)."""
+
+
+def drawn_after_loading(page: Any, pending: set[Any]) -> None:
+    """Until what ``page``'s scripts draw after loading is on the screen: every request they made answered, the
+    game's socket live on a page that follows one, then two frames drawn."""
+    if page.evaluate("() => !!document.querySelector('#o-link, #t-link, #console')"):
+        page.wait_for_selector(LIVE)
+    # each look asks the page something: Playwright hands the test its events (the requests' ends) meanwhile
+    wait_until(lambda: drawn(page) or not pending, f"the requests of {page.url} answered")
 
 
 def _api(page: Any, server: str, method: str, path: str, body: Any = None) -> Any:
@@ -35,9 +49,13 @@ def test_every_page_keeps_the_content_security_policy(browser: Any, server: str,
                  f"/games/{game_id}/online", f"/games/{game_id}/sheet", "/tournaments", f"/tournaments/{tid}",
                  f"/tournaments/{tid}/print", f"/t/{tid}", f"/join/{code}", f"/watch/{code}", f"/overlay/{code}",
                  link.removeprefix(server), "/games/no-such-game"]
+        pending: set[Any] = set()
+        page.on("request", lambda r: pending.add(r) if r.resource_type in ("fetch", "xhr") else None)
+        page.on("requestfinished", lambda r: pending.discard(r))
+        page.on("requestfailed", lambda r: pending.discard(r))
         for path in pages:
             page.goto(server + path, wait_until="load")
-            page.wait_for_timeout(150)  # what the page's scripts draw after loading
+            drawn_after_loading(page, pending)
         assert not no_csp_violations, no_csp_violations
         assert not errors, errors
 
@@ -45,9 +63,9 @@ def test_every_page_keeps_the_content_security_policy(browser: Any, server: str,
         page.goto(server + "/")
         page.evaluate("() => { const s = document.createElement('script'); s.textContent = 'window.ran = 1';"
                       " document.body.appendChild(s); }")
-        page.wait_for_timeout(100)
+        wait_until(lambda: page.evaluate("() => true") and any("script-src" in v for v in no_csp_violations),
+                   "the refused script reported")  # (asking the page lets Playwright hand over its console)
         assert page.evaluate("() => window.ran") is None
-        assert any("script-src" in v for v in no_csp_violations), no_csp_violations
         no_csp_violations.clear()
     finally:
         context.close()

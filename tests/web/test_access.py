@@ -40,7 +40,11 @@ from sportmafia.web import create_app
 from sportmafia.web.security import hash_password
 
 from .conftest import Api, own_client
+from .seeded_draws import seeded_server
 from .test_online import ORIGIN, recv, until
+
+pytestmark = pytest.mark.usefixtures(seeded_server.__name__)
+"""The server's draws (a deal without roles, a first speaker drawn) are seeded: the same course every run."""
 
 PASSWORD = "access test password"
 NOT_FOUND = {"error": {"code": "not-found", "en": "No such game.", "ru": "Такой игры нет."}}
@@ -91,7 +95,10 @@ def world(tmp_path_factory: pytest.TempPathFactory) -> Iterator[World]:
         r = host.post("/api/games", {"preset": "club", "players": 10, "roster": roster[:10]})
         assert r.status_code == 201, r.text
         game = r.json()["id"]
-        assert host.command(game, {"type": "deal"}, 0, "deal").status_code == 200
+        # dealt by the host's cards (the module's server is set up before any test's seeded draws)
+        deal = {"type": "deal", "roles": ["civilian", "civilian", "sheriff", "civilian", "mafia", "civilian", "don",
+                                          "civilian", "mafia", "civilian"]}
+        assert host.command(game, deal, 0, "deal").status_code == 200
         assert host.post(f"/api/games/{game}/online").status_code == 200
         code = host.get(f"/api/games/{game}/online").json()["code"]
         joined = own_client(base).post(f"/api/join/{code}", json={"seat": 5, "name": "Walk-in"})

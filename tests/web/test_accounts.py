@@ -13,6 +13,10 @@ from sportmafia.web import create_app, ensure_demo
 from sportmafia.web.security import CSRF_HEADER, LoginLimiter, load_secret_key
 
 from .conftest import ADMIN_PASSWORD, Api
+from .seeded_draws import seeded_server
+
+pytestmark = pytest.mark.usefixtures(seeded_server.__name__)
+"""The server's draws (a deal without roles, a first speaker drawn) are seeded: the same course every run."""
 
 
 def test_login_me_logout(anon: Api) -> None:

@@ -10,6 +10,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, cast
 
+import pytest
+
 from sportmafia.engine import (
     BLACK_ROLES,
     COMMANDS,
@@ -32,6 +34,10 @@ from sportmafia.web.access import GameAccess
 from sportmafia.web.games import _state as state_for
 
 from .conftest import Api
+from .seeded_draws import seeded_server
+
+pytestmark = pytest.mark.usefixtures(seeded_server.__name__)
+"""The server's draws (a deal without roles, a first speaker drawn) are seeded: the same course every run."""
 
 CLUB_ROLES = ("civilian", "civilian", "sheriff", "civilian", "mafia", "civilian", "don", "civilian", "mafia",
               "civilian")

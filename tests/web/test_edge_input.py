@@ -13,6 +13,10 @@ import pytest
 from fastapi.routing import iter_route_contexts
 
 from .edge import Server, server
+from .seeded_draws import seeded_server
+
+pytestmark = pytest.mark.usefixtures(seeded_server.__name__)
+"""The server's draws (a deal without roles, a first speaker drawn) are seeded: the same course every run."""
 
 BIG = (2**31, 2**63, 2**64, -1)
 

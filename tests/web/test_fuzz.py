@@ -26,6 +26,11 @@ from sportmafia.web.security import CSRF_HEADER
 
 from .conftest import ADMIN_PASSWORD
 from .edge import PASSWORD, Server, server
+from .seeded_draws import seeded_server
+
+pytestmark = pytest.mark.usefixtures(seeded_server.__name__)
+"""The server's draws (a deal without roles, a first speaker drawn, that the fuzzer's requests may leave to
+chance) are seeded: with the derandomized requests, the same run every time."""
 
 EXAMPLES = 6
 """Requests per operation (each with one of the four roles, valid or not)."""

@@ -19,6 +19,10 @@ from sportmafia.web.security import hash_password
 from tests.store.conftest import another_thread_writing
 
 from .conftest import Api
+from .seeded_draws import seeded_server
+
+pytestmark = pytest.mark.usefixtures(seeded_server.__name__)
+"""The server's draws (a deal without roles, a first speaker drawn) are seeded: the same course every run."""
 
 RARE = {"undo", "foul", "sanction", "remove", "award", "team_defeat", "override", "protest"}
 

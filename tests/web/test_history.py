@@ -9,6 +9,7 @@ import random
 import re
 from datetime import UTC, datetime
 
+import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import update
 
@@ -19,7 +20,11 @@ from sportmafia.store import StoredGame
 from sportmafia.web.security import hash_password
 
 from .conftest import Api
+from .seeded_draws import seeded_server
 from .test_games import choose
+
+pytestmark = pytest.mark.usefixtures(seeded_server.__name__)
+"""The server's draws (a deal without roles, a first speaker drawn) are seeded: the same course every run."""
 
 
 def _created(api: Api, game_id: str, when: datetime) -> None:

@@ -27,6 +27,10 @@ from sportmafia.web.security import hash_password
 from sportmafia.web.socket_guard import origin_matches
 
 from .conftest import ADMIN_PASSWORD, Api, game_at
+from .seeded_draws import seeded_server
+
+pytestmark = pytest.mark.usefixtures(seeded_server.__name__)
+"""The server's draws (a deal without roles, a first speaker drawn) are seeded: the same course every run."""
 
 ORIGIN = {"origin": "http://testserver"}
 

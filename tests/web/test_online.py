@@ -31,7 +31,11 @@ from sportmafia.web.online.links import qr_svg
 from sportmafia.web.security import LoginLimiter
 
 from .conftest import Api, own_client
+from .seeded_draws import seeded_server
 from .test_live import _wait_connected
+
+pytestmark = pytest.mark.usefixtures(seeded_server.__name__)
+"""The server's draws (a deal without roles, a first speaker drawn) are seeded: the same course every run."""
 
 ORIGIN = {"origin": "http://testserver"}
 

@@ -21,6 +21,10 @@ from sportmafia.web.access import JUDGE_COMMANDS
 from sportmafia.web.security import hash_password
 
 from .conftest import Api
+from .seeded_draws import seeded_server
+
+pytestmark = pytest.mark.usefixtures(seeded_server.__name__)
+"""The server's draws (a deal without roles, a first speaker drawn) are seeded: the same course every run."""
 
 PASSWORD = "a long enough password"
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 
+import pytest
 from fastapi.testclient import TestClient
 
 from sportmafia.rules import RuleSet, get_ruleset
@@ -12,6 +13,10 @@ from sportmafia.web.security import hash_password
 from tests.catalogs import catalog_entries
 
 from .conftest import Api
+from .seeded_draws import seeded_server
+
+pytestmark = pytest.mark.usefixtures(seeded_server.__name__)
+"""The server's draws (a deal without roles, a first speaker drawn) are seeded: the same course every run."""
 
 
 def _other(api: Api, app_client: tuple[TestClient, int], login: str, role: str, same_club: bool = False) -> Api:

@@ -11,7 +11,6 @@ import socket
 import subprocess
 import sys
 import threading
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -23,7 +22,9 @@ from sportmafia.store import Store
 from sportmafia.store import claims as db
 from sportmafia.web import create_app, ensure_demo
 
+from ..waiting import wait_until
 from .conftest import ADMIN_PASSWORD
+from .server_chance import seed_tables
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -37,6 +38,7 @@ def free_port() -> int:
 
 @pytest.fixture
 def server(store: Store, monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
+    seed_tables(monkeypatch, 10)  # the table's deal and draws: the same game every run (the agents are seeded)
     monkeypatch.setenv("SPORTMAFIA_ADMIN_PASSWORD", ADMIN_PASSWORD)
     ensure_demo(store)
     port = free_port()
@@ -44,9 +46,7 @@ def server(store: Store, monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
                                            log_level="warning", ws="websockets"))
     thread = threading.Thread(target=running.run, daemon=True)
     thread.start()
-    ends = time.monotonic() + 30
-    while not running.started and time.monotonic() < ends:
-        time.sleep(0.05)
+    wait_until(lambda: running.started or not thread.is_alive(), "uvicorn serving")
     assert running.started
     try:
         yield f"http://127.0.0.1:{port}"

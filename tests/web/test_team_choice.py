@@ -5,19 +5,20 @@ same words, a table a person hosts refuses it, and a retry gets its first answer
 
 from __future__ import annotations
 
-import time
 import uuid
 from typing import Any
 
 import pytest
 
-from sportmafia.engine import DealCards, DrawLot, Game, feed_length
+from sportmafia.engine import DealCards, DrawFirstSpeaker, DrawLot, Game, feed_length
 from sportmafia.engine.events import KillChosen
 from sportmafia.live import driver
 from sportmafia.store import claims as db
 from sportmafia.web import online
 
+from ..waiting import wait_until
 from .conftest import Api
+from .server_chance import seed_tables
 from .test_online import issue, open_table, player_post, stranger
 
 SQLITE = pytest.mark.parametrize("db_url", ["sqlite"], indirect=True)
@@ -40,6 +41,8 @@ def night_kill(api: Api) -> str:
         pick = next((c for c in legal if c.type == "advance"), None) or legal[0]
         if pick.type == "draw_lot":
             pick = DrawLot(seat=12)  # who leaves by lot: seat 12 (the host enters the lot's result)
+        elif pick.type == "draw_first_speaker":
+            pick = DrawFirstSpeaker(seat=1)  # the day's first speaker, as the host draws it: seat 1
         assert api.command(game_id, pick.to_json(), len(game.log), uuid.uuid4().hex).status_code == 200
 
 
@@ -104,6 +107,7 @@ def test_when_the_leader_lets_the_night_pass_the_black_bots_choose(api: Api, mon
     """Seat 1 (black, a person, so the team's leader) never answers: when the night's step ends, the black bots
     choose the victim (a red seat), not the first seat the rules offer (seat 1 himself)."""
     monkeypatch.setenv(driver.PACE_SCALE_ENV, "0.05")
+    seed_tables(monkeypatch, 12)  # the bots' chance: the same night every run
     game_id = api.new_game(12, preset="tournament")
     open_table(api, game_id)
     assert api.command(game_id, DealCards(roles=DON_AT_ONE).to_json(), 0, uuid.uuid4().hex).status_code == 200
@@ -111,12 +115,6 @@ def test_when_the_leader_lets_the_night_pass_the_black_bots_choose(api: Api, mon
     r = api.client.put(f"/api/games/{game_id}/online/bots", headers={"X-CSRF-Token": api.csrf or ""},
                        json={"agents": {str(s): "baseline" for s in range(2, 13)}, "runs_table": True, "pace": "fast"})
     assert r.status_code == 200, r.text
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        chosen = [e for e in api.store.load(game_id).log if isinstance(e, KillChosen)]
-        if chosen:
-            break
-        time.sleep(0.1)
-    else:
-        raise AssertionError("no victim was chosen on night 1")
+    chosen = wait_until(lambda: [e for e in api.store.load(game_id).log if isinstance(e, KillChosen)],
+                        "a victim chosen on night 1")
     assert DON_AT_ONE[chosen[0].target - 1] != "mafia", chosen

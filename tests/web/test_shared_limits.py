@@ -17,7 +17,6 @@ import contextlib
 import logging
 import secrets
 import threading
-import time
 import uuid
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -34,7 +33,7 @@ from sportmafia.store import Store, open_store
 from sportmafia.store import limits as records
 from sportmafia.store.limits import installation_id
 from sportmafia.web import create_app, ensure_demo
-from sportmafia.web.limits import FallbackBackend, LimitBackend, RedisBackend, StoreBackend
+from sportmafia.web.limits import PRUNE_EVERY, FallbackBackend, LimitBackend, RedisBackend, StoreBackend
 from sportmafia.web.online.joins import JoinLimits
 from sportmafia.web.security import LoginLimiter
 from sportmafia.web.throttle import LoginThrottle, PasswordChecker, Ticket
@@ -216,14 +215,21 @@ def test_redis_unreachable_falls_back_to_the_database(store: Store, caplog: pyte
 
 
 def test_expired_records_are_pruned(store: Store) -> None:
-    backend = StoreBackend(store, secrets.token_hex(8))
-    limiter = LoginLimiter(max_failures=3, window=0.01, backend=backend)
+    now = [1_000_000.0]  # one clock for the limiter and its records, far before any real record's end
+
+    def clock() -> float:
+        return now[0]
+    backend = StoreBackend(store, secrets.token_hex(8), clock=clock)
+    limiter = LoginLimiter(max_failures=3, window=10.0, clock=clock, backend=backend)
     keys = [backend.key(limiter.name, f"k{i}") for i in range(5)]
     for i in range(5):
         limiter.failed(f"k{i}")
     assert records.count_records(store, keys) == 5
-    time.sleep(1.2)  # their life: the window and a second
-    backend._pruned = 0.0  # a minute has passed
+    now[0] += 10.0 + 1.0 - 0.001  # their life (the window and a second) not yet over: kept
+    backend._pruned = 0.0  # the next decision prunes
+    limiter.failed("other")
+    assert records.count_records(store, keys) == 5
+    now[0] += PRUNE_EVERY  # a minute on: they have expired, and the next decision prunes again
     limiter.failed("fresh")
     assert records.count_records(store, keys) == 0
     assert records.count_records(store, [backend.key(limiter.name, "fresh")]) == 1

@@ -123,17 +123,18 @@ class StoreBackend(LimitBackend):
     """Rows of the store (``store.limits``): correct under concurrency on PostgreSQL and SQLite. Expired rows
     are pruned at most once a minute per process, inside a decision's transaction."""
 
-    def __init__(self, store: Store, secret: str | None = None) -> None:
+    def __init__(self, store: Store, secret: str | None = None, clock: Callable[[], float] = time.time) -> None:
         super().__init__(secret)
         self.store = store
         self.local = store.local
+        self.clock = clock  # seconds since the epoch: when the records expire
         self._pruned = 0.0
 
     def read(self, keys: Sequence[str]) -> list[str | None]:
-        return records.read_records(self.store, keys, time.time())
+        return records.read_records(self.store, keys, self.clock())
 
     def update(self, keys: Sequence[str], change: Change[R]) -> R:
-        now = time.time()
+        now = self.clock()
         prune = now - self._pruned >= PRUNE_EVERY
         if prune:
             self._pruned = now

@@ -22,7 +22,6 @@ import sqlite3
 import subprocess
 import sys
 import threading
-import time
 import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -46,6 +45,7 @@ from sportmafia.store import db as store_db
 from sportmafia.web import create_app
 from sportmafia.web.online import TOKEN_HEADER
 
+from ..waiting import wait_until
 from .conftest import ADMIN_PASSWORD, Api, own_client
 
 SECRET = "test-secret"  # the app fixture's session key: kept with the backup, the sessions live on
@@ -224,10 +224,7 @@ def writing(store: Store) -> Iterator[list[int]]:
     thread = threading.Thread(target=writer, args=(store, club, stop, done), daemon=True)
     thread.start()
     try:
-        deadline = time.monotonic() + 10
-        while done[0] < 60 and time.monotonic() < deadline:
-            time.sleep(0.01)
-        assert done[0] >= 60
+        wait_until(lambda: done[0] >= 60, "sixty writes under way")
         yield done
     finally:
         stop.set()

@@ -9,7 +9,7 @@ import json
 import re
 from typing import Any
 
-from .conftest import ARTIFACTS, SIZES, log_in_as_admin, screenshots
+from .conftest import ARTIFACTS, SIZES, admin_state, drawn, screenshots
 
 
 def settled(page: Any) -> None:
@@ -43,6 +43,24 @@ except ImportError:  # pragma: no cover - the tests are skipped without playwrig
     PlaywrightError = Exception  # type: ignore[misc,assignment]
 
 
+EVENING_DEAL = ("civilian", "civilian", "don", "mafia", "civilian", "sheriff", "mafia", "civilian", "civilian",
+                "civilian")
+"""The games' cards (sent with the console's "Deal"): the Don at 3, the mafia at 4 and 7, the Sheriff at 6."""
+
+
+def deal_as(page: Any, roles: tuple[str, ...]) -> None:
+    """The console's next deal (its "Deal" button's command, as the page sends it) carries ``roles``: the game's
+    course is the test's, not the server's random deal."""
+
+    def with_roles(route: Any) -> None:
+        body = route.request.post_data_json
+        if body["command"]["type"] == "deal":
+            body = {**body, "command": {**body["command"], "roles": list(roles)}}
+        route.continue_(post_data=json.dumps(body))
+
+    page.route("**/commands?state=true", with_roles, times=1)
+
+
 def new_game(page: Any, preset: str = "club") -> str:
     page.select_option("#preset", preset)
     page.click("#create-game")  # no names: Player 1 … Player 10
@@ -54,13 +72,14 @@ def new_game(page: Any, preset: str = "club") -> str:
 def test_a_physical_deal_the_best_move_and_a_judges_decision(browser: Any, server: str) -> None:
     """F.bestmove, A.judge: a deal entered from physical cards (the counts checked against the rule set), the
     first-night victim's best move, and an override with its reason, all by taps."""
-    context = browser.new_context(viewport={"width": 1024, "height": 768}, locale="en-US")
+    context = browser.new_context(viewport={"width": 1024, "height": 768}, locale="en-US",
+                                  storage_state=admin_state(browser, server))
     page = context.new_page()
     page.set_default_timeout(10_000)
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
     try:
-        log_in_as_admin(page, server)
+        page.goto(server + "/")  # the admin, logged in once (admin_state)
         game_id = new_game(page, "fiim")
         api = f"{server}/api/games/{game_id}"
         page.click("#physical-deal")
@@ -122,13 +141,15 @@ def test_a_physical_deal_the_best_move_and_a_judges_decision(browser: Any, serve
 def test_the_outbox_survives_a_reload_while_offline(browser: Any, server: str) -> None:
     """Bad Wi-Fi: actions tapped offline wait in the outbox (localStorage), a reload while offline keeps them,
     and back online they are sent in order with their ids: each applied exactly once."""
-    context = browser.new_context(viewport={"width": 390, "height": 844}, locale="en-US")
+    context = browser.new_context(viewport={"width": 390, "height": 844}, locale="en-US",
+                                  storage_state=admin_state(browser, server))
     page = context.new_page()
     page.set_default_timeout(15_000)
     try:
-        log_in_as_admin(page, server)
+        page.goto(server + "/")  # the admin, logged in once (admin_state)
         game_id = new_game(page)
         console_url = page.url
+        deal_as(page, EVENING_DEAL)
         act(page, "#deal")
         page.click("#reveal-done")
         assert state(page)["step"] == "meet_black"
@@ -166,12 +187,14 @@ def test_the_outbox_survives_a_reload_while_offline(browser: Any, server: str) -
 def test_a_stale_outbox_is_dropped_with_a_message(browser: Any, server: str) -> None:
     """A queued action decided on a state another device has since moved on is not applied: the rest of the
     queue is dropped, the host is told, and the state is reloaded."""
-    context = browser.new_context(viewport={"width": 1024, "height": 768}, locale="en-US")
+    context = browser.new_context(viewport={"width": 1024, "height": 768}, locale="en-US",
+                                  storage_state=admin_state(browser, server))
     page = context.new_page()
     page.set_default_timeout(15_000)
     try:
-        log_in_as_admin(page, server)
+        page.goto(server + "/")  # the admin, logged in once (admin_state)
         game_id = new_game(page)
+        deal_as(page, EVENING_DEAL)
         act(page, "#deal")
         page.click("#reveal-done")
         seq = int(page.get_attribute("#console", "data-next-seq"))
@@ -201,11 +224,12 @@ def test_a_stale_outbox_is_dropped_with_a_message(browser: Any, server: str) -> 
 def test_bad_network_live_moves_and_refusals(browser: Any, server: str) -> None:
     """A lost answer is retried with the same command id and applied once; a move made on another device reaches
     the console (the live link's `sm-moved`); a refusal shows the engine's message in the page's language."""
-    context = browser.new_context(viewport={"width": 1024, "height": 768}, locale="en-US")
+    context = browser.new_context(viewport={"width": 1024, "height": 768}, locale="en-US",
+                                  storage_state=admin_state(browser, server))
     page = context.new_page()
     page.set_default_timeout(10_000)
     try:
-        log_in_as_admin(page, server)
+        page.goto(server + "/")  # the admin, logged in once (admin_state)
         page.click("#create-game")  # no names: Player 1 … Player 10
         page.wait_for_url(re.compile(r".*/games/[0-9a-f-]+$"))
         settled(page)
@@ -216,12 +240,14 @@ def test_bad_network_live_moves_and_refusals(browser: Any, server: str) -> None:
 
         def lose_first_answer(route: Any) -> None:
             sent.append(route.request.post_data_json)
+            body = route.request.post_data_json  # the deal with the test's cards (EVENING_DEAL)
+            dealt = json.dumps({**body, "command": {**body["command"], "roles": list(EVENING_DEAL)}})
             if lost["n"] == 0:
                 lost["n"] += 1
-                route.fetch()  # the server applies it, and the answer is lost on the way back
+                route.fetch(post_data=dealt)  # the server applies it, and the answer is lost on the way back
                 route.abort()
             else:
-                route.continue_()
+                route.continue_(post_data=dealt)
 
         page.route("**/commands?state=true", lose_first_answer)
         act(page, "#deal")
@@ -261,7 +287,7 @@ def _timer_clear_of_the_bar(page: Any) -> None:
     first = page.viewport_size
     for w, h in SIZES:
         page.set_viewport_size({"width": w, "height": h})
-        page.wait_for_timeout(80)
+        drawn(page)
         timer = page.locator("#timer").bounding_box()
         bar = page.locator(".mainbar").bounding_box()
         assert timer and bar and timer["y"] >= 0 and timer["y"] + timer["height"] <= bar["y"], (w, h, timer, bar)
@@ -292,14 +318,15 @@ def test_a_hosts_evening_fewer_and_safer_taps(browser: Any, server: str) -> None
     Undo asks "Yes, undo" / "No"; "all shoot" is one command and one Undo takes the whole volley back."""
     for lang in ("ru", "en"):
         w = WORDS[lang]
-        context = browser.new_context(viewport={"width": 1024, "height": 768})
+        context = browser.new_context(viewport={"width": 1024, "height": 768},
+                                      storage_state=admin_state(browser, server))
         context.add_cookies([{"name": "lang", "value": lang, "url": server}])
+        context.clock.install()  # the pages' clocks run on, and the test moves them on where time is its subject
         page = context.new_page()
         page.set_default_timeout(15_000)
         errors: list[str] = []
         page.on("pageerror", lambda exc, errors=errors: errors.append(str(exc)))
         try:
-            log_in_as_admin(page, server)
             # the club's settings form: on by default; turned off and on again by its admin
             page.goto(server + "/users")
             page.wait_for_function("() => document.getElementById('autostart-timer').checked")
@@ -321,6 +348,7 @@ def test_a_hosts_evening_fewer_and_safer_taps(browser: Any, server: str) -> None
             table = context.new_page()
             table.goto(f"{server}/games/{game_id}/table")
             table.wait_for_selector("#t-link[data-state=live]")
+            deal_as(page, EVENING_DEAL)
             act(page, "#deal")
             page.click("#reveal-done")
             # A.night0: the black team's meeting has its minute, on the console and on the table view
@@ -344,6 +372,7 @@ def test_a_hosts_evening_fewer_and_safer_taps(browser: Any, server: str) -> None
                                     ".textContent.includes(t)", arg=w["table_by"])
             _shots(page, f"badges-{lang}")
             _shots(table, f"badges-table-{lang}")
+            table.close()  # its part is done: it no longer redraws at each of the host's taps
 
             # the foul panel: no reason picked, no seat takes a foul until one is; the timer stays clear of the bar
             page.click("#foul")
@@ -369,7 +398,7 @@ def test_a_hosts_evening_fewer_and_safer_taps(browser: Any, server: str) -> None
                 # a Next sent offline: the speech began at the tap, so its timer starts less the time it waited
                 context.set_offline(True)
                 page.click("#next")
-                page.wait_for_timeout(2500)
+                context.clock.fast_forward(2500)  # the tap waits 2.5 s in the outbox
                 context.set_offline(False)
                 page.wait_for_function("() => { const c = document.getElementById('console');"
                                        " return c.dataset.seat === '2' && !c.dataset.saving; }")

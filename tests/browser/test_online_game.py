@@ -7,6 +7,7 @@ opened again from the same link, and carries on. Screenshots of a player's phone
 
 from __future__ import annotations
 
+import json
 import random
 import uuid
 from typing import Any
@@ -14,10 +15,17 @@ from typing import Any
 import httpx2 as httpx
 import pytest
 
-from .conftest import ADMIN_PASSWORD, ARTIFACTS, feed_seq, open_page
+from sportmafia.engine import feed_length, replay
+from tests.waiting import wait_until
+
+from .conftest import ADMIN_PASSWORD, ARTIFACTS, drawn, feed_seq, open_page
 
 PHONE = {"width": 390, "height": 844}
 BLACK = ("don", "mafia")
+DEAL = ("civilian", "civilian", "don", "mafia", "civilian", "sheriff", "mafia", "civilian", "civilian", "civilian")
+"""The whole game's cards: the Don at 3, the mafia at 4 and 7, the Sheriff at 6."""
+SOCKET_ANSWER_MS = 5000
+"""How long a player's page waits for the socket's answer to a command before sending it by HTTP (play.js)."""
 
 
 class Host:
@@ -83,11 +91,16 @@ def synced(page: Any, seq: int, timeout: int = 5000) -> None:
 DROP_NEXT_COMMAND = """() => {
   const send = WebSocket.prototype.send;
   WebSocket.prototype.send = function (data) {
-    if (String(data).startsWith('{"type":"command"')) { WebSocket.prototype.send = send; return; }
+    if (String(data).startsWith('{"type":"command"')) {
+      WebSocket.prototype.send = send;
+      window.droppedCommand = true;
+      return;
+    }
     return send.call(this, data);
   };
 }"""
-"""Lose the page's next command on its socket (once), as a connection that drops a message would."""
+"""Lose the page's next command on its socket (once), as a connection that drops a message would; then
+``window.droppedCommand`` is true."""
 
 
 class Wire:
@@ -138,9 +151,17 @@ CUT_SOCKETS = """(() => {
 """The page's sockets, kept in ``window.sockets``; while ``window.cut`` is true no socket opens (no network)."""
 
 
+def feed_seqs(host: Host, game_id: str) -> dict[int, int]:
+    """Each seat's feed length now (``feed_seq`` of every seat, from one read of the game's record)."""
+    r = host.http.get(f"/api/games/{game_id}/record")
+    assert r.status_code == 200, r.text
+    game = replay(r.json())
+    return {seat: feed_length(game, seat) for seat in range(1, game.n + 1)}
+
+
 def shot(page: Any, name: str) -> None:
     ARTIFACTS.mkdir(exist_ok=True)
-    page.wait_for_timeout(150)
+    drawn(page)
     page.screenshot(path=str(ARTIFACTS / f"online-{name}-390x844.png"))
 
 
@@ -179,6 +200,7 @@ def test_a_whole_club_game_online(browser: Any, server: str) -> None:
     for seat in range(1, 11):
         ctx = browser.new_context(viewport=PHONE, locale="ru-RU" if seat != 2 else "en-US", is_mobile=True,
                                   has_touch=True)
+        ctx.clock.install()  # its time runs on; the test moves it on past the wait for a lost answer
         page = ctx.new_page()
         page.set_default_timeout(10_000)
         page.on("pageerror", lambda exc, s=seat: errors.append(f"seat {s}: {exc}"))
@@ -188,12 +210,14 @@ def test_a_whole_club_game_online(browser: Any, server: str) -> None:
         contexts[seat], players[seat] = ctx, page
     panel.wait_for_function("() => document.querySelectorAll('#p-seats li').length === 10")
 
-    # the deal (random, by the server); the host knows the roles, the test plays by them
-    host.command(game_id, {"type": "deal"})
+    # the deal (the test's cards, DEAL); the host knows the roles, the test plays by them
+    host.command(game_id, {"type": "deal", "roles": list(DEAL)})
     st = host.state(game_id)
     roles = {s["seat"]: s["role"] for s in st["view"]["seats"]}
+    assert tuple(roles[s] for s in range(1, 11)) == DEAL
+    seqs = feed_seqs(host, game_id)
     for s, page in players.items():  # each page is numbered in its own seat's feed
-        synced(page, feed_seq(host.page, s, game_id))
+        synced(page, seqs[s])
     me = 1 if roles[1] not in BLACK else 3
     black_seat = next(s for s in range(1, 11) if roles[s] in BLACK)
     shot(players[me], "card-hidden")
@@ -239,8 +263,9 @@ def test_a_whole_club_game_online(browser: Any, server: str) -> None:
             synced(page, feed_seq(host.page, victim, game_id))
             players[victim] = page
             reopened = True
+        seqs = feed_seqs(host, game_id)
         for s in alive:
-            synced(players[s], feed_seq(host.page, s, game_id))
+            synced(players[s], seqs[s])
         if step == "speech" and "nominate" in kinds and v["seat"] in alive:
             speaker = v["seat"]
             targets = [c["target"] for c in st["legal"] if c["type"] == "nominate" and c["target"] != speaker]
@@ -268,11 +293,18 @@ def test_a_whole_club_game_online(browser: Any, server: str) -> None:
                         shot(players[voter], "vote")
                         screenshots["vote"] = True
                     if not fell_back:
-                        # the socket loses his hand: no answer comes on it, so after 5 s the page sends it again
-                        # by POST /api/play/commands (the same command id), which takes it
-                        players[voter].evaluate(DROP_NEXT_COMMAND)
+                        # the socket loses his hand: no answer comes on it, so after 5 s (his page's clock moved
+                        # on) the page sends it again by POST /api/play/commands (the same command id), which
+                        # takes it
+                        page = players[voter]
+                        page.evaluate(DROP_NEXT_COMMAND)
                         before = (wire.socket_commands, wire.http_commands)
-                        tap(players[voter], "vote")
+                        sent = int(page.get_attribute("#play", "data-sent") or 0)
+                        page.click("#o-act-go[data-kind='vote'], .o-act-extra[data-kind='vote']")
+                        page.wait_for_function("() => window.droppedCommand === true")
+                        contexts[voter].clock.fast_forward(SOCKET_ANSWER_MS)
+                        page.wait_for_function("(n) => Number(document.getElementById('play').dataset.sent || 0)"
+                                               " > n", arg=sent)
                         assert (wire.socket_commands, wire.http_commands) == (before[0], before[1] + 1)
                         fell_back = True
                     else:
@@ -337,16 +369,17 @@ def test_a_whole_club_game_online(browser: Any, server: str) -> None:
             host.command(game_id, {"type": "advance"})
             continue
         for draw in ("draw_first_speaker", "draw_lot"):
-            if draw in kinds:
-                host.command(game_id, {"type": draw})
+            if draw in kinds:  # the seat drawn is the test's (seeded), not the server's
+                host.command(game_id, {"type": draw, "seat": rng.choice(alive)})
                 break
         else:
             host.command(game_id, {"type": "advance"})
     final = host.state(game_id)
     assert final["view"]["over"], final["view"]["step"]
     assert reopened
+    seqs = feed_seqs(host, game_id)
     for s, page in players.items():
-        synced(page, feed_seq(host.page, s, game_id))
+        synced(page, seqs[s])
     shot(players[me], "game-over")
     # the events of the game: the players' own actions were theirs
     events = host.page.request.get(f"{server}/api/games/{game_id}/events").json()["events"]
@@ -428,7 +461,7 @@ def test_the_tables_next_game_keeps_its_code_and_its_watchers(browser: Any, serv
     panel.click("#p-open")
     panel.wait_for_selector("#p-code:not(:empty)")
     code = panel.inner_text("#p-code")
-    host.command(first, {"type": "deal"})  # the spectators' pages hold a seq past the next game's
+    host.command(first, {"type": "deal", "roles": list(DEAL)})  # the spectators' pages hold a seq past the next game's
 
     views = browser.new_context(viewport=PHONE, locale="ru-RU", is_mobile=True, has_touch=True)
     watch, overlay, offline = views.new_page(), views.new_page(), browser.new_context(viewport=PHONE).new_page()
@@ -521,7 +554,7 @@ def test_the_panel_prints_the_join_address_and_asks_before_a_new_link(browser: A
                 page.wait_for_selector(f"{row} a.p-url")
                 first = page.get_attribute(f"{row} a.p-url", "href")
                 page.mouse.click(*at)  # ... the second lands where it was, on nothing that ends the link
-                page.wait_for_timeout(300)
+                drawn(page)
                 assert page.locator(f"{row} .p-ask").count() == 0
                 assert page.get_attribute(f"{row} a.p-url", "href") == first
                 again = page.locator(f"{row} button.p-reissue")
@@ -571,14 +604,15 @@ def test_a_phones_status_line_and_timer_go_with_the_step(browser: Any, server: s
                                        "names": [f"Seat {n}" for n in range(1, 11)]})["id"]
     host.post(f"/api/games/{game_id}/online", {})
     links = {link["seat"]: link["url"] for link in host.post(f"/api/games/{game_id}/online/links", {})["links"]}
-    host.command(game_id, {"type": "deal"})
+    host.command(game_id, {"type": "deal", "roles": list(DEAL)})
     roles = {s["seat"]: s["role"] for s in host.state(game_id)["view"]["seats"]}
     while True:  # to day 1's first speech
         st = host.state(game_id)
         kinds = {c["type"] for c in st["legal"]}
         if st["view"]["step"] == "speech" and st["view"]["day"] == 1 and "nominate" in kinds:
             break
-        host.command(game_id, {"type": "draw_first_speaker" if "draw_first_speaker" in kinds else "advance"})
+        host.command(game_id, {"type": "draw_first_speaker", "seat": 1} if "draw_first_speaker" in kinds
+                     else {"type": "advance"})
     speaker = st["view"]["seat"]
     console = host.page
     console.goto(f"{server}/games/{game_id}")
@@ -618,10 +652,18 @@ def test_a_phones_status_line_and_timer_go_with_the_step(browser: Any, server: s
     phone.wait_for_selector("#o-timer", state="hidden")
     assert phone.inner_text("#o-feedback") == ""
     shot(phone, f"status-vote-{lang}")
-    # the phone's link drops and comes back in the vote: still no timer (the speech's is not shown again)
+    # the phone's link drops and comes back in the vote: still no timer (the speech's is not shown again), once
+    # the host's timer has been told to it again
+    timers: list[Any] = []
+
+    def timer_frames(ws: Any) -> None:
+        ws.on("framereceived", lambda payload: timers.append(payload) if isinstance(payload, str) and json.loads(
+            payload).get("type") == "timer" else None)
+    phone.on("websocket", timer_frames)
     phone.reload()
     phone.wait_for_selector("#o-link[data-state=live]")
-    phone.wait_for_timeout(300)
+    wait_until(lambda: phone.evaluate("() => true") and timers, "the host's timer told to the phone again")
+    drawn(phone)
     assert phone.is_hidden("#o-timer") and phone.inner_text("#o-feedback") == ""
     # the night: no status line, no timer
     while host.state(game_id)["view"]["phase"] != "night":

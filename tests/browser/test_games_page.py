@@ -8,7 +8,7 @@ import re
 import uuid
 from typing import Any
 
-from .conftest import ADMIN_PASSWORD, ARTIFACTS, SIZES
+from .conftest import ADMIN_PASSWORD, ARTIFACTS, SIZES, seed_chance
 
 
 def login(page: Any, server: str, lang: str) -> None:
@@ -70,6 +70,7 @@ def test_new_game_drag_shuffle_variant_history(browser: Any, server: str) -> Non
         touch = width < 700
         context = browser.new_context(viewport={"width": width, "height": height}, locale="en-US",
                                       has_touch=touch, is_mobile=touch)
+        seed_chance(context, width)  # the page's shuffle draws the same order on every run
         page = context.new_page()
         page.set_default_timeout(10_000)
         errors: list[str] = []

@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from .conftest import ARTIFACTS
+from .test_games_full import CLUB_DEAL
 from .test_online_game import PHONE, host_in
 
 
@@ -50,7 +51,7 @@ def test_the_host_closes_and_reopens_the_table_to_observers(browser: Any, server
         tablet.screenshot(path=str(ARTIFACTS / "observers-en-closed-1024x768.png"))
 
         # meanwhile the game goes on: the cards are dealt
-        host.command(game_id, {"type": "deal"})
+        host.command(game_id, {"type": "deal", "roles": list(CLUB_DEAL)})
         panel.get_by_role("button", name="Open to observers again").click()
         watch.wait_for_selector("#o-closed[hidden]", state="attached")
         watch.wait_for_selector("#o-seats > *")

@@ -96,7 +96,9 @@ def saved_seating(server: str, tid: int, done: Callable[[dict[str, Any]], bool],
         def read() -> dict[str, Any] | None:
             doc: dict[str, Any] = ok(c.get(f"/api/tournaments/{tid}/seating"))["seating"]
             return doc if done(doc) else None
-        return wait_until(read, what)
+        found = wait_until(read, what)
+    assert found is not None
+    return found
 
 
 def desk(browser: Any, server: str, lang: str, size: tuple[int, int], tid: int) -> tuple[Any, Any, list[str]]:
@@ -286,8 +288,9 @@ def test_the_seating_quality_in_a_judges_words_and_another_seating(browser: Any,
                 page.click("#reseat")
                 page.wait_for_function("(s) => document.getElementById('seat-seed').value !== String(s)",
                                        arg=old["seed"])
-                new = saved_seating(server, tid, lambda doc, old=old: doc["seed"] != old["seed"],
-                                    "another seating saved")
+                def reseated(doc: dict[str, Any], seed: Any = old["seed"]) -> bool:
+                    return bool(doc["seed"] != seed)
+                new = saved_seating(server, tid, reseated, "another seating saved")
                 assert new["seed"] != old["seed"]
                 # the same request otherwise: the hosts and the rounds stay
                 assert new["request"]["hosts"] == old["request"]["hosts"] and new["rounds"] == old["rounds"]

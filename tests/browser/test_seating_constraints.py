@@ -174,8 +174,9 @@ def test_after_round_1_the_judge_previews_the_remaining_rounds_anew_then_keeps_o
                 page.wait_for_selector("#regen-changes li")
                 page.click("#regen-publish")
                 page.wait_for_selector("#regen-preview", state="hidden")
-                after = saved_seating(server, tid, lambda doc, before=before: doc != before,
-                                      "the rounds seated anew saved")
+                def changed(doc: dict[str, Any], before: dict[str, Any] = before) -> bool:
+                    return doc != before
+                after = saved_seating(server, tid, changed, "the rounds seated anew saved")
                 assert after["plan"][0]["tables"] == before["plan"][0]["tables"]
                 assert any(late in t["seats"] for rnd in after["plan"][1:] for t in rnd["tables"])
                 # what was published is what the preview showed: the fewest changes

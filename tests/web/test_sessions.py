@@ -6,7 +6,7 @@ users (production keeps argon2-cffi's defaults)."""
 from __future__ import annotations
 
 import asyncio
-import time
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -24,6 +24,7 @@ from sportmafia.web import create_app
 from sportmafia.web.sessions import Sessions
 from sportmafia.web.throttle import PasswordChecker
 
+from ..waiting import GUARD
 from .conftest import Api, own_client
 
 CHEAP = PasswordHasher(time_cost=1, memory_cost=1024, parallelism=1)
@@ -226,15 +227,21 @@ def test_concurrent_lookups_of_a_session_read_its_row_once(site: Site, monkeypat
     reads: list[str] = []
     real = sessions_module.find_session
 
+    arrived = threading.Event()
+
     def counted(store: Store, key: str) -> Any:
         reads.append(key)
-        time.sleep(0.05)  # the read takes a while: the other requests arrive meanwhile
+        assert arrived.wait(GUARD)  # the read is held until every request of the burst has asked
         return real(store, key)
 
     monkeypatch.setattr(sessions_module, "find_session", counted)
 
+    async def all_arrived() -> None:  # the burst's last task: it runs once the fifty lookups have asked
+        arrived.set()
+
     async def burst() -> list[Any]:
-        return list(await asyncio.gather(*(kept_for_nothing.lookup(secret) for _ in range(50))))
+        *found, _ = await asyncio.gather(*(kept_for_nothing.lookup(secret) for _ in range(50)), all_arrived())
+        return found
 
     found = asyncio.run(burst())
     assert len(reads) == 1

@@ -13,7 +13,6 @@ import signal
 import socket
 import subprocess
 import sys
-import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -22,6 +21,7 @@ from typing import Any, TypeVar
 import httpx2 as httpx
 
 from tests.store.conftest import database
+from tests.waiting import GUARD, wait_until
 from tests.web.conftest import require_redis
 
 SRC = Path(__file__).resolve().parents[2] / "src"
@@ -117,30 +117,29 @@ class Workers:
                 env=self.env(), stdout=log, stderr=subprocess.STDOUT)
         self.wait_ready()
 
-    def wait_ready(self, timeout: float = 60) -> list[int]:
+    def wait_ready(self) -> list[int]:
         """Until the parent has ``workers`` workers and every one of them answers ``/readyz`` with 200."""
-        deadline = time.monotonic() + timeout
-        while True:
+        def ready() -> list[int] | None:
             assert self.proc is not None
             if self.proc.poll() is not None:
                 raise RuntimeError(f"the server stopped:\n{self.log.read_text(errors='replace')}")
             pids = self.worker_pids()
-            if len(pids) == self.workers:
-                ready: set[int] = set()
-                for _ in range(40 * self.workers):
-                    try:
-                        with httpx.Client(base_url=self.url, timeout=3) as c:
-                            r = c.get("/readyz")
-                            pid = self.pid_of_response(r)
-                            if r.status_code == 200 and pid is not None:
-                                ready.add(pid)
-                    except httpx.TransportError:
-                        break
-                    if ready >= set(pids):
-                        return pids
-            if time.monotonic() > deadline:
-                raise RuntimeError(f"the workers were not ready:\n{self.log.read_text(errors='replace')}")
-            time.sleep(0.2)
+            if len(pids) != self.workers:
+                return None
+            answered: set[int] = set()
+            for _ in range(40 * self.workers):
+                try:
+                    with httpx.Client(base_url=self.url, timeout=3) as c:
+                        r = c.get("/readyz")
+                        pid = self.pid_of_response(r)
+                        if r.status_code == 200 and pid is not None:
+                            answered.add(pid)
+                except httpx.TransportError:
+                    return None
+                if answered >= set(pids):
+                    return pids
+            return None
+        return wait_until(ready, f"{self.workers} workers ready", timeout=3 * GUARD, every=0.05)  # processes start slowly on a loaded machine
 
     def worker_pids(self) -> list[int]:
         """The worker processes: the parent's children that uvicorn started (not multiprocessing's helpers)."""

@@ -151,12 +151,24 @@ def _any_secret(data: Any) -> bool:
     return False
 
 
-def _any_secret_but_you(data: dict[str, Any]) -> bool:
-    """As _any_secret, leaving out the paths under ".you" (the paths of _keys starting with ".you")."""
-    return _any_secret({k: v for k, v in data.items() if not str(k).startswith("you")})
+PUBLIC_EXCEPT = ("viewer", "seats", "unnamed_night_fouls")
+"""The keys of a view besides its public part (a seat's view has ``you`` too)."""
+
+
+def _secret_paths(data: Any, skip_you: bool = False) -> list[str]:
+    return [p for p, _ in _keys(data) if p.rsplit(".", 1)[-1] in SECRET_KEYS and not (skip_you and p.startswith(".you"))]
 
 
 def check_views(game: Game, rng: random.Random) -> None:
+    """Every seat's view and the spectator's at this moment hold only what they may see.
+
+    The seats' views are taken from one ``Views`` of the moment, as a table's sockets get them (each seat served
+    after the others, on the parts they share); at every night step and a quarter of the others, every viewer's
+    view from that ``Views`` is also compared with his own ``view()``. A seat's view is checked as: its public
+    part (every key but ``you``, ``viewer``, ``seats`` and ``unnamed_night_fouls``) the same JSON as the
+    spectator's, the other seats' rows equal to the spectator's, so that (the spectator's view holding no secret
+    key) a secret key could stand only in his own row, ``viewer`` or ``unnamed_night_fouls``: those are searched.
+    The same as searching his whole view but ``you``, without walking the spectator's parts once per seat."""
     if game.step == "deal":
         return
     roles = game.roles
@@ -168,38 +180,45 @@ def check_views(game: Game, rng: random.Random) -> None:
     else:
         assert all("role" not in seat for seat in spectator["seats"])
     if _any_secret(spectator):
-        leaks = [p for p, _ in _keys(spectator) if p.rsplit(".", 1)[-1] in SECRET_KEYS]
-        raise AssertionError(leaks)
-    spectator_public = json.dumps({k: val for k, val in spectator.items()
-                                   if k not in ("viewer", "seats", "unnamed_night_fouls")}, sort_keys=True)
-    for s in range(1, game.n + 1):
-        v = view(game, s)
+        raise AssertionError(_secret_paths(spectator))
+    spectator_public = json.dumps({k: val for k, val in spectator.items() if k not in PUBLIC_EXCEPT},
+                                  sort_keys=True)
+    shared = Views(game)
+    seat_views = [shared(s) for s in range(1, game.n + 1)]  # every one built before any is read
+    reference = shared("spectator")  # the public parts the seats' views share
+    public_keys = [k for k in reference if k not in PUBLIC_EXCEPT]
+    # the public part every seat's view shares with the reference (the same objects), as JSON; a seat whose
+    # public part is not made of those very objects is compared as JSON on his own
+    assert spectator_public == json.dumps({k: reference[k] for k in public_keys}, sort_keys=True)
+    for s, v in enumerate(seat_views, 1):
         if game.over:
             v = {**v, "seats": [{k: val for k, val in seat.items() if k != "role"} for seat in v["seats"]]}
         you = v["you"]
         assert you["role"] == roles[s]
-        if _any_secret_but_you(v):
-            secret = [p for p, _ in _keys(v) if p.rsplit(".", 1)[-1] in SECRET_KEYS and not p.startswith(".you")]
-            raise AssertionError(secret)
+        # the public part of a seat's view is the spectator's, except his own night fouls
+        public = [k for k in v if k not in PUBLIC_EXCEPT and k != "you"]
+        shares = public == public_keys and all(v[k] is reference[k] for k in public)
+        if not shares and spectator_public != json.dumps({k: v[k] for k in public}, sort_keys=True):
+            raise AssertionError(("seat", s, _secret_paths(v, skip_you=True)))
+        assert [row for t, row in enumerate(v["seats"], 1) if t != s] == \
+            [row for t, row in enumerate(spectator["seats"], 1) if t != s]
+        own = [v["seats"][s - 1], v["viewer"], v.get("unnamed_night_fouls")]
+        if _any_secret(own):
+            raise AssertionError(_secret_paths(v, skip_you=True))
         if roles[s] in BLACK_ROLES:
             assert {m["seat"] for m in you["teammates"]} == {
                 t for t in range(1, game.n + 1) if t != s and roles[t] in BLACK_ROLES}
         else:
             assert you["teammates"] == []
         assert all(c["checker"] == s for c in you["checks"])
-        # the public part of a seat's view is the spectator's, except his own night fouls
-        public = {k: val for k, val in v.items() if k not in ("you", "viewer", "seats", "unnamed_night_fouls")}
-        assert spectator_public == json.dumps(public, sort_keys=True)
-        assert [row for t, row in enumerate(v["seats"], 1) if t != s] == \
-            [row for t, row in enumerate(spectator["seats"], 1) if t != s]
         assert v["seats"][s - 1]["fouls"] == game.fouls[s]  # his own, tonight's included
     # one Views of the moment for every viewer (as a table's sockets get them) gives each what view() gives
     # him: nothing of one viewer's view reaches another's through the parts they share (every night step, a
     # quarter of the others: thousands of moments over the test's games)
     if game.step in NIGHT_STEPS or rng.random() < 0.25:
         viewers: list[Any] = ["spectator", *rng.sample(range(1, game.n + 1), game.n), "host"]
-        shared = Views(game)
-        assert [shared(w) for w in viewers] == [view(game, w) for w in viewers]
+        fresh = Views(game)
+        assert [fresh(w) for w in viewers] == [view(game, w) for w in viewers]
     for ev in visible_events(game, "spectator", max(0, feed_length(game, "spectator") - 3)):
         assert ev["type"] not in ("shot_fired", "volley_fired", "kill_chosen", "checked"), ev
         assert "roles" not in ev and "role" not in ev

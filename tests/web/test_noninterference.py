@@ -9,7 +9,10 @@ night foul): the same numbers, the same count of messages and the same texts.
 Each command is followed by the hub's notification, and the test waits until every socket has what its feed
 holds before the next command, so that the messages' boundaries are the commands' (a socket that coalesced two
 moves into one message would differ by timing alone, which is not what is measured here). A player's command
-goes now and then through his own route (``POST /api/play/commands``, numbered in his own feed).
+goes now and then through his own route (``POST /api/play/commands``, numbered in his own feed). After the
+last command, every socket is sent a frame it does not take, twice, and read up to the second answer: a socket
+answers at the start of its sender's next round, so whatever a wake-up still pending would have sent (a
+message after the last entry, which would differ) comes before that answer, and is kept.
 """
 
 from __future__ import annotations
@@ -83,9 +86,31 @@ async def _receive(ws: Any, held: int, until: int, out: list[str], timeout: floa
 
 
 def _twin(rng: random.Random) -> random.Random:
-    twin = random.Random()
+    """A generator that draws what ``rng`` will draw (its state copied), for the store's copy of a command."""
+    twin = random.Random(0)
     twin.setstate(rng.getstate())
     return twin
+
+
+END = json.dumps("end")
+"""A frame no socket takes (JSON, not a message): each answers it with an error, at its sender's next round."""
+
+
+async def _to_answer(ws: Any, out: list[str], timeout: float = 20.0) -> None:
+    """Send the socket ``END`` and receive up to its answer; what comes before it is kept as ``_receive`` keeps
+    it (see the module doc)."""
+    await ws._receive_tx.send({"type": "websocket.receive", "text": END})
+    with anyio.fail_after(timeout):
+        while True:
+            message = await ws._send_rx.receive()
+            if "text" not in message:
+                raise AssertionError(f"the socket closed: {message}")
+            m = json.loads(message["text"])
+            if m["type"] == "error" and m["error"]["code"] == "bad-message":
+                return
+            if m["type"] in ("ping", "timer"):
+                continue
+            out.append(json.dumps({**m, "code": "-", "game": "-"}) if m["type"] == "table" else message["text"])
 
 
 def play_pair_game(api: Api, phone: TestClient, pair: Pair,
@@ -96,7 +121,7 @@ def play_pair_game(api: Api, phone: TestClient, pair: Pair,
     n = pair.players
     game_id = store.create_game(api.club_id, pair.preset, n, [f"P{i}" for i in range(1, n + 1)])
     table = db.open_table(store, game_id, None)
-    tokens = {s: db.issue_seat(store, game_id, s)[0] for s in range(1, n + 1)}
+    tokens = {auth.seat: token for token, auth, _ in db.issue_seats(store, game_id, range(1, n + 1))}
     hub = get_hub(client.app)  # type: ignore[arg-type]
     mirror = pair.game()
     feeds: dict[Viewer, Viewer] = {**{s: s for s in range(1, n + 1)}, "spectator": "spectator",
@@ -138,8 +163,13 @@ def play_pair_game(api: Api, phone: TestClient, pair: Pair,
                 hub.publish(game_id, result.next_seq)
             collect()
         assert store.load(game_id).log == mirror.log
-        sockets["table"].portal.call(anyio.sleep, 0.2)
-        collect()  # nothing more: a message after the last entry would be kept, and differ
+        collect()
+
+        async def nothing_more() -> None:  # a message after the last entry would be kept, and differ
+            for _ in range(2):
+                for viewer in feeds:
+                    await _to_answer(sockets[viewer], texts[viewer])
+        sockets["table"].portal.call(nothing_more)
     finally:
         for ws in sockets.values():
             ws.__exit__(None, None, None)

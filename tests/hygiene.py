@@ -4,7 +4,8 @@ Read by ``tests/test_hygiene.py`` over the whole of tests/ (and runnable alone: 
 What it finds, in the syntax tree of each file:
 
 - ``sleep``: ``time.sleep``, ``asyncio.sleep`` of more than 0 (``asyncio.sleep(0)`` only yields to the loop),
-  Playwright's ``wait_for_timeout``: a test waits for a condition (``tests/waiting.py``), never for a while;
+  Playwright's ``wait_for_timeout``, and ``tests/waiting.py``'s own ``pause``: a test waits for a condition
+  (``wait_until``), never for a while, unless time passing is its subject;
 - ``clock``: ``time.time``, ``time.monotonic``, ``time.perf_counter`` (and their ``_ns``), ``loop.time()``: a
   test asserts no duration (timing belongs in ``bench/``) and bounds a wait only through ``wait_until``;
 - ``chance``: ``random.Random()`` or ``random.Random(None)`` (seeded from the clock), the module's own
@@ -112,11 +113,13 @@ class _Scanner(ast.NodeVisitor):
             self._add(node, "sleep", "time.sleep")
         elif parts == ("asyncio", "sleep") and _positive(arg):
             self._add(node, "sleep", "asyncio.sleep")
+        elif parts in (("pause",), ("waiting", "pause")) and not self.path.endswith("tests/waiting.py"):
+            self._add(node, "sleep", "pause")
         elif parts[-1] == "wait_for_timeout":
             self._add(node, "sleep", "wait_for_timeout")
         elif parts in CLOCKS:
             self._add(node, "clock", ".".join(parts))
-        elif parts[-1] == "time" and len(parts) >= 2 and parts[-2].endswith("loop()"):
+        elif parts[-1] == "time" and len(parts) >= 2 and "loop" in parts[-2]:
             self._add(node, "clock", "loop.time")
         elif parts == ("random", "Random") and (arg is None or (isinstance(arg, ast.Constant) and arg.value is None)):
             self._add(node, "chance", "random.Random()")

@@ -35,7 +35,6 @@ PROCESS_FILES = frozenset({
     "tests/web/test_backup_restore.py",
     "tests/web/test_fault_postgres.py",
     "tests/web/test_fault_redis.py",
-    "tests/web/test_online_leaks.py",
     "tests/web/test_open_seat.py",
     "tests/web/test_passwords.py",
     "tests/web/test_server_crash.py",

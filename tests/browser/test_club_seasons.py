@@ -113,7 +113,11 @@ def test_a_seasons_page_fits_a_phone_and_a_tablet_in_both_languages(browser: Any
         _no_overflow(page)
         page.screenshot(path=f"/tmp/season-{kind}-{lang}-{width}x{height}.png", full_page=True)
         page.goto(f"{url}/clubs/{club}/seasons", wait_until="load")
-        assert page.locator(".season-cards li").count() == 3
+        # the three seasons the server was made with (the staff's test may have added its own already: the order
+        # of the tests is free)
+        cards = page.locator(".season-cards li").all_inner_texts()
+        for name in ("Весна 2026: клубные вечера и турниры", "Кубок сезона", "Осень 2025"):
+            assert sum(name in card for card in cards) == 1, (name, cards)
         _no_overflow(page)
         if kind == "rating":
             page.screenshot(path=f"/tmp/season-list-{lang}-{width}x{height}.png", full_page=True)

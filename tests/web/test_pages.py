@@ -116,6 +116,25 @@ def test_the_api_is_unchanged(api: Api) -> None:
     assert all(p.startswith("/api/") for p in paths)
 
 
+def test_every_operation_documents_the_api_errors(api: Api) -> None:
+    """Each operation of the schema may answer each error status with the one error shape (``ErrorOut``), its
+    422 too (FastAPI's own validation shape is not used); a route's own answer for a status stays (the lab's
+    503). The errors are added to the schema once it is built (web/responses.py), not as response fields of
+    every route."""
+    schema = api.get("/openapi.json").json()
+    ref = {"$ref": "#/components/schemas/ErrorOut"}
+    for path, operations in schema["paths"].items():
+        for method, operation in operations.items():
+            for status in ("400", "401", "403", "404", "405", "409", "413", "422", "429"):
+                answer = operation["responses"][status]
+                assert answer["content"]["application/json"]["schema"] == ref, (path, method, status)
+    assert schema["paths"]["/api/lab/runs"]["post"]["responses"]["503"]["description"] != ""
+    shapes = schema["components"]["schemas"]
+    assert "HTTPValidationError" not in shapes and "ValidationError" not in shapes
+    assert shapes["ErrorOut"]["properties"]["error"] == {"$ref": "#/components/schemas/ErrorDetail"}
+    assert set(shapes["ErrorDetail"]["required"]) == {"code", "en", "ru"}
+
+
 def test_presets_scoring_systems_and_dates_in_the_pages_language(api: Api) -> None:
     """Every page has the names of the presets and scoring systems in its language (common.js names a rule set
     or a scoring system with them, a changed one too); a page written on the server prints days in words."""

@@ -40,7 +40,7 @@ from .errors import DatabaseDownMiddleware, install_error_handlers
 from .headers import SecurityHeadersMiddleware
 from .health import HealthShortcut
 from .limits import make_backend
-from .responses import ERROR_RESPONSES
+from .responses import document_errors
 from .security import BODY_LIMITS, MAX_BODY, BodyLimitMiddleware, CsrfMiddleware, bind, load_secret_key
 from .sessions import SESSION_COOKIE, SESSION_MAX_AGE, SessionMiddleware, Sessions
 from .throttle import LoginThrottle, PasswordChecker
@@ -87,7 +87,8 @@ def create_app(store: Store | None = None, *, secret_key: str | None = None, htt
     app = FastAPI(title="sportmafia", version=__version__, lifespan=lifespan, docs_url=None, redoc_url=None,
                   description="The JSON API of the host console: accounts and live games saved as they go. "
                               "See docs/api.md.",
-                  dependencies=[Depends(check_request)], responses=ERROR_RESPONSES)  # ids and text at the edge (web/edge.py)
+                  dependencies=[Depends(check_request)])  # ids and text at the edge (web/edge.py)
+    app.openapi = document_errors(app.openapi)  # type: ignore[method-assign]  # the API's errors (web/responses.py)
     app.state.store = the_store
     app.state.lab_runs = LabRuns()  # the rules lab's runs started from the web (web/lab.py)
     app.state.shared = shared  # other processes share the database: the live hub reads it while Redis is away

@@ -5,6 +5,7 @@ fuzzer (tests/web/test_fuzz.py) can trust it."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict
@@ -39,9 +40,42 @@ _STATUSES = {
     429: "Too many attempts: wait the Retry-After seconds.",
 }
 
-ERROR_RESPONSES: dict[int | str, dict[str, Any]] = {
-    status: {"model": ErrorOut, "description": description} for status, description in _STATUSES.items()}
-"""``FastAPI(responses=...)``: every operation may answer these (its own 422 replaces FastAPI's shape)."""
+_ERROR_REF = {"$ref": "#/components/schemas/ErrorOut"}
+_FASTAPI_422 = ("HTTPValidationError", "ValidationError")
+
+
+def document_errors(build: Callable[[], dict[str, Any]]) -> Callable[[], dict[str, Any]]:
+    """``app.openapi`` from FastAPI's own ``build``: every operation may answer each of ``_STATUSES`` with
+    ``ErrorOut`` (an operation's own answer for a status stays; the 422 replaces FastAPI's shape, whose schemas
+    are dropped). Added to the schema once it is built, not as ``FastAPI(responses=...)``: those would be
+    response fields of every route (nine pydantic adapters each, some 1,200 an app) built on the app's first
+    request, though only the schema reads them."""
+    done: dict[str, Any] = {}
+
+    def openapi() -> dict[str, Any]:
+        if not done:
+            schema = build()
+            for operations in schema.get("paths", {}).values():
+                for operation in operations.values():
+                    answers = operation.setdefault("responses", {})
+                    if "HTTPValidationError" in str(answers.get("422")):
+                        del answers["422"]
+                    for status, description in _STATUSES.items():
+                        answers.setdefault(str(status), {
+                            "description": description, "content": {"application/json": {"schema": _ERROR_REF}}})
+            schemas = schema.setdefault("components", {}).setdefault("schemas", {})
+            for name in _FASTAPI_422:
+                schemas.pop(name, None)
+            for name, shape in ErrorOut.model_json_schema(
+                    ref_template="#/components/schemas/{model}", mode="serialization").pop("$defs", {}).items():
+                schemas[name] = shape
+            schemas["ErrorOut"] = {k: v for k, v in ErrorOut.model_json_schema(
+                ref_template="#/components/schemas/{model}", mode="serialization").items() if k != "$defs"}
+            done["schema"] = schema
+        out: dict[str, Any] = done["schema"]
+        return out
+
+    return openapi
 
 
 def download(media_type: str, description: str) -> dict[int | str, dict[str, Any]]:

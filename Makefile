@@ -4,7 +4,7 @@ VENV   ?= .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: run test check flakes durations bench lint clean
+.PHONY: run test check deep flakes durations bench lint clean
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -30,12 +30,18 @@ test: $(STAMP)
 	$(PY) -m pytest -n auto --dist loadfile
 
 ## check: the inner loop: ruff, mypy --strict and every test that needs no browser, PostgreSQL, Redis or processes
-##        of its own (tests/suite.py marks them), on every core
+##        of its own (tests/suite.py marks them), on every core, the volume tests at their check depth
+##        (tests/depth.py)
 QUICK := not browser and not postgres and not redis and not processes
 check: $(STAMP)
 	$(VENV)/bin/ruff check src tests bench
 	$(VENV)/bin/mypy
-	$(PY) -m pytest -n auto --dist loadfile -m "$(QUICK)" --durations=5
+	SPORTMAFIA_TEST_DEPTH=check $(PY) -m pytest -n auto --dist loadfile -m "$(QUICK)" --durations=5
+
+## deep: the whole suite with the volume tests at their deep depth (tests/depth.py): more examples, games and
+##       pairs, before a release or after a change to the engine's views or the live layer
+deep: $(STAMP)
+	SPORTMAFIA_TEST_DEPTH=deep $(PY) -m pytest -n auto --dist loadfile
 
 ## flakes: the tests that touch the browser, the servers or processes, ROUNDS times in random orders; lists every
 ##         test whose result changed (tests/flakes.py)

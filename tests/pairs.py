@@ -40,6 +40,10 @@ from sportmafia.rules import get_ruleset
 
 TABLES = (("club", 10), ("fiim", 10), ("tournament", 13))
 KINDS = ("shots", "check", "kill", "foul")
+EVERY_KIND = frozenset({("club", "shots"), ("fiim", "shots"), ("club", "check"), ("fiim", "check"),
+                        ("tournament", "check"), ("tournament", "kill"), ("club", "foul"), ("fiim", "foul")})
+"""Each kind of hidden action on each preset that has it (the tournament preset's black team agrees on a kill
+instead of shooting; its night fouls come rarely in a pair's course)."""
 SUFFIX = 30
 """Commands played after the hidden segments (fewer when the game ends or a command does not fit both)."""
 

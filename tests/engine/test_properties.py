@@ -17,7 +17,7 @@ import random
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from sportmafia.bots import random_command
@@ -56,14 +56,11 @@ from sportmafia.engine import (
     visible_events,
 )
 from sportmafia.rules import get_ruleset
+from tests.depth import examples
 
 TABLES = [("club", 10), ("fiim", 10)] + [("tournament", n) for n in range(12, 17)]
 RARE = {"foul": 0.03, "sanction": 0.01, "remove": 0.004, "undo": 0.02, "award": 0.0005,
         "team_defeat": 0.0005, "override": 0.0005}
-
-
-def runs(n: int) -> settings:
-    return settings(max_examples=n, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 def play(preset: str, n: int, seed: int, check: Any = None) -> Game:
@@ -95,10 +92,11 @@ def invariants(game: Game, rng: random.Random) -> None:
 
 @pytest.mark.clause("A.win")
 @pytest.mark.clause("B.win")
-@runs(1500)
+@examples(check=60, suite=600, deep=6000)
 @given(table=st.sampled_from(TABLES), seed=st.integers(0, 2**32 - 1))
 def test_random_games_replay_exactly_and_end_on_a_win(table: tuple[str, int], seed: int) -> None:
-    """Thousands of random games a run: invariants at every step; fold and record replay are exact."""
+    """Random games (600 in the suite, tests/depth.py): invariants at every step; fold and record replay are
+    exact."""
     preset, n = table
     game = play(preset, n, seed, invariants)
     folded = Game.from_events(game.rules, n, game.log)
@@ -236,7 +234,7 @@ def check_views(game: Game, rng: random.Random) -> None:
 
 
 @pytest.mark.clause("A.night.checks")
-@runs(150)
+@examples(check=10, suite=60, deep=600)
 @given(table=st.sampled_from(TABLES), seed=st.integers(0, 2**32 - 1))
 def test_views_never_leak_roles_checks_or_night_actions(table: tuple[str, int], seed: int) -> None:
     """Every step of random games: each seat's view and the spectator's hold only what they may see."""
@@ -302,7 +300,7 @@ def check_legal(game: Game, rng: random.Random) -> None:
 
 
 @pytest.mark.clause("A.judge")
-@runs(60)
+@examples(check=8, suite=30, deep=300)
 @given(table=st.sampled_from(TABLES), seed=st.integers(0, 2**32 - 1))
 def test_listed_commands_are_accepted_and_all_others_refused(table: tuple[str, int], seed: int) -> None:
     """At random steps: every listed command executes; every other command of a large set is refused."""

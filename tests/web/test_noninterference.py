@@ -34,13 +34,17 @@ from sportmafia.store import online as db
 from sportmafia.store import open_store
 from sportmafia.web import create_app, online
 from sportmafia.web.security import hash_password
+from tests.depth import count
 from tests.engine.test_noninterference import assert_non_interference, pairs
-from tests.pairs import Pair
+from tests.pairs import EVERY_KIND, Pair
 
 from .conftest import ADMIN_PASSWORD, Api, own_client
 from .test_online_leaks import ORIGIN
 
-PAIRS = int(os.environ.get("SPORTMAFIA_SOCKET_PAIRS", "40"))
+PAIRS = int(os.environ.get("SPORTMAFIA_SOCKET_PAIRS", "0")) or count(check=10, suite=12, deep=40)
+"""The pairs played through the sockets (``$SPORTMAFIA_SOCKET_PAIRS`` or the run's depth, tests/depth.py): at
+every depth each kind of hidden action on each preset that has it (the test checks it); the volume of pairs is
+the in-process test's (tests/engine/test_noninterference.py), since the sockets change no message's content."""
 
 Viewer = str | int
 
@@ -179,7 +183,9 @@ def play_pair_game(api: Api, phone: TestClient, pair: Pair,
 def test_a_viewer_cannot_tell_a_pair_apart_through_the_sockets(server: tuple[Api, TestClient]) -> None:
     api, phone = server
     compared = 0
+    seen: set[tuple[str, str]] = set()
     for pair in pairs(PAIRS, seed=7):
+        seen.add((pair.preset, pair.kind))
         a, parted_a = play_pair_game(api, phone, pair, "a")
         b, parted_b = play_pair_game(api, phone, pair, "b")
         assert parted_a == parted_b
@@ -196,3 +202,4 @@ def test_a_viewer_cannot_tell_a_pair_apart_through_the_sockets(server: tuple[Api
         compared += assert_non_interference(pair, a, b, cut)
     print(f"\nnon-interference through the sockets: {PAIRS} pairs, {compared} messages compared")
     assert compared > PAIRS * 50
+    assert seen == EVERY_KIND, f"through the sockets, each kind of hidden action on each preset: {sorted(seen)}"

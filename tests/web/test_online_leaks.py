@@ -54,12 +54,14 @@ from sportmafia.rules import get_ruleset
 from sportmafia.store import Store, open_store
 from sportmafia.store import online as db
 from sportmafia.web import create_app, online
+from tests.depth import count
 
 from .conftest import own_client
 
-GAMES = 500
-"""Games checked in process, seeds 0 to 499 (one in ten, seed % 10 == 0, played to its end)."""
-SOCKET_GAMES = 30
+GAMES = count(check=40, suite=300, deep=2000)
+"""Games checked in process, seeds 0 to GAMES - 1 (one in ten, seed % 10 == 0, played to its end): at the
+suite's depth (tests/depth.py) 300, whose finished games end each way a club game ends (the test checks it)."""
+SOCKET_GAMES = count(check=10, suite=30, deep=60)
 """Games played through the sockets: seeds 0 to 29, three of them (0, 10, 20) played to their end. The
 mechanisms only the socket path has (see the module doc) are at work in every game, at every notification:
 thousands of messages over eleven sockets a game."""
@@ -315,6 +317,7 @@ class Totals:
 
     def __init__(self) -> None:
         self.games = self.messages = self.events = self.night_games = self.checks = self.over = 0
+        self.endings: set[str] = set()
 
     def add(self, messages: Messages, final: Game) -> None:
         self.messages += check_game(messages, final)
@@ -323,6 +326,8 @@ class Totals:
         self.night_games += final.day >= 2
         self.checks += len(final.checks)
         self.over += final.over
+        if final.over:
+            self.endings.add(str(final.result))
 
     def assert_reached(self, games: int) -> None:
         assert self.games == games
@@ -331,12 +336,16 @@ class Totals:
 
 
 def test_random_games_leak_nothing() -> None:
-    """GAMES games, every message of every viewer built by the renderer and checked (in process)."""
+    """GAMES games, every message of every viewer built by the renderer and checked (in process); at the
+    suite's depth their finished games end each way a club game ends: the red team's win, the black team's,
+    a win awarded and the judge's decision."""
     totals = Totals()
     for seed in range(GAMES):
         totals.add(*play_in_process(seed))
     print(f"\nleak test in process: {vars(totals)}")
     totals.assert_reached(GAMES)
+    if GAMES >= 300:
+        assert totals.endings >= {"black-gone", "parity", "award", "override"}, totals.endings
 
 
 def test_random_games_leak_nothing_through_the_sockets(server: tuple[TestClient, Store]) -> None:

@@ -23,6 +23,7 @@ from schemathesis.specs.openapi.checks import (
 )
 
 from sportmafia.web.security import CSRF_HEADER
+from tests.depth import count
 
 from .conftest import ADMIN_PASSWORD
 from .edge import PASSWORD, Server, server
@@ -32,8 +33,8 @@ pytestmark = pytest.mark.usefixtures(seeded_server.__name__)
 """The server's draws (a deal without roles, a first speaker drawn, that the fuzzer's requests may leave to
 chance) are seeded: with the derandomized requests, the same run every time."""
 
-EXAMPLES = 6
-"""Requests per operation (each with one of the four roles, valid or not)."""
+EXAMPLES = count(check=2, suite=6, deep=25)
+"""Requests per operation (each with one of the four roles, valid or not), by the run's depth (tests/depth.py)."""
 CHECKS = [not_a_server_error, status_code_conformance, content_type_conformance, response_schema_conformance]
 NOT_FOR_SESSIONS = {("POST", "/api/logout"), ("POST", "/api/login")}
 """Sent only without a session: a logged-in fuzzer would log its own role out."""

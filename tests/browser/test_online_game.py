@@ -18,7 +18,7 @@ import pytest
 from sportmafia.engine import feed_length, replay
 from tests.waiting import wait_until
 
-from .conftest import ADMIN_PASSWORD, ARTIFACTS, drawn, feed_seq, open_page
+from .conftest import ARTIFACTS, admin_state, drawn, feed_seq, open_page
 
 PHONE = {"width": 390, "height": 844}
 BLACK = ("don", "mafia")
@@ -39,12 +39,9 @@ class Host:
         self.http = httpx.Client(base_url=server, timeout=20)
 
     def login(self) -> None:
+        """His session: the admin's, logged in once through the login form for the worker's server
+        (``admin_state``) and given to his context; its CSRF token and cookies for his API calls."""
         p = self.page
-        p.goto(self.server + "/login")
-        p.fill("#login", "admin")
-        p.fill("#password", ADMIN_PASSWORD)
-        p.click("#login-submit")
-        p.wait_for_url(self.server + "/")
         self.csrf = p.request.get(self.server + "/api/me").json()["csrf_token"]
         for cookie in p.context.cookies(self.server):
             self.http.cookies.set(cookie["name"], cookie["value"])
@@ -74,7 +71,8 @@ class Host:
 
 def host_in(browser: Any, server: str, errors: list[str], locale: str) -> tuple[Any, Host]:
     """The host logged in, in a context of his own (a tablet of 1024x768); his page's errors go to ``errors``."""
-    ctx = browser.new_context(viewport={"width": 1024, "height": 768}, locale=locale)
+    ctx = browser.new_context(viewport={"width": 1024, "height": 768}, locale=locale,
+                              storage_state=admin_state(browser, server))
     host = Host(ctx.new_page(), server)
     host.page.set_default_timeout(10_000)
     host.page.on("pageerror", lambda exc: errors.append(f"host: {exc}"))

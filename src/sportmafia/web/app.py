@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import functools
 import os
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
 from fastapi import Depends, FastAPI
 from fastapi.staticfiles import StaticFiles
+from starlette.routing import BaseRoute
 
 from .. import __version__
 from ..live import get_hub
@@ -99,27 +101,8 @@ def create_app(store: Store | None = None, *, secret_key: str | None = None, htt
     app.state.sessions = sessions
     sessions.on_end.append(lambda keys, user_id: get_hub(app).publish_sessions_ended(keys, user_id))
     install_error_handlers(app)
-    # a request is matched against the routes in this order: the ones every move takes come first (no two
-    # routers' paths overlap, so the order changes only how soon a path is found)
-    app.include_router(games.router)  # the host's commands: the request made most often
-    online.install(app)  # online play: players' links, spectators, the overlay (docs/online.md)
-    app.include_router(live.router)
-    sheets.install(app)  # the result sheets' routes, and 409 'locked' for a signed game's commands
-    app.include_router(auth.router)
-    app.include_router(users.router)
-    app.include_router(tournaments.router)
-    app.include_router(tournament_exports.router)
-    app.include_router(tournament_discipline.router)
-    app.include_router(history.router)
-    app.include_router(pages.router)
-    app.include_router(table.router)
-    app.include_router(tournament_pages.router)
-    app.include_router(account_pages.router)
-    app.include_router(seasons.router)
-    app.include_router(exchange.router)
-    app.include_router(club_seasons.router)
-    app.include_router(lab.router)
-    app.mount("/static", StaticFiles(directory=pages.STATIC), name="static")
+    sheets.install(app)  # 409 'locked' for a signed game's commands
+    app.router.routes.extend(shared_routes())
     # added last = outermost: body limit, then the database's absence, the session, then CSRF (which reads the
     # session)
     app.add_middleware(CsrfMiddleware)
@@ -130,3 +113,37 @@ def create_app(store: Store | None = None, *, secret_key: str | None = None, htt
     app.add_middleware(online.SocketShortcut)  # players' and spectators' sockets skip the rest
     app.add_middleware(HealthShortcut)  # outermost: /healthz and /readyz, no session, no CSRF, no limit
     return app
+
+
+@functools.cache
+def shared_routes() -> tuple[BaseRoute, ...]:
+    """The API's and the pages' routes, assembled once per process on an app made only to hold them, and shared
+    by every app the process makes (a server makes one; the tests make hundreds). FastAPI builds a route's
+    request handling (its dependencies, its body's and parameters' pydantic adapters) on the first request that
+    reaches it, once for each app the route is included in: shared, each is built once per process. The routes
+    keep nothing of an app: an endpoint reads its app's store and state from the request (``request.app``), and
+    no app overrides a dependency. The holder has the apps' own settings that routes take from the app: the
+    app-wide dependency (``check_request``) and the default answers."""
+    holder = FastAPI(docs_url=None, redoc_url=None, openapi_url=None, dependencies=[Depends(check_request)])
+    # a request is matched against the routes in this order: the ones every move takes come first (no two
+    # routers' paths overlap, so the order changes only how soon a path is found)
+    holder.include_router(games.router)  # the host's commands: the request made most often
+    online.install(holder)  # online play: players' links, spectators, the overlay (docs/online.md)
+    holder.include_router(live.router)
+    holder.include_router(sheets.router)  # the result sheets
+    holder.include_router(auth.router)
+    holder.include_router(users.router)
+    holder.include_router(tournaments.router)
+    holder.include_router(tournament_exports.router)
+    holder.include_router(tournament_discipline.router)
+    holder.include_router(history.router)
+    holder.include_router(pages.router)
+    holder.include_router(table.router)
+    holder.include_router(tournament_pages.router)
+    holder.include_router(account_pages.router)
+    holder.include_router(seasons.router)
+    holder.include_router(exchange.router)
+    holder.include_router(club_seasons.router)
+    holder.include_router(lab.router)
+    holder.mount("/static", StaticFiles(directory=pages.STATIC), name="static")
+    return tuple(holder.router.routes)

@@ -183,7 +183,7 @@ def sheet_page(request: Request, game_id: Annotated[str, PathParam(max_length=64
 
 
 def install(app: FastAPI) -> None:
-    """Add the routes, and the answer to a command for a locked game: 409 ``locked``."""
+    """The answer to a command for a locked game: 409 ``locked`` (the routes are ``router``)."""
 
     async def locked(_request: Request, exc: Exception) -> JSONResponse:
         assert isinstance(exc, GameLocked)
@@ -194,4 +194,3 @@ def install(app: FastAPI) -> None:
             "B.sheet", signed_at=exc.signed_at.isoformat()), status_code=409)
 
     app.add_exception_handler(GameLocked, locked)
-    app.include_router(router)

@@ -83,7 +83,8 @@ async def _unless_database_down(ws: WebSocket, handler: Awaitable[None]) -> None
 
 
 def install(app: FastAPI) -> None:
-    """Register online play's routes and the access log's token mask (one line in ``create_app``)."""
+    """Register online play's routes (on the app that holds the process's routes, ``web.app``) and the access
+    log's token mask."""
     install_log_filter()
     app.include_router(joins.api)
     app.include_router(observers.api)

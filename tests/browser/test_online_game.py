@@ -40,8 +40,10 @@ class Host:
 
     def login(self) -> None:
         """His session: the admin's, logged in once through the login form for the worker's server
-        (``admin_state``) and given to his context; its CSRF token and cookies for his API calls."""
+        (``admin_state``) and given to his context; his page on the home page, as after a login; its CSRF token
+        and cookies for his API calls."""
         p = self.page
+        p.goto(self.server + "/")
         self.csrf = p.request.get(self.server + "/api/me").json()["csrf_token"]
         for cookie in p.context.cookies(self.server):
             self.http.cookies.set(cookie["name"], cookie["value"])

@@ -66,11 +66,9 @@ def document_errors(build: Callable[[], dict[str, Any]]) -> Callable[[], dict[st
             schemas = schema.setdefault("components", {}).setdefault("schemas", {})
             for name in _FASTAPI_422:
                 schemas.pop(name, None)
-            for name, shape in ErrorOut.model_json_schema(
-                    ref_template="#/components/schemas/{model}", mode="serialization").pop("$defs", {}).items():
-                schemas[name] = shape
-            schemas["ErrorOut"] = {k: v for k, v in ErrorOut.model_json_schema(
-                ref_template="#/components/schemas/{model}", mode="serialization").items() if k != "$defs"}
+            shape = ErrorOut.model_json_schema(ref_template="#/components/schemas/{model}", mode="serialization")
+            schemas.update(shape.pop("$defs", {}))  # ErrorDetail
+            schemas["ErrorOut"] = shape
             done["schema"] = schema
         out: dict[str, Any] = done["schema"]
         return out

@@ -43,6 +43,27 @@ def test_login_page_language(anon: Api) -> None:
     assert 'lang="en"' in anon.get("/login", headers={"Accept-Language": "en"}).text
 
 
+def test_the_language_switch_is_set_by_the_servers_answer(anon: Api) -> None:
+    """The switch is a link whose answer sets the cookie and comes back to the page it names, query and tab
+    included: no cookie written by the page's script and a reload racing it. Only a path of this site is gone
+    back to, and only our languages are set."""
+    page = anon.get("/login?next=/games/7", headers={"Accept-Language": "ru"})
+    links = dict(re.findall(r'<a class="lang-switch[^"]*" data-lang="(\w+)"[^>]*href="([^"]+)"', page.text))
+    assert links == {"ru": "/lang/ru?next=/login%3Fnext%3D/games/7", "en": "/lang/en?next=/login%3Fnext%3D/games/7"}
+    r = anon.get(links["en"], follow_redirects=False)
+    assert r.status_code == 303 and r.headers["location"] == "/login?next=/games/7"
+    assert "lang=en" in r.headers["set-cookie"] and "samesite=lax" in r.headers["set-cookie"].lower()
+    page = anon.get(r.headers["location"], headers={"Accept-Language": "ru"})
+    assert 'lang="en"' in page.text and "Password" in page.text  # the cookie now wins over the browser
+    r = anon.get("/lang/ru?next=%2Ftournaments%2F3%23seating", follow_redirects=False)
+    assert r.headers["location"] == "/tournaments/3#seating" and anon.client.cookies.get("lang") == "ru"
+    for hostile in ("//evil.example/x", "https://evil.example/", "/%2F%2Fevil.example", "/\\evil.example", ""):
+        r = anon.get("/lang/en", params={"next": hostile}, follow_redirects=False)
+        assert r.status_code == 303 and r.headers["location"] == "/", hostile
+    r = anon.get("/lang/xx?next=/", follow_redirects=False)
+    assert r.status_code == 404 and "set-cookie" not in r.headers and anon.client.cookies.get("lang") == "en"
+
+
 def test_pages_need_a_login(anon: Api) -> None:
     for path in ("/", "/games/anything"):
         r = anon.get(path, follow_redirects=False)

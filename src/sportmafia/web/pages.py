@@ -49,8 +49,31 @@ def render(request: Request, name: str, status: int = 200, **context: Any) -> HT
 
     html = env.get_template(name).render(
         _=gettext, lang=lang, langs=LANGS, lang_cookie=LANG_COOKIE, csrf=session_of(request).get("csrf") or "",
-        path=request.url.path, days=lambda starts, ends=None: days_text(starts, ends, lang), **context)
+        path=request.url.path, here=_here(request), days=lambda starts, ends=None: days_text(starts, ends, lang), **context)
     return HTMLResponse(html, status_code=status, headers={"Cache-Control": "no-store"})
+
+
+def _here(request: Request) -> str:
+    """The page's own path and query, quoted for a ``next=`` parameter (the language switch comes back here)."""
+    query = request.url.query
+    return quote(request.url.path + ("?" + query if query else ""), safe="/")
+
+
+LANG_SECONDS = 365 * 24 * 3600
+
+
+@router.get("/lang/{code}")
+def switch_lang(request: Request, code: Annotated[str, PathParam(max_length=8)]) -> Response:
+    """The language switch of every page: the ``lang`` cookie set by this answer, then back to ``next`` (a path of
+    this site, ``safe_next``). The server sets it because a cookie written by a page's script and a reload at once
+    can race in the browser (the cookie reaches the browser's store after the reload's request has left), and the
+    page then came back in the old language."""
+    if code not in LANGS:
+        return render(request, "missing.html", status=404, user=page_user(request))
+    response = RedirectResponse(safe_next(request.query_params.get("next")), status_code=303,
+                                headers={"Cache-Control": "no-store"})
+    response.set_cookie(LANG_COOKIE, code, max_age=LANG_SECONDS, path="/", samesite="lax")
+    return response
 
 
 def to_login(request: Request) -> RedirectResponse:

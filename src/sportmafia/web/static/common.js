@@ -143,10 +143,13 @@
     const whole = Math.max(0, Math.ceil(s));
     return `${Math.floor(whole / 60)}:${String(whole % 60).padStart(2, "0")}`;
   };
+  /* The language switch is a link to /lang/{code}, whose answer sets the cookie and comes back (pages.switch_lang):
+     a cookie written here and a reload at once can race, the page coming back in the old language. The link names
+     the page as the server rendered it; here it takes the page as it is now (a tab in the hash, a changed query). */
   for (const b of document.querySelectorAll(".lang-switch")) {
     b.addEventListener("click", () => {
-      document.cookie = `lang=${b.dataset.lang}; path=/; max-age=31536000; samesite=lax`;
-      location.reload();
+      const here = location.pathname + location.search + location.hash;
+      b.href = `/lang/${encodeURIComponent(b.dataset.lang)}?next=${encodeURIComponent(here)}`;
     });
   }
   const logout = document.getElementById("logout");

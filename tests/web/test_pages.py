@@ -62,6 +62,24 @@ def test_the_language_switch_is_set_by_the_servers_answer(anon: Api) -> None:
         assert r.status_code == 303 and r.headers["location"] == "/", hostile
     r = anon.get("/lang/xx?next=/", follow_redirects=False)
     assert r.status_code == 404 and "set-cookie" not in r.headers and anon.client.cookies.get("lang") == "en"
+    # the pages' script: a POST answered with the cookie, and the page reloads itself
+    r = anon.client.post("/lang/ru")
+    assert r.status_code == 204 and anon.client.cookies.get("lang") == "ru"
+    assert anon.client.post("/lang/xx").status_code == 404 and anon.client.cookies.get("lang") == "ru"
+
+
+def test_the_language_switch_of_a_players_page_names_no_address(api: Api) -> None:
+    """A page whose address holds a token (a seat's link) sends it in no other request (headers.SECRET_PAGES):
+    its switch names no page to come back to, and its script reloads the page itself."""
+    game_id = api.new_game()
+    assert api.post(f"/api/games/{game_id}/online").status_code == 200
+    token = api.post(f"/api/games/{game_id}/online/seats/1/link").json()["token"]
+    page = api.get(f"/play/{token}")
+    assert page.status_code == 200 and token not in page.text
+    assert re.findall(r'<a class="lang-switch[^"]*"[^>]*href="([^"]+)"', page.text) == ["/lang/ru", "/lang/en"]
+    assert api.client.post("/lang/en").status_code == 403  # a signed-in page's script sends its token
+    r = api.post("/lang/en")
+    assert r.status_code == 204 and api.client.cookies.get("lang") == "en"
 
 
 def test_pages_need_a_login(anon: Api) -> None:

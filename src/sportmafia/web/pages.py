@@ -17,6 +17,7 @@ from ..engine.describe import HOW_NAMES, REASON_NAMES, RESULT_NAMES, ROLE_NAMES,
 from ..store import GameSummary, Store, UserRecord
 from ..store.clubs import club_settings
 from .access import game_summary
+from .headers import SECRET_PAGES
 from .i18n import LANG_COOKIE, LANGS, days_text, request_lang, translations
 from .sessions import safe_next, session_of, session_user
 
@@ -54,26 +55,42 @@ def render(request: Request, name: str, status: int = 200, **context: Any) -> HT
 
 
 def _here(request: Request) -> str:
-    """The page's own path and query, quoted for a ``next=`` parameter (the language switch comes back here)."""
+    """The page's own path and query, quoted for the language switch's ``next=`` (it comes back here); nothing on
+    a page whose address holds a secret (``headers.SECRET_PAGES``: the token is sent in no other request)."""
+    if request.url.path.startswith(SECRET_PAGES):
+        return ""
     query = request.url.query
     return quote(request.url.path + ("?" + query if query else ""), safe="/")
 
 
 LANG_SECONDS = 365 * 24 * 3600
+LangCode = Annotated[str, PathParam(max_length=8)]
+
+
+def _lang_cookie(response: Response, code: str) -> Response:
+    response.headers["Cache-Control"] = "no-store"
+    response.set_cookie(LANG_COOKIE, code, max_age=LANG_SECONDS, path="/", samesite="lax")
+    return response
 
 
 @router.get("/lang/{code}")
-def switch_lang(request: Request, code: Annotated[str, PathParam(max_length=8)]) -> Response:
-    """The language switch of every page: the ``lang`` cookie set by this answer, then back to ``next`` (a path of
-    this site, ``safe_next``). The server sets it because a cookie written by a page's script and a reload at once
-    can race in the browser (the cookie reaches the browser's store after the reload's request has left), and the
-    page then came back in the old language."""
+def switch_lang(request: Request, code: LangCode) -> Response:
+    """The language switch of every page as a link: the ``lang`` cookie set by this answer, then back to ``next``
+    (a path of this site, ``safe_next``). The cookie is the server's because one written by the page's script
+    with a reload at once can race in the browser (the reload's request leaves before the cookie is stored),
+    and the page came back in the old language."""
     if code not in LANGS:
         return render(request, "missing.html", status=404, user=page_user(request))
-    response = RedirectResponse(safe_next(request.query_params.get("next")), status_code=303,
-                                headers={"Cache-Control": "no-store"})
-    response.set_cookie(LANG_COOKIE, code, max_age=LANG_SECONDS, path="/", samesite="lax")
-    return response
+    return _lang_cookie(RedirectResponse(safe_next(request.query_params.get("next")), status_code=303), code)
+
+
+@router.post("/lang/{code}")
+def set_lang(request: Request, code: LangCode) -> Response:
+    """The switch as the pages' script uses it: the cookie set by this answer (stored by the browser before the
+    script sees it), after which the page reloads itself, its address sent in no other request."""
+    if code not in LANGS:
+        return Response(status_code=404)
+    return _lang_cookie(Response(status_code=204), code)
 
 
 def to_login(request: Request) -> RedirectResponse:

@@ -143,13 +143,19 @@
     const whole = Math.max(0, Math.ceil(s));
     return `${Math.floor(whole / 60)}:${String(whole % 60).padStart(2, "0")}`;
   };
-  /* The language switch is a link to /lang/{code}, whose answer sets the cookie and comes back (pages.switch_lang):
-     a cookie written here and a reload at once can race, the page coming back in the old language. The link names
-     the page as the server rendered it; here it takes the page as it is now (a tab in the hash, a changed query). */
+  /* The language switch (pages.switch_lang): its answer sets the cookie. A cookie written here with a reload at once
+     can race (the reload leaves before the browser stores the cookie) and the page came back in the old language.
+     The script asks with a POST and reloads once answered (the page's address, tab and all, sent in no other
+     request); without an answer, the switch's own link goes there and back. */
   for (const b of document.querySelectorAll(".lang-switch")) {
-    b.addEventListener("click", () => {
-      const here = location.pathname + location.search + location.hash;
-      b.href = `/lang/${encodeURIComponent(b.dataset.lang)}?next=${encodeURIComponent(here)}`;
+    b.addEventListener("click", async (ev) => {
+      ev.preventDefault();
+      const headers = SM.csrf ? { "X-CSRF-Token": SM.csrf } : {};
+      try {
+        const r = await fetch(`/lang/${encodeURIComponent(b.dataset.lang)}`, { method: "POST", headers, credentials: "same-origin" });
+        if (r.ok) { location.reload(); return; }
+      } catch (e) { /* offline: the link below */ }
+      location.href = b.href;
     });
   }
   const logout = document.getElementById("logout");

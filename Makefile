@@ -4,6 +4,11 @@ VENV   ?= .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
+# Python keeps its compiled modules (__pycache__): where the environment says not to (PYTHONDONTWRITEBYTECODE),
+# every process compiles every module of the project again, some 0.5 s a process, and the suite starts hundreds
+# (its workers, the servers, bots and programs its tests run, each worker's test files).
+unexport PYTHONDONTWRITEBYTECODE
+
 .PHONY: run test check deep flakes durations bench lint clean
 
 $(STAMP): pyproject.toml

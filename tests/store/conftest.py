@@ -105,8 +105,11 @@ def migrated_database(backend: str, folder: Path) -> Iterator[str]:
 
 
 def _schema_url(schema: str) -> str:
-    return make_url(pg_url()).update_query_dict({"options": f"-csearch_path={schema}"}).render_as_string(
-        hide_password=False)
+    """The URL of a test's schema. Its commits do not wait for the WAL to reach the disk
+    (``synchronous_commit=off``): a commit is still atomic, isolated and seen at once by every connection, and
+    only a crash of PostgreSQL itself or of the machine could lose the last ones, which no test does."""
+    options = f"-csearch_path={schema} -csynchronous_commit=off"
+    return make_url(pg_url()).update_query_dict({"options": options}).render_as_string(hide_password=False)
 
 
 @pytest.fixture(params=BACKENDS)

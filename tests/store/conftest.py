@@ -34,8 +34,15 @@ def pg_url() -> str:
     return os.environ.get(PG_ENV) or PG_DEFAULT
 
 
+def _spaces_as_percent(url: str) -> str:
+    """``url`` with the spaces of its query written ``%20``: SQLAlchemy writes them ``+``, which libpq (psql,
+    pg_dump, psycopg given the URL) keeps as a plus (SQLAlchemy writes a real plus ``%2B``)."""
+    head, mark, query = url.partition("?")
+    return head + mark + query.replace("+", "%20")
+
+
 def _libpq_dsn(url: str) -> str:
-    return make_url(url).set(drivername="postgresql").render_as_string(hide_password=False)
+    return _spaces_as_percent(make_url(url).set(drivername="postgresql").render_as_string(hide_password=False))
 
 
 def pg_unreachable() -> str | None:
@@ -109,7 +116,8 @@ def _schema_url(schema: str) -> str:
     (``synchronous_commit=off``): a commit is still atomic, isolated and seen at once by every connection, and
     only a crash of PostgreSQL itself or of the machine could lose the last ones, which no test does."""
     options = f"-csearch_path={schema} -csynchronous_commit=off"
-    return make_url(pg_url()).update_query_dict({"options": options}).render_as_string(hide_password=False)
+    return _spaces_as_percent(make_url(pg_url()).update_query_dict({"options": options}).render_as_string(
+        hide_password=False))
 
 
 @pytest.fixture(params=BACKENDS)

@@ -123,9 +123,10 @@ def libpq(url: str) -> str:
 
 
 def schema_of(url: str) -> str:
-    options = str(make_url(url).query["options"])
-    assert options.startswith("-csearch_path=")
-    return options.removeprefix("-csearch_path=")
+    options = str(make_url(url).query["options"]).split()
+    schemas = [o.removeprefix("-csearch_path=") for o in options if o.startswith("-csearch_path=")]
+    assert len(schemas) == 1, options
+    return schemas[0]
 
 
 def pg_dump(url: str, dump: Path) -> None:

@@ -52,6 +52,23 @@ def test_a_refused_game_writes_nothing_and_the_others_are_kept(store: Store) -> 
     assert counts(store, club) == (1, 0)
 
 
+def test_a_game_not_kept_adds_no_one_to_the_roster(store: Store) -> None:
+    """The persons of a game are made in its transaction: a refused game (not over in its source) and a game
+    kept already (its players renamed since) add no one, and a kept game adds its new players."""
+    club = store.create_club("Club")
+    [line] = import_text(store, club, json.dumps(fixture("polemica_333915.json")))
+    assert line.status == "refused" and line.clause == "A.win"
+    assert store.club_players(club) == [] and counts(store, club) == (0, 0)
+    game = fixture("mafiaratings_documented.json")
+    [line] = import_text(store, club, json.dumps(game))
+    assert line.status == "imported"
+    roster = [p.name for p in store.club_players(club)]
+    assert len(roster) == 10
+    game["players"][0]["name"] = "Совсем Другой"  # type: ignore[index]
+    [again] = import_text(store, club, json.dumps(game))
+    assert again.status == "already" and [p.name for p in store.club_players(club)] == roster
+
+
 def test_a_result_only_game_counts_in_wins_but_not_in_votes_or_checks(store: Store) -> None:
     club = store.create_club("Club")
     [line] = import_text(store, club, json.dumps(fixture("polemica_334187.json")))

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
 from typing import Any
@@ -74,7 +73,8 @@ def _ended(played_on: date | None, order: int) -> datetime:
 
 def import_text(store: Store, club_id: int, text: str, user_id: int | None = None) -> list[ImportLine]:
     """Import every game of a file (one game, a list, or ``{"games": [...]}``; each game's format detected)
-    into the club: persons matched by name (made when new). Each game is one transaction."""
+    into the club: persons matched by name (made when new). Each game is one transaction, its persons
+    included: a game refused or already kept adds no one to the roster."""
     try:
         done, refused = import_games(text)
     except (ValueError, TypeError) as exc:
@@ -86,7 +86,6 @@ def import_text(store: Store, club_id: int, text: str, user_id: int | None = Non
 
 
 def _keep(store: Store, club_id: int, imported: Imported, order: int, user_id: int | None) -> ImportLine:
-    people: Sequence[int | None] = db.people_named(store, club_id, imported.names)
     source_id = _source_id(imported)
     ended = _ended(imported.played_on, order)
     line = ImportLine("imported", imported.source, source_id, imported.outcome, detail=imported.record is not None,
@@ -98,13 +97,13 @@ def _keep(store: Store, club_id: int, imported: Imported, order: int, user_id: i
                 return ImportLine("refused", imported.source, source_id, imported.outcome, reason=msg(
                     "The game is not over in its source: only finished games are kept."), event="game",
                     clause="A.win")
-            game_id = db.import_game(store, club_id, facts=game_facts(game), ended_at=ended, people=people,
+            game_id = db.import_game(store, club_id, facts=game_facts(game), ended_at=ended, names=imported.names,
                                      source=imported.source, source_id=source_id, game=game, user_id=user_id)
         else:
             res = imported.result
             assert res is not None
             facts = result_only_facts(res.ruleset, res.names, res.roles, res.winner, res.result, res.fouls, res.left)
-            game_id = db.import_game(store, club_id, facts=facts, ended_at=ended, people=people,
+            game_id = db.import_game(store, club_id, facts=facts, ended_at=ended, names=imported.names,
                                      source=imported.source, source_id=source_id)
     except db.AlreadyImported as exc:
         return ImportLine("already", imported.source, source_id, imported.outcome, game_id=exc.game_id,

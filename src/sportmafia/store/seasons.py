@@ -347,23 +347,22 @@ def reindex_game(store: Store, game_id: str) -> None:
         season_index.keep(s, game_id, game if game.over else None, as_utc(ended) or utcnow())
 
 
-def people_named(store: Store, club_id: int, names: Sequence[str]) -> list[int]:
-    """The club's person for each name (the same name, any case, not merged away), made when there is none."""
-    with store.write() as s:
-        known: dict[str, int] = {}
-        for pid, name in s.execute(select(ClubPlayer.id, ClubPlayer.name).where(  # plain rows: 200 a game
-                ClubPlayer.club_id == club_id, ClubPlayer.merged_into.is_(None)).order_by(ClubPlayer.id)):
-            known.setdefault(name.casefold(), pid)
-        out = []
-        for name in names:
-            if name.casefold() not in known:
-                row = ClubPlayer(club_id=club_id, name=name)
-                s.add(row)
-                s.flush()
-                known[name.casefold()] = row.id
-            out.append(known[name.casefold()])
-        return out
-
+def _people_named(s: Session, club_id: int, names: Sequence[str]) -> list[int]:
+    """The club's person for each name (the same name, any case, not merged away), made when there is none:
+    within the caller's transaction (a person made for a game is kept only with it)."""
+    known: dict[str, int] = {}
+    for pid, name in s.execute(select(ClubPlayer.id, ClubPlayer.name).where(  # plain rows: 200 a game
+            ClubPlayer.club_id == club_id, ClubPlayer.merged_into.is_(None)).order_by(ClubPlayer.id)):
+        known.setdefault(name.casefold(), pid)
+    out = []
+    for name in names:
+        if name.casefold() not in known:
+            row = ClubPlayer(club_id=club_id, name=name)
+            s.add(row)
+            s.flush()
+            known[name.casefold()] = row.id
+        out.append(known[name.casefold()])
+    return out
 
 
 def club_name(store: Store, club_id: int) -> str:
@@ -387,18 +386,20 @@ class AlreadyImported(ValueError):
         self.game_id = game_id
 
 
-def import_game(store: Store, club_id: int, *, facts: GameFacts, ended_at: datetime, people: Sequence[int | None],
+def import_game(store: Store, club_id: int, *, facts: GameFacts, ended_at: datetime, names: Sequence[str],
                 source: str, source_id: str, game: Game | None = None, user_id: int | None = None) -> str:
-    """Keep one imported game in one transaction: with ``game`` (replayed from the source), a stored game with
-    its whole log, signed at once (nothing may be appended to it), and its index rows; without, the index rows
-    of a result-only game. Returns the new game's id; :class:`AlreadyImported` when that source's game is in the
-    club already (nothing written)."""
+    """Keep one imported game in one transaction, its players' persons included (matched by ``names``, made when
+    new: a game not kept adds none): with ``game`` (replayed from the source), a stored game with its whole log,
+    signed at once (nothing may be appended to it), and its index rows; without, the index rows of a result-only
+    game. Returns the new game's id; :class:`AlreadyImported` when that source's game is in the club already
+    (nothing written)."""
     game_id = str(uuid.uuid4())
     with store.write() as s:
         kept = s.scalar(select(GameIndex.game_id).where(GameIndex.club_id == club_id, GameIndex.source == source,
                                                         GameIndex.source_id == source_id))
         if kept is not None:
             raise AlreadyImported(kept)
+        people = _people_named(s, club_id, names)
         conn = s.connection()
         if game is not None:
             now = utcnow()

@@ -386,20 +386,25 @@ class AlreadyImported(ValueError):
         self.game_id = game_id
 
 
-def import_game(store: Store, club_id: int, *, facts: GameFacts, ended_at: datetime, names: Sequence[str],
-                source: str, source_id: str, game: Game | None = None, user_id: int | None = None) -> str:
-    """Keep one imported game in one transaction, its players' persons included (matched by ``names``, made when
-    new: a game not kept adds none): with ``game`` (replayed from the source), a stored game with its whole log,
-    signed at once (nothing may be appended to it), and its index rows; without, the index rows of a result-only
-    game. Returns the new game's id; :class:`AlreadyImported` when that source's game is in the club already
-    (nothing written)."""
+def import_game(store: Store, club_id: int, *, facts: GameFacts, ended_at: datetime, source: str, source_id: str,
+                names: Sequence[str] | None = None, people: Sequence[int | None] | None = None,
+                game: Game | None = None, user_id: int | None = None) -> str:
+    """Keep one imported game in one transaction, its players' persons included: the club's persons ``people``
+    at its seats, or those matched by ``names`` (made when new: a game not kept adds none). With ``game``
+    (replayed from the source), a stored game with its whole log, signed at once (nothing may be appended to
+    it), and its index rows; without, the index rows of a result-only game. Returns the new game's id;
+    :class:`AlreadyImported` when that source's game is in the club already (nothing written)."""
+    if (names is None) == (people is None):
+        raise TypeError("import_game takes the seats' names or their persons, one of the two")
     game_id = str(uuid.uuid4())
     with store.write() as s:
         kept = s.scalar(select(GameIndex.game_id).where(GameIndex.club_id == club_id, GameIndex.source == source,
                                                         GameIndex.source_id == source_id))
         if kept is not None:
             raise AlreadyImported(kept)
-        people = _people_named(s, club_id, names)
+        if people is None:
+            assert names is not None
+            people = _people_named(s, club_id, names)
         conn = s.connection()
         if game is not None:
             now = utcnow()
